@@ -1,0 +1,196 @@
+"""The one source of chance. Engines never import `random`; they are handed a Dice.
+
+Every roll is logged as (round, purpose, faces). The log, written out by `format_log`,
+is itself a valid scripted-dice file, so any match can be replayed from its log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import re
+from pathlib import Path
+
+from .errors import FedError, Problem
+
+LogEntry = tuple  # (round: int, purpose: str, faces: bytes)
+
+
+def derive_seed(secret: str, *parts: object) -> int:
+    """A seed from the fed's secret and a context (week, match...): repeatable, unpredictable."""
+    text = "\x1f".join([secret, *map(str, parts)])
+    return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
+
+
+class Dice:
+    """Rolls dice and logs each roll with its purpose.
+
+    `round` is context the engine sets (the match round, 0 before the bell) so the
+    log can be read round by round.
+    """
+
+    def __init__(self) -> None:
+        self.log: list[LogEntry] = []
+        self.round = 0
+
+    def roll(self, count: int, sides: int, purpose: str) -> bytes:
+        """Roll `count` dice with `sides` faces; returns the faces in order.
+
+        Faces come as `bytes`: a compact, immutable sequence of small ints
+        (`faces[0]`, `sum(faces)`, `list(faces)` all work), cheap enough for the hot loop.
+        """
+        raise NotImplementedError
+
+    def die(self, sides: int, purpose: str) -> int:
+        """Roll one die."""
+        return self.roll(1, sides, purpose)[0]
+
+    def take_log(self) -> list[LogEntry]:
+        """Return the log so far and start a fresh one."""
+        log, self.log = self.log, []
+        return log
+
+
+class SeededDice(Dice):
+    """Pseudo-random dice from a seed: the same seed gives the same rolls.
+
+    Faces are made in bulk: random bytes are mapped onto faces with `bytes.translate`,
+    dropping the few high bytes that would bias the result (rejection sampling), so a
+    roll is a slice of a buffer. One buffer per die size keeps the streams independent.
+    """
+
+    _BATCH = 4096
+
+    def __init__(self, seed: int) -> None:
+        super().__init__()
+        self.seed = seed
+        self._random = random.Random(seed)
+        self._buffers: dict[int, bytes] = {}
+        self._positions: dict[int, int] = {}
+        self._d6 = b""  # the d6 stream is kept in attributes: it is the hot path
+        self._d6_at = 0
+
+    def _refill(self, sides: int, need: int) -> None:
+        table, delete = _translation(sides)
+        if sides == 6:
+            left = self._d6[self._d6_at :]
+        else:
+            left = self._buffers.get(sides, b"")[self._positions.get(sides, 0) :]
+        while len(left) < need:
+            left += self._random.randbytes(self._BATCH).translate(table, delete)
+        if sides == 6:
+            self._d6, self._d6_at = left, 0
+        else:
+            self._buffers[sides], self._positions[sides] = left, 0
+
+    def roll(self, count: int, sides: int, purpose: str) -> bytes:
+        if sides == 6:
+            start = self._d6_at
+            end = start + count
+            if end > len(self._d6):
+                self._refill(6, count)
+                start, end = 0, count
+            faces = self._d6[start:end]
+            self._d6_at = end
+        else:
+            start = self._positions.get(sides, 0)
+            if start + count > len(self._buffers.get(sides, b"")):
+                self._refill(sides, count)
+                start = 0
+            faces = self._buffers[sides][start : start + count]
+            self._positions[sides] = start + count
+        self.log.append((self.round, purpose, faces))
+        return faces
+
+
+_TRANSLATIONS: dict[int, tuple[bytes, bytes]] = {}
+
+
+def _translation(sides: int) -> tuple[bytes, bytes]:
+    """Byte table mapping 0..255 onto faces 1..sides, and the bytes to drop as biased."""
+    if not 1 <= sides <= 255:
+        raise ValueError(f"a d{sides} cannot be rolled")
+    if sides not in _TRANSLATIONS:
+        usable = 256 - 256 % sides
+        table = bytes((b % sides) + 1 if b < usable else 0 for b in range(256))
+        _TRANSLATIONS[sides] = (table, bytes(range(usable, 256)))
+    return _TRANSLATIONS[sides]
+
+
+class DiceExhausted(FedError):
+    """A scripted dice file ran out."""
+
+
+class ScriptedDice(Dice):
+    """Dice read from a script: integers separated by white space, `#` starts a comment.
+
+    Used to replay a rulebook example, a disputed match, or a stored log.
+    """
+
+    def __init__(self, faces: list[int], source: str = "scripted dice", lines: list[int] | None = None) -> None:
+        super().__init__()
+        self.faces = list(faces)
+        self.lines = lines or [0] * len(self.faces)
+        self.source = source
+        self.position = 0
+
+    @classmethod
+    def parse(cls, text: str, source: str) -> "ScriptedDice":
+        faces: list[int] = []
+        lines: list[int] = []
+        for number, line in enumerate(text.splitlines(), start=1):
+            for token in line.split("#", 1)[0].split():
+                if not re.fullmatch(r"[0-9]{1,3}", token):
+                    raise FedError(
+                        Problem(source, f"line {number}", f"{token!r} is not a die face (a whole number)", "scripted dice format")
+                    )
+                faces.append(int(token))
+                lines.append(number)
+        return cls(faces, source, lines)
+
+    @classmethod
+    def from_file(cls, path: Path) -> "ScriptedDice":
+        from .yamlio import read_text
+
+        return cls.parse(read_text(path, str(path), limit=10_000_000), str(path))
+
+    @property
+    def remaining(self) -> int:
+        return len(self.faces) - self.position
+
+    def roll(self, count: int, sides: int, purpose: str) -> bytes:
+        start = self.position
+        if start + count > len(self.faces):
+            raise DiceExhausted(
+                Problem(
+                    self.source,
+                    f"after die {len(self.faces)} (the end of the file)",
+                    f"ran out of dice: round {self.round} needs {count}d{sides} for {purpose}, "
+                    f"{len(self.faces) - start} left",
+                    "scripted dice must cover every roll",
+                )
+            )
+        for index in range(start, start + count):
+            face = self.faces[index]
+            if not 1 <= face <= sides:
+                raise FedError(
+                    Problem(
+                        self.source,
+                        f"line {self.lines[index]}, die {index + 1}",
+                        f"{face} cannot be rolled on a d{sides} (round {self.round}, {purpose})",
+                        "scripted dice must be legal faces",
+                    )
+                )
+        faces = bytes(self.faces[start : start + count])
+        self.position = start + count
+        self.log.append((self.round, purpose, faces))
+        return faces
+
+
+def format_log(log: list[LogEntry], heading: str | None = None) -> str:
+    """Render a dice log as a replayable script: a comment per roll, then its faces."""
+    out = [f"# {heading}"] if heading else []
+    for round_no, purpose, faces in log:
+        where = f"round {round_no}: " if round_no else ""
+        out.append(f"{' '.join(map(str, faces)):<8} # {where}{purpose}")
+    return "\n".join(out) + "\n"

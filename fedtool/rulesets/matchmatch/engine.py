@@ -1,0 +1,369 @@
+"""MatchMatch match resolution (rulebook Part IV), as a pure function of a setup and dice.
+
+Dice are consumed in this order each round (the order a scripted replay must follow):
+  1. the style die (1d6; a face past the end of the style table means roll again);
+  2. side 1: its 3d6; in a High Risk round one extra d6 for each original 3, in order;
+     its 2d6 DQ check for Illegal or Vile Cheat; Vile Cheat's further 2d6 if not DQ'ed;
+  3. the same for side 2;
+  4. injury checks (3d6 each, side 1 first);
+  5. the victory check (3d6; on a tied round side 1 checks first, then side 2).
+
+The engine returns data (MatchResult); rendering and the league are someone else's job.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from ...dice import Dice
+from .grid import grid_style
+from .rules import STAMINA, RoundType
+from .sheet import Sheet
+from .strategy import Strategy
+
+DEFAULT_DQ_THRESHOLD = 10  # IV.2.c: "defaults to 10"
+INJURY_DAMAGE = 3  # IV.2.e: "may be injured if he takes 3 or more points of damage"
+INJURY_TARGET = 10  # IV.2.e: "if the total is 10 or more, the target has been injured"
+WIN_AT = 4  # IV.2.f: "If the number is 4 or more, then the match is over"
+
+# Finishes (results' `method`)
+PIN, SUBMISSION, COUNTOUT, DQ = "pin", "submission", "countout", "dq"
+DOUBLE_COUNTOUT, DOUBLE_DQ, TIME_LIMIT = "double_countout", "double_dq", "time_limit"
+
+
+@dataclass(frozen=True)
+class Stipulation:
+    """Match-wide modifiers (VII, Specialty Matches). The plain match changes nothing."""
+
+    name: str = "Standard"
+    added_styles: tuple[str, ...] = ()
+    pin: int = 0
+    injury_chance: int = 0
+    injury_damage: int = INJURY_DAMAGE
+    damage: int = 0
+
+
+@dataclass(frozen=True)
+class Side:
+    """One side of a match as the engine needs it."""
+
+    id: str
+    name: str
+    sheet: Sheet
+    strategy: Strategy
+    injury: int = 0  # injury points carried in from earlier weeks (IV.2.e)
+    dq_threshold: int = DEFAULT_DQ_THRESHOLD
+
+
+@dataclass(frozen=True)
+class MatchSetup:
+    match_id: str
+    sides: tuple[Side, Side]
+    grid: list[list[str]]
+    rounds: int = 20
+    stipulation: Stipulation = Stipulation()
+    tag: bool = False
+
+    def style_table(self) -> list[str]:
+        """IV.1.a: side 1's two "+" styles as written, side 2's, the grid style; then additions."""
+        one, two = self.sides
+        table = [*one.strategy.plus, *two.strategy.plus, grid_style(self.grid, one.strategy.grid, two.strategy.grid)]
+        table.extend(self.stipulation.added_styles)
+        if self.tag:
+            table.append("teamwork")
+        return table
+
+
+@dataclass(slots=True)
+class SideRound:
+    """What one side did in a round."""
+
+    action: int  # index into strategy.rounds
+    faces: bytes
+    extra: list  # High Risk extra d6 faces, in order
+    counted: int  # the 3d6 as counted (after High Risk's 6->0 and 3->3+d6)
+    style_value: int
+    bonus: int  # the round type's attack bonus
+    dq_faces: bytes | None = None
+    dq_threshold: int | None = None
+    disqualified: bool = False
+    vile_faces: bytes | None = None
+    total: int = 0
+
+
+@dataclass(slots=True)
+class Hit:
+    """Damage dealt to one side in a round."""
+
+    side: int
+    target: str
+    rolled: int  # before style defense and Defensive reduction
+    dealt: int  # after reductions
+    to_style: int
+    to_stamina: int
+    before: int  # target value before (style or stamina)
+    after: int
+
+    @property
+    def taken(self) -> int:
+        """Damage actually taken: what the target style and Stamina lost (IV.2.e)."""
+        return self.to_style + self.to_stamina
+
+
+@dataclass(slots=True)
+class InjuryCheck:
+    side: int
+    faces: bytes
+    total: int
+    cripple: bool
+    injured: bool
+
+
+@dataclass(slots=True)
+class VictoryCheck:
+    side: int  # who checks
+    faces: bytes
+    total: int
+    count: int  # 0 none, 1, 2, 3 = win
+    natural_18: bool
+
+
+@dataclass(slots=True)
+class Round:
+    number: int
+    style: str
+    style_faces: list
+    sides: list  # [SideRound, SideRound]
+    winner: int | None  # None on a tie (or when a DQ ended it)
+    margin: int
+    hits: list
+    injuries: list
+    checks: list
+
+
+@dataclass
+class MatchResult:
+    """What happened: who won, how, when, and every round, for the writeup and the league."""
+
+    match_id: str
+    winner: int | None  # side index, or None for a draw
+    method: str
+    end_round: int
+    rounds: list[Round]
+    style_table: list[str]
+    start_styles: list[dict]  # after "-" halving (IV.1.b)
+    final_styles: list[dict]
+    final_stamina: list[int]
+    injuries: list[int]  # injury points after the match
+    dq_thresholds: list[int]
+    log: list = field(default_factory=list)
+
+    @property
+    def loser(self) -> int | None:
+        return None if self.winner is None else 1 - self.winner
+
+
+def count_for(total: int) -> int:
+    """IV.2.f: 0-1 a 1 count, 2-3 a 2 count, 4 or more the win; below 0 nothing."""
+    if total >= WIN_AT:
+        return 3
+    if total >= 2:
+        return 2
+    if total >= 0:
+        return 1
+    return 0
+
+
+def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
+    """Play the match round by round until a finish or the time limit (IV.2)."""
+    sides = setup.sides
+    stip = setup.stipulation
+    table = setup.style_table()
+    table_size = len(table)
+    names = [s.name for s in sides]
+    purpose_attack = [f"{n} attack 3d6" for n in names]
+    purpose_risk = [f"{n} High Risk extra d6 for a 3" for n in names]
+    purpose_dq = [f"{n} DQ check 2d6" for n in names]
+    purpose_vile = [f"{n} Vile Cheat 2d6" for n in names]
+    purpose_injury = [f"{n} injury check 3d6" for n in names]
+    purpose_victory = [f"{n} victory check 3d6" for n in names]
+
+    # IV.1.b: halve (rounding up) each style the other side chose as its "-" style
+    styles = []
+    for i, side in enumerate(sides):
+        values = dict(side.sheet.styles)
+        minus = sides[1 - i].strategy.minus
+        values[minus] = math.ceil(values[minus] / 2)
+        styles.append(values)
+    start_styles = [dict(v) for v in styles]
+    defenses = [s.sheet.defenses for s in sides]
+    stamina = [s.sheet.stamina for s in sides]
+    weight = [s.sheet.styles["weight"] for s in sides]  # IV.2.f: original Weight
+    injury = [s.injury for s in sides]
+    threshold = [s.dq_threshold for s in sides]
+    actions = [s.strategy.rounds for s in sides]
+
+    rounds: list[Round] = []
+    winner: int | None = None
+    method = TIME_LIMIT
+    end_round = setup.rounds
+
+    for number in range(1, setup.rounds + 1):
+        dice.round = number
+        # IV.2.a: the round's style
+        style_faces = []
+        while True:
+            face = dice.die(6, "round style d6")
+            style_faces.append(face)
+            if face <= table_size:
+                break
+        style = table[face - 1]
+
+        # IV.2.b/c: attack values and DQ checks, side 1 then side 2
+        played = []
+        types: list[RoundType] = []
+        for i in (0, 1):
+            action = actions[i][number - 1]
+            rtype = action.type
+            types.append(rtype)
+            faces = dice.roll(3, 6, purpose_attack[i])
+            extra = []
+            if rtype.high_risk_dice:
+                counted = 0
+                for f in faces:
+                    if f == 6:
+                        continue  # "An original 6 counts for 0"
+                    counted += f
+                    if f == 3:  # "An original roll of 3 means roll again and add 3"
+                        e = dice.die(6, purpose_risk[i])
+                        extra.append(e)
+                        counted += e
+            else:
+                counted = faces[0] + faces[1] + faces[2]
+            side_round = SideRound(number - 1, faces, extra, counted, styles[i][style], rtype.attack)
+            total = counted + side_round.style_value + rtype.attack
+            if rtype.dq_check:
+                dq_faces = dice.roll(2, 6, purpose_dq[i])
+                side_round.dq_faces = dq_faces
+                side_round.dq_threshold = threshold[i]
+                dq_total = dq_faces[0] + dq_faces[1]
+                if dq_total >= threshold[i]:
+                    side_round.disqualified = True
+                else:
+                    total += dq_total
+                    threshold[i] -= 1
+                    if rtype.extra_dice_after_dq:
+                        vile = dice.roll(rtype.extra_dice_after_dq, 6, purpose_vile[i])
+                        side_round.vile_faces = vile
+                        total += sum(vile)
+            side_round.total = total
+            played.append(side_round)
+
+        one, two = played
+        if one.disqualified or two.disqualified:
+            if one.disqualified and two.disqualified:
+                winner, method = None, DOUBLE_DQ
+            else:
+                winner, method = (1 if one.disqualified else 0), DQ
+            rounds.append(Round(number, style, style_faces, played, None, 0, [], [], []))
+            end_round = number
+            break
+
+        # IV.2.d: round winner and damage
+        hits: list[Hit] = []
+        if one.total == two.total:
+            round_winner = None
+            margin = 0
+            for i in (0, 1):  # "both sides take 1 point of damage with no reduction"
+                hits.append(_hit(1 - i, actions[i][number - 1].target, 1, 1, styles, stamina))
+        else:
+            round_winner = 0 if one.total > two.total else 1
+            loser = 1 - round_winner
+            margin = abs(one.total - two.total)
+            wtype = types[round_winner]
+            rolled = 1 + margin // 5 + wtype.damage + stip.damage
+            dealt = max(1, rolled - defenses[loser].get(style, 0)) if rolled >= 1 else rolled
+            dealt = max(0, dealt + wtype.damage_after_defense)
+            hits.append(_hit(loser, actions[round_winner][number - 1].target, rolled, dealt, styles, stamina))
+
+        # IV.2.e: injury checks, side 1 first
+        injuries: list[InjuryCheck] = []
+        for hit in sorted(hits, key=lambda h: h.side):
+            taken = hit.taken
+            cripple = round_winner is not None and types[round_winner].injury_on_any_damage and taken > 0
+            if taken >= stip.injury_damage or cripple:
+                t = hit.side
+                faces = dice.roll(3, 6, purpose_injury[t])
+                bonus = types[round_winner].injury if cripple else 0
+                total = (
+                    faces[0] + faces[1] + faces[2]
+                    - stamina[t] - styles[t][style] - defenses[t].get(style, 0)
+                    + bonus + stip.injury_chance
+                )
+                injured = total >= INJURY_TARGET
+                if injured:
+                    injury[t] += 1
+                injuries.append(InjuryCheck(t, faces, total, cripple, injured))
+
+        # IV.2.f: victory checks
+        checks: list[VictoryCheck] = []
+        for c in ((0, 1) if round_winner is None else (round_winner,)):
+            o = 1 - c
+            faces = dice.roll(3, 6, purpose_victory[c])
+            natural = faces[0] + faces[1] + faces[2]
+            total = (
+                natural
+                + (1 if weight[c] > weight[o] else 0)
+                + sum(1 for s in table if styles[o][s] == 0)
+                + types[c].pin
+                + injury[o]
+                - stamina[o]
+                - table_size
+                + stip.pin
+            )
+            natural_18 = natural == 18
+            checks.append(VictoryCheck(c, faces, total, 3 if natural_18 else count_for(total), natural_18))
+
+        rounds.append(Round(number, style, style_faces, played, round_winner, margin, hits, injuries, checks))
+        won = [c.side for c in checks if c.count == 3]
+        if won:
+            end_round = number
+            if len(won) == 2:
+                winner, method = None, DOUBLE_COUNTOUT  # IV.2.f: "a double-CO if both win"
+            else:
+                winner = won[0]
+                method = types[winner].finish_after
+            break
+    else:
+        winner, method = None, TIME_LIMIT
+
+    return MatchResult(
+        match_id=setup.match_id,
+        winner=winner,
+        method=method,
+        end_round=end_round,
+        rounds=rounds,
+        style_table=table,
+        start_styles=start_styles,
+        final_styles=styles,
+        final_stamina=stamina,
+        injuries=injury,
+        dq_thresholds=threshold,
+        log=dice.take_log(),
+    )
+
+
+def _hit(side: int, target: str, rolled: int, dealt: int, styles: list[dict], stamina: list[int]) -> Hit:
+    """Apply damage to a target: styles stop at 0 and the excess spills into Stamina (IV.2.d)."""
+    if target == STAMINA:
+        before = stamina[side]
+        to_stamina = min(dealt, before)
+        stamina[side] = before - to_stamina
+        return Hit(side, target, rolled, dealt, 0, to_stamina, before, stamina[side])
+    before = styles[side][target]
+    to_style = min(dealt, before)
+    styles[side][target] = before - to_style
+    to_stamina = min(dealt - to_style, stamina[side])
+    stamina[side] -= to_stamina
+    return Hit(side, target, rolled, dealt, to_style, to_stamina, before, styles[side][target])

@@ -1,0 +1,137 @@
+"""YAML reading that remembers line numbers, so every error can name its line.
+
+Player files are untrusted: aliases are refused (no "billion laughs"), size is capped,
+and only plain data (mappings, lists, scalars) is built.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.events import AliasEvent
+
+from .errors import FedError, Problem
+
+MAX_YAML_BYTES = 1_000_000
+
+
+class LineDict(dict):
+    """A dict that knows the line of itself and of each of its values."""
+
+    line: int = 0
+    lines: dict
+
+
+class LineList(list):
+    """A list that knows the line of itself and of each of its items."""
+
+    line: int = 0
+    lines: list
+
+
+class _Loader(yaml.SafeLoader):
+    def compose_node(self, parent, index):
+        if self.check_event(AliasEvent):
+            event = self.peek_event()
+            raise yaml.MarkedYAMLError(
+                None, None, "aliases (*name) are not allowed in fedtool files", event.start_mark
+            )
+        return Composer.compose_node(self, parent, index)
+
+    def construct_mapping(self, node, deep=False):
+        if not isinstance(node, yaml.MappingNode):
+            return super().construct_mapping(node, deep)
+        result = LineDict()
+        result.line = node.start_mark.line + 1
+        result.lines = {}
+        for key_node, value_node in node.value:
+            key = self.construct_object(key_node, deep=True)
+            try:
+                hash(key)
+            except TypeError:
+                raise yaml.MarkedYAMLError(
+                    None, None, "a key must be a plain value", key_node.start_mark
+                ) from None
+            if key in result:
+                raise yaml.MarkedYAMLError(
+                    None, None, f"the key {key!r} appears twice", key_node.start_mark
+                )
+            result[key] = self.construct_object(value_node, deep=True)
+            result.lines[key] = value_node.start_mark.line + 1
+        return result
+
+    def construct_sequence(self, node, deep=False):
+        result = LineList(self.construct_object(child, deep=True) for child in node.value)
+        result.line = node.start_mark.line + 1
+        result.lines = [child.start_mark.line + 1 for child in node.value]
+        return result
+
+
+_Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_mapping)
+_Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_sequence)
+
+
+def parse_yaml(text: str, file: str | Path) -> Any:
+    """Parse YAML text; a syntax error becomes a FedError naming the file and line."""
+    try:
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None
+        message = exc.problem or exc.context or "cannot be read"
+        raise FedError(Problem(str(file), place, f"broken YAML: {message}", "YAML syntax")) from None
+    except yaml.YAMLError as exc:
+        raise FedError(Problem(str(file), None, f"broken YAML: {exc}", "YAML syntax")) from None
+
+
+def read_text(path: Path, shown: str | None = None, limit: int = MAX_YAML_BYTES) -> str:
+    """Read a UTF-8 text file, refusing oversize or undecodable files with a clear message."""
+    shown = shown or str(path)
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise FedError(Problem(shown, None, "file not found")) from None
+    if size > limit:
+        raise FedError(Problem(shown, None, f"file is {size} bytes; the limit is {limit}"))
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise FedError(Problem(shown, f"byte {exc.start}", "not valid UTF-8 text")) from None
+
+
+def load_yaml(path: Path, shown: str | None = None) -> Any:
+    """Read and parse one YAML file."""
+    shown = shown or str(path)
+    return parse_yaml(read_text(path, shown), shown)
+
+
+def line_of(data: Any, loc: tuple | list) -> int | None:
+    """The line of the deepest element of `loc` (a pydantic-style path) found in `data`."""
+    line = getattr(data, "line", None) or None
+    node = data
+    for key in loc:
+        if isinstance(node, LineDict) and key in node:
+            line = node.lines.get(key, line)
+            node = node[key]
+        elif isinstance(node, LineList) and isinstance(key, int) and 0 <= key < len(node):
+            line = node.lines[key]
+            node = node[key]
+        else:
+            break
+    return line
+
+
+def dump_yaml(data: Any) -> str:
+    """Plain block-style YAML for files fedtool writes."""
+    return yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True, width=100)
+
+
+def _plain(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {k: _plain(v) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_plain(v) for v in data]
+    return data
