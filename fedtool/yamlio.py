@@ -126,7 +126,7 @@ def line_of(data: Any, loc: tuple | list) -> int | None:
 
 def dump_yaml(data: Any) -> str:
     """Plain block-style YAML for files fedtool writes."""
-    return yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True, width=100)
+    return yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True, width=100, default_flow_style=None)
 
 
 def _plain(data: Any) -> Any:

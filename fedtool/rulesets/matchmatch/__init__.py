@@ -1,0 +1,181 @@
+"""MatchMatch (Match Squared) 1.2 by Jeff Berry: the ruleset behind fedtool's first engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from ...card import Card, CardMatch, strategy_path
+from ...dice import Dice
+from ...errors import Collector, FedError, Problem
+from ...push import Push, after_match, format_points
+from ...validation import FileModel, validate
+from ...yamlio import load_yaml
+from ..base import Booking, Ruleset, WrestlerRecord
+from . import engine
+from .grid import format_grid, read_grid, roll_grid
+from .narrate import describe_match
+from .rules import vocabulary
+from .sheet import read_sheet
+from .strategy import read_strategy
+
+HEAL_DIE = 6  # IV.2.e: "Each week, they heal 1d6 worth of injury points."
+WRESTLED_PENALTY = 4  # IV.2.e: "If they wrestle that week, that roll is modified by -4"
+
+
+class MatchMatchSettings(FileModel):
+    """`rulesets: matchmatch:` in rosters/fed.yaml."""
+
+    rounds: int = Field(default=20, ge=1, le=200)  # III.2: "Standard matches are 20 rounds"
+    push_levels: int = Field(default=5, ge=1, le=20)  # II: "4 or 5 Push Levels is about right"
+    dq_threshold: int = Field(default=engine.DEFAULT_DQ_THRESHOLD, ge=2, le=13)
+
+
+class MatchMatch(Ruleset):
+    id = "matchmatch"
+    name = "MatchMatch"
+    template = "matchmatch/match"
+
+    def settings(self, raw: dict, file: str = "rosters/fed.yaml") -> MatchMatchSettings:
+        return validate(MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch")
+
+    def read_sheet(self, data: Any, file: str, wrestler_id: str) -> WrestlerRecord:
+        sheet = read_sheet(data, file, wrestler_id)
+        return WrestlerRecord(wrestler_id, sheet.name, self.id, sheet.owner_name, sheet.owner_email, sheet)
+
+    def initial_state(self, wrestler: WrestlerRecord) -> dict:
+        return {"push_level": wrestler.sheet.push_level, "push_points": wrestler.sheet.push_points, "injury": 0}
+
+    def open_match(self, card: Card, match: CardMatch, dice: Dice) -> dict:
+        if match.raw.get("grid") is not None:
+            return {}  # the card gives the grid by hand
+        return {"grid": format_grid(roll_grid(dice))}
+
+    def _grid(self, card: Card, match: CardMatch) -> list[list[str]]:
+        if match.raw.get("grid") is not None:
+            return read_grid(match.raw["grid"], card.shown, f"line {match.line}, match {match.id}, field grid")
+        if "grid" in match.opening:
+            return read_grid(match.opening["grid"], card.shown.replace("card.yaml", "opening.yaml"), f"match {match.id}")
+        raise FedError(
+            Problem(card.shown, f"line {match.line}, match {match.id}", "no grid yet: open the week (`fedtool open WEEK`) or give `grid:` on the card", "MatchMatch III.1: the grid exists before strategies")
+        )
+
+    def book(self, card: Card, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
+        options = self.settings(settings)
+        if len(wrestlers) != 2:
+            raise FedError(Problem(card.shown, f"line {match.line}, match {match.id}", f"a MatchMatch match here has two sides, not {len(wrestlers)}", "MatchMatch III.1"))
+        rounds = match.rounds or options.rounds
+        problems = Collector()
+        grid = None
+        try:
+            grid = self._grid(card, match)
+        except FedError as exc:
+            problems.extend(exc)
+        sides = []
+        for index, wrestler in enumerate(wrestlers):
+            path = strategy_path(card, match, wrestler.id)
+            shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
+            if not path.exists():
+                problems.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "MatchMatch III: every side submits a strategy")
+                continue
+            state = states[wrestler.id]
+            try:
+                strategy = read_strategy(load_yaml(path, shown), shown, wrestler.sheet, index, rounds, state["push_level"])
+            except FedError as exc:
+                problems.extend(exc)
+                continue
+            sides.append(engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], options.dq_threshold))
+        problems.raise_if_any()
+        setup = engine.MatchSetup(match.id, (sides[0], sides[1]), grid, rounds)
+        return Booking(match, setup, wrestlers)
+
+    def resolve(self, booking: Booking, dice: Dice) -> engine.MatchResult:
+        return engine.resolve(booking.setup, dice)
+
+    def outcomes(self, booking: Booking, result: engine.MatchResult) -> list[str]:
+        if result.winner is None:
+            return ["draw", "draw"]
+        return ["win" if i == result.winner else "loss" for i in (0, 1)]
+
+    def league_effects(self, booking: Booking, result: engine.MatchResult, states: dict[str, dict], settings: dict) -> dict[str, tuple[dict, str]]:
+        top = self.settings(settings).push_levels
+        ids = [side.id for side in booking.setup.sides]
+        new = {i: dict(states[i]) for i in ids}
+        reasons = {i: [] for i in ids}
+        if result.winner is not None:
+            w, l = ids[result.winner], ids[1 - result.winner]
+            before_w = Push(new[w]["push_level"], new[w]["push_points"])
+            before_l = Push(new[l]["push_level"], new[l]["push_points"])
+            after_w, after_l = after_match(before_w, before_l, top)
+            for who, before, after, verb in ((w, before_w, after_w, "beat"), (l, before_l, after_l, "lost to")):
+                new[who]["push_level"], new[who]["push_points"] = after.level, after.points
+                other = booking.setup.sides[ids.index(l if who == w else w)].name
+                reasons[who].append(f"{verb} {other} (Part II): {_push_text(before)} -> {_push_text(after)}")
+        for index, wrestler_id in enumerate(ids):
+            gained = result.injuries[index] - states[wrestler_id]["injury"]
+            new[wrestler_id]["injury"] = result.injuries[index]
+            if gained:
+                reasons[wrestler_id].append(f"{gained} injury point{'s' if gained > 1 else ''} (IV.2.e)")
+        return {i: (new[i], "; ".join(reasons[i]) or "no change") for i in ids if new[i] != states[i]}
+
+    def close_week(self, states: dict[str, dict], wrestled: set[str], dice: Dice, names: dict[str, str]) -> dict[str, tuple[dict, str]]:
+        """IV.2.e: heal 1d6 injury points a week, the roll -4 for those who wrestled."""
+        changes = {}
+        for wrestler_id in sorted(states):
+            state = states[wrestler_id]
+            if state.get("injury", 0) <= 0:
+                continue
+            roll = dice.die(HEAL_DIE, f"{names.get(wrestler_id, wrestler_id)} healing 1d6")
+            heal = max(0, roll - (WRESTLED_PENALTY if wrestler_id in wrestled else 0))
+            if heal:
+                new = dict(state)
+                new["injury"] = max(0, state["injury"] - heal)
+                penalty = f" - {WRESTLED_PENALTY} for wrestling" if wrestler_id in wrestled else ""
+                changes[wrestler_id] = (new, f"healed {state['injury'] - new['injury']} (1d6 = {roll}{penalty})")
+        return changes
+
+    def summary(self, booking: Booking, result: engine.MatchResult) -> dict:
+        vocab = vocabulary()
+        setup = booking.setup
+        return {
+            "winner": None if result.winner is None else setup.sides[result.winner].id,
+            "method": result.method,
+            "round": result.end_round,
+            "rounds": setup.rounds,
+            "grid_style": vocab.style_name(setup.style_table()[4]),
+            "styles": [vocab.style_name(s) for s in result.style_table],
+            "sides": [
+                {
+                    "id": side.id,
+                    "name": side.name,
+                    "stamina": result.final_stamina[i],
+                    "styles": {vocab.style_name(s): v for s, v in result.final_styles[i].items()},
+                    "injury": result.injuries[i],
+                    "dq_threshold": result.dq_thresholds[i],
+                    "strategy": side.strategy.file,
+                }
+                for i, side in enumerate(setup.sides)
+            ],
+        }
+
+    def describe(self, booking: Booking, result: engine.MatchResult) -> dict:
+        return describe_match(booking.setup, result)
+
+    def announce(self, card: Card, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
+        vocab = vocabulary()
+        grid = self._grid(card, match)
+        return {
+            "grid": [[vocab.style_by_id[s].name for s in row] for row in grid],
+            "grid_abbr": format_grid(grid),
+            "first": wrestlers[0].name,
+            "second": wrestlers[1].name,
+            "rounds": match.rounds or self.settings(settings).rounds,
+        }
+
+
+def _push_text(push: Push) -> str:
+    return f"level {push.level} ({format_points(push.points)} pts)"
+
+
+__all__ = ["MatchMatch"]

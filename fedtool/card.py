@@ -1,0 +1,142 @@
+"""A week's card (strategies/week-NN/card.yaml) and what `fedtool open` rolled for it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from .errors import Collector, FedError, Problem
+from .validation import FileModel, place, validate
+from .yamlio import load_yaml
+
+CARD_FILE = "card.yaml"
+OPENING_FILE = "opening.yaml"
+MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
+
+
+class MatchModel(FileModel):
+    id: str | None = None
+    ruleset: str | None = None
+    title: str = Field(default="", max_length=200)
+    sides: list[str] = Field(min_length=2)
+    rounds: int | None = Field(default=None, ge=1, le=200)
+    grid: list | None = None
+    strategies: dict[str, str] = {}
+
+
+class CardModel(FileModel):
+    title: str = Field(default="", max_length=200)
+    week: int | None = None
+    rounds: int | None = Field(default=None, ge=1, le=200)
+    notes: str = Field(default="", max_length=20000)
+    matches: list[MatchModel] = Field(min_length=1)
+
+
+@dataclass
+class CardMatch:
+    """One booked match: its id, ruleset, sides and ruleset options as written on the card."""
+
+    id: str
+    position: int
+    ruleset: str
+    sides: list[str]
+    title: str
+    rounds: int | None
+    raw: dict  # the card's mapping for this match (ruleset-specific fields live here)
+    line: int | None
+    strategy_files: dict[str, str] = field(default_factory=dict)
+    opening: dict = field(default_factory=dict)  # what `fedtool open` rolled for it
+
+
+@dataclass
+class Card:
+    folder: Path
+    shown: str  # the card file as messages name it
+    title: str
+    notes: str
+    rounds: int | None
+    matches: list[CardMatch]
+    opened: bool
+
+
+def load_card(folder: Path, shown_folder: str, default_ruleset: str, week: int | None = None) -> Card:
+    """Read card.yaml (and opening.yaml if the week was opened) from a card folder."""
+    path = folder / CARD_FILE
+    shown = f"{shown_folder}/{CARD_FILE}"
+    if not path.exists():
+        raise FedError(Problem(shown, None, "no card here: write the week's card.yaml first", "fed layout"))
+    data = load_yaml(path, shown)
+    model = validate(CardModel, data, shown, "card file")
+    problems = Collector()
+    if week is not None and model.week is not None and model.week != week:
+        problems.add(shown, place(data, ("week",)), f"this card says week {model.week} but sits in the folder for week {week}", "card file")
+    matches: list[CardMatch] = []
+    seen: set[str] = set()
+    for index, m in enumerate(model.matches):
+        match_id = m.id or f"m{index + 1}"
+        where = place(data, ("matches", index))
+        if not MATCH_ID.match(match_id):
+            problems.add(shown, where, f"match id {match_id!r} must be lowercase letters, digits and dashes", "card file")
+        elif match_id in seen:
+            problems.add(shown, where, f"match id {match_id!r} is used twice", "card file")
+        seen.add(match_id)
+        if len(set(m.sides)) != len(m.sides):
+            problems.add(shown, where, "a wrestler cannot be on two sides of one match", "card file")
+        for side in m.strategies:
+            if side not in m.sides:
+                problems.add(shown, place(data, ("matches", index, "strategies", side)), f"{side!r} is not a side of this match", "card file")
+        matches.append(
+            CardMatch(
+                id=match_id,
+                position=index + 1,
+                ruleset=m.ruleset or default_ruleset,
+                sides=list(m.sides),
+                title=m.title,
+                rounds=m.rounds or model.rounds,
+                raw=data["matches"][index],
+                line=data["matches"].lines[index],
+                strategy_files=dict(m.strategies),
+            )
+        )
+    booked: dict[str, list[str]] = {}
+    for match in matches:
+        for side in match.sides:
+            booked.setdefault(side, []).append(match.id)
+    for match in matches:
+        for side in match.sides:
+            if len(booked[side]) > 1 and side not in match.strategy_files:
+                problems.add(
+                    shown,
+                    f"line {match.line}, match {match.id}",
+                    f"{side} is booked in matches {', '.join(booked[side])}: name the strategy file for each (strategies: {{{side}: FILE}})",
+                    "card file",
+                )
+    problems.raise_if_any()
+    opened = (folder / OPENING_FILE).exists()
+    if opened:
+        opening_shown = f"{shown_folder}/{OPENING_FILE}"
+        opening = load_yaml(folder / OPENING_FILE, opening_shown) or {}
+        if not isinstance(opening, dict) or not isinstance(opening.get("matches", {}), dict):
+            raise FedError(Problem(opening_shown, None, "expected `matches:` mapping match ids to what was rolled", "opening file"))
+        for match in matches:
+            match.opening = dict(opening.get("matches", {}).get(match.id) or {})
+    return Card(folder, shown, model.title, model.notes, model.rounds, matches, opened)
+
+
+def strategy_path(card: Card, match: CardMatch, wrestler_id: str) -> Path:
+    """Where a side's strategy is: named on the card, or <wrestler-id>.yaml in the card folder.
+
+    Names on the card are file names inside the card folder only; nothing climbs out of it.
+    """
+    name = match.strategy_files.get(wrestler_id, f"{wrestler_id}.yaml")
+    if Path(name).name != name or name.startswith("."):
+        raise FedError(Problem(card.shown, f"match {match.id}", f"strategy file {name!r} must be a plain file name in the card folder", "card file"))
+    return card.folder / name
+
+
+def card_raw(match: CardMatch, key: str) -> Any:
+    return match.raw.get(key)

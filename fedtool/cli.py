@@ -1,0 +1,183 @@
+"""The `fedtool` command: a thin shell over the library. Each command parses its
+arguments, calls one library function and turns domain errors into clear messages."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+
+import click
+
+from . import __version__
+from .errors import FedError
+from .fed import Fed
+
+
+def fed_option(command):
+    """--fed DIR, shared by every command that works on a federation."""
+
+    @click.option(
+        "--fed",
+        "fed_dir",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=".",
+        envvar="FEDTOOL_FED",
+        show_default=True,
+        help="The federation's folder (holding rosters/, strategies/, templates/, outbox/).",
+    )
+    @functools.wraps(command)
+    def wrapper(*args, fed_dir: Path, **kwargs):
+        return command(*args, fed=Fed.load(fed_dir), **kwargs)
+
+    return wrapper
+
+
+def dice_option(command):
+    return click.option(
+        "--dice",
+        "dice_file",
+        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        help="Use scripted dice from FILE (whole numbers separated by white space; # starts a comment) instead of the fed's seeded dice.",
+    )(command)
+
+
+class FedGroup(click.Group):
+    """Turns FedError into a message on stderr and exit status 1, never a traceback."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except FedError as exc:
+            click.echo(click.style("error: ", fg="red", bold=True) + str(exc).replace("\n", "\nerror: "), err=True)
+            ctx.exit(1)
+
+
+@click.group(cls=FedGroup)
+@click.version_option(__version__, prog_name="fedtool")
+def cli():
+    """fedtool: the fedhead's processor for play-by-mail pro-wrestling leagues.
+
+    Reads rosters and strategies, rolls every match with auditable dice, keeps the
+    league in SQLite and writes round-by-round writeups and mails to outbox/.
+
+    \b
+    A week:  fedtool open 1   (roll grids, announce)
+             fedtool run 1    (resolve, record, write up)
+    """
+
+
+@cli.command()
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", default="My Federation", show_default=True, help="The fed's name.")
+def init(directory: Path, name: str):
+    """Create a new, empty fed in DIRECTORY with the standard layout.
+
+    \b
+    Example:
+      fedtool init my-fed --name "Delta Championship Wrestling"
+    """
+    from .skeleton import create_fed
+
+    create_fed(directory, name)
+    click.echo(f"Created {name} in {directory}: add wrestlers to {directory}/rosters/ and a card to {directory}/strategies/week-01/card.yaml")
+
+
+@cli.command(name="open")
+@click.argument("week", type=click.IntRange(0, 9999))
+@dice_option
+@click.option("--reroll", is_flag=True, help="Roll again for a week already opened.")
+@fed_option
+def open_(fed: Fed, week: int, dice_file: Path | None, reroll: bool):
+    """Open WEEK: roll each match's grid and write the announcements.
+
+    Grids go to strategies/week-NN/opening.yaml (the run reads them there) and an
+    announcement per match and side goes to outbox/week-NN/announcements/.
+
+    \b
+    Example:
+      fedtool open 2
+    """
+    from .week import open_week
+
+    report = open_week(fed, week, dice_file, reroll)
+    for line in report.headlines:
+        click.echo(f"opened {line}")
+    click.echo(f"announcements in {fed.shown(report.outbox)}")
+
+
+@cli.command()
+@click.argument("week", type=click.IntRange(0, 9999))
+@dice_option
+@click.option("--rerun", is_flag=True, help="Undo the week's recorded results and run it again (same seeds, same results).")
+@fed_option
+def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
+    """Run WEEK's card: resolve every match, update the league, write the outbox.
+
+    All of it lands or none of it does. Writeups (Markdown and HTML), the card,
+    one .eml per player and the week's dice log go to outbox/week-NN/.
+
+    \b
+    Example:
+      fedtool run 1
+      fedtool run 1 --rerun
+      fedtool run 1 --rerun --dice outbox/week-01/dice.txt
+    """
+    from .week import run_week
+
+    report = run_week(fed, week, dice_file, rerun)
+    _print_report(fed, report)
+
+
+@cli.command()
+@click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@dice_option
+@fed_option
+def play(fed: Fed, folder: Path, dice_file: Path | None):
+    """Play the card in FOLDER as an exhibition: writeups only, the league untouched.
+
+    \b
+    Example (the rulebook's Part VI match):
+      fedtool play strategies/example-part-vi --dice strategies/example-part-vi/dice.txt
+    """
+    from .week import play_card
+
+    report = play_card(fed, folder, dice_file)
+    _print_report(fed, report)
+
+
+@cli.command()
+@click.argument("week", type=click.IntRange(0, 9999))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: each match's id, ruleset, sides, winner, method, round.")
+@fed_option
+def results(fed: Fed, week: int, as_json: bool):
+    """Show the results of a week that has been run.
+
+    \b
+    Example:
+      fedtool results 1 --json
+    """
+    from .league import open_league, week_results
+
+    rows = week_results(open_league(fed.database), week)
+    if as_json:
+        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        return
+    for row in rows:
+        names = {s["id"]: s["name"] for s in row["sides"]}
+        vs = " vs. ".join(s["name"] for s in row["sides"])
+        if row["winner"]:
+            click.echo(f"{row['id']}: {vs}: {names[row['winner']]} wins by {row['method']} in round {row['round']}")
+        else:
+            click.echo(f"{row['id']}: {vs}: {row['method'].replace('_', ' ')} in round {row['round']}")
+
+
+def _print_report(fed: Fed, report) -> None:
+    for line in report.headlines:
+        click.echo(line)
+    for line in report.changes:
+        click.echo(f"  {line}")
+    for line in report.warnings:
+        click.echo(click.style("warning: ", fg="yellow") + line, err=True)
+    click.echo(f"{len(report.files)} files in {fed.shown(report.outbox)}")
+

@@ -1,0 +1,121 @@
+"""A federation on disk: its settings, roster, cards and outbox, laid out as users lay theirs."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from pydantic import EmailStr, Field
+
+from .errors import Collector, FedError, Problem
+from .validation import FileModel, validate
+from .yamlio import load_yaml
+
+SETTINGS_FILE = "fed.yaml"
+WRESTLER_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
+
+
+class MailSettings(FileModel):
+    from_address: EmailStr = "fedhead@example.invalid"
+    list_address: EmailStr | None = None
+    reply_to: EmailStr | None = None
+
+
+class Settings(FileModel):
+    """rosters/fed.yaml: the fed's own settings."""
+
+    name: str = Field(min_length=1, max_length=120)
+    secret: str = Field(min_length=8, description="Seeds every roll; keep it private")
+    ruleset: str = "matchmatch"
+    database: str = "fed.db"
+    mail: MailSettings = MailSettings()
+    rulesets: dict[str, dict[str, Any]] = {}
+
+
+@dataclass
+class Fed:
+    """Paths and settings of one federation. Loading a fed reads only its settings."""
+
+    root: Path
+    settings: Settings
+
+    @classmethod
+    def load(cls, root: Path | str) -> "Fed":
+        root = Path(root)
+        path = root / "rosters" / SETTINGS_FILE
+        if not path.exists():
+            raise FedError(
+                Problem(str(path), None, "no fed settings here; run `fedtool init DIR` to create a fed, or pass --fed DIR")
+            )
+        settings = validate(Settings, load_yaml(path, fed_relative(root, path)), fed_relative(root, path), "fed settings")
+        from .rulesets import get_ruleset
+
+        get_ruleset(settings.ruleset, where=(fed_relative(root, path), "field ruleset"))
+        return cls(root, settings)
+
+    @property
+    def rosters(self) -> Path:
+        return self.root / "rosters"
+
+    @property
+    def strategies(self) -> Path:
+        return self.root / "strategies"
+
+    @property
+    def templates(self) -> Path:
+        return self.root / "templates"
+
+    @property
+    def outbox(self) -> Path:
+        return self.root / "outbox"
+
+    @property
+    def database(self) -> Path:
+        return self.root / self.settings.database
+
+    def week_dir(self, week: int) -> Path:
+        return self.strategies / week_name(week)
+
+    def outbox_week(self, week: int) -> Path:
+        return self.outbox / week_name(week)
+
+    def shown(self, path: Path) -> str:
+        """A path as the user should read it in messages: relative to the fed."""
+        return fed_relative(self.root, path)
+
+    def ruleset_settings(self, ruleset_id: str) -> dict[str, Any]:
+        return dict(self.settings.rulesets.get(ruleset_id, {}))
+
+    @cached_property
+    def roster_files(self) -> dict[str, Path]:
+        """Wrestler id -> sheet file. The id is the file name: the fedhead's choice, never a player's."""
+        files = {}
+        for path in sorted(self.rosters.glob("*.yaml")):
+            if path.name == SETTINGS_FILE:
+                continue
+            files[path.stem] = path
+        return files
+
+
+def week_name(week: int) -> str:
+    return f"week-{week:02d}"
+
+
+def fed_relative(root: Path, path: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
+
+
+def check_wrestler_id(wrestler_id: str, file: str, place: str) -> None:
+    if not WRESTLER_ID.match(wrestler_id):
+        raise FedError(
+            Problem(file, place, f"{wrestler_id!r} is not a wrestler id (lowercase letters, digits and dashes)", "roster file names")
+        )
+
+
+__all__ = ["Fed", "Settings", "Collector", "week_name", "check_wrestler_id"]

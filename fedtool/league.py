@@ -1,0 +1,186 @@
+"""The league's records in SQLite, through sqlite-utils; the schema is its migrations.
+
+Every row a week writes carries that week's number, so undoing a week (for `--rerun`)
+is deleting its rows. A wrestler's state (push level, points, injury) is stored as of
+the end of each week it changed; the current state is the latest such row, or what the
+sheet says for a wrestler the league has not seen change.
+"""
+
+from __future__ import annotations
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from .errors import FedError, Problem
+
+migrations = Migrations("fedtool")
+
+
+@migrations()
+def m001_initial(db: Database) -> None:
+    db["wrestlers"].create(
+        {"id": str, "name": str, "ruleset": str, "owner_name": str, "owner_email": str},
+        pk="id",
+    )
+    db["weeks"].create(
+        {"week": int, "title": str, "ran_at": str, "dice_source": str, "matches": int},
+        pk="week",
+    )
+    db["matches"].create(
+        {
+            "id": str,
+            "week": int,
+            "match": str,
+            "position": int,
+            "ruleset": str,
+            "title": str,
+            "winner": str,
+            "method": str,
+            "end_round": int,
+            "seed": str,
+            "summary": str,
+            "notes": str,
+        },
+        pk="id",
+        foreign_keys=[("week", "weeks", "week")],
+    )
+    db["match_sides"].create(
+        {"match_id": str, "side": int, "wrestler_id": str, "outcome": str, "week": int},
+        pk=("match_id", "side"),
+        foreign_keys=[("match_id", "matches", "id"), ("wrestler_id", "wrestlers", "id")],
+    )
+    db["rounds"].create(
+        {"match_id": str, "round": int, "week": int, "style": str, "winner": int, "margin": int, "detail": str},
+        pk=("match_id", "round"),
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db["dice_rolls"].create(
+        {"week": int, "match_id": str, "seq": int, "round": int, "purpose": str, "faces": str},
+        pk=("week", "match_id", "seq"),
+    )
+    db["wrestler_states"].create(
+        {"week": int, "wrestler_id": str, "push_level": int, "push_points": str, "injury": int, "reason": str},
+        pk=("week", "wrestler_id"),
+        foreign_keys=[("wrestler_id", "wrestlers", "id")],
+    )
+    for table, columns in (("matches", ["week"]), ("match_sides", ["wrestler_id"]), ("rounds", ["week"]), ("wrestler_states", ["wrestler_id"])):
+        db[table].create_index(columns)
+
+
+WEEK_TABLES = ("dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
+
+
+def open_league(path: Path) -> Database:
+    """Open (creating if need be) the league database and bring its schema up to date."""
+    db = Database(path)
+    db.execute("PRAGMA foreign_keys = ON")
+    migrations.apply(db)
+    return db
+
+
+def ran_weeks(db: Database) -> list[int]:
+    return [row["week"] for row in db["weeks"].rows_where(order_by="week")]
+
+
+def week_row(db: Database, week: int) -> dict | None:
+    rows = list(db["weeks"].rows_where("week = ?", [week]))
+    return rows[0] if rows else None
+
+
+def undo_week(db: Database, week: int) -> None:
+    """Remove everything a week wrote. The caller holds the transaction."""
+    for table in WEEK_TABLES:
+        db.execute(f"DELETE FROM [{table}] WHERE week = ?", [week])
+
+
+def states_before(db: Database, week: int) -> dict[str, dict]:
+    """Each wrestler's stored state going into `week`: the latest row from an earlier week."""
+    rows = db.execute(
+        """
+        SELECT s.wrestler_id, s.push_level, s.push_points, s.injury FROM wrestler_states s
+        JOIN (SELECT wrestler_id, MAX(week) AS week FROM wrestler_states WHERE week < ? GROUP BY wrestler_id) latest
+        ON s.wrestler_id = latest.wrestler_id AND s.week = latest.week
+        """,
+        [week],
+    ).fetchall()
+    return {
+        wrestler_id: {"push_level": level, "push_points": Fraction(points), "injury": injury}
+        for wrestler_id, level, points, injury in rows
+    }
+
+
+def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: str, wrestlers: list, matches: list[dict], states: dict[str, tuple[dict, str]], dice: list[dict]) -> None:
+    """Write one week's results. The caller holds the transaction."""
+    db["wrestlers"].upsert_all(
+        [{"id": w.id, "name": w.name, "ruleset": w.ruleset, "owner_name": w.owner_name, "owner_email": w.owner_email} for w in wrestlers],
+        pk="id",
+    )
+    db["weeks"].insert({"week": week, "title": title, "ran_at": ran_at, "dice_source": dice_source, "matches": len(matches)})
+    for match in matches:
+        db["matches"].insert(
+            {
+                "id": match["id"],
+                "week": week,
+                "match": match["match"],
+                "position": match["position"],
+                "ruleset": match["ruleset"],
+                "title": match["title"],
+                "winner": match["summary"].get("winner"),
+                "method": match["summary"].get("method"),
+                "end_round": match["summary"].get("round"),
+                "seed": match["seed"],
+                "summary": json.dumps(match["summary"]),
+                "notes": json.dumps(match["notes"]),
+            }
+        )
+        db["match_sides"].insert_all(
+            {"match_id": match["id"], "side": i, "wrestler_id": wid, "outcome": outcome, "week": week}
+            for i, (wid, outcome) in enumerate(zip(match["sides"], match["outcomes"]))
+        )
+        db["rounds"].insert_all(dict(r, match_id=match["id"], week=week) for r in match["rounds"])
+    db["dice_rolls"].insert_all(dice, batch_size=1000)
+    db["wrestler_states"].insert_all(
+        {
+            "week": week,
+            "wrestler_id": wid,
+            "push_level": state.get("push_level"),
+            "push_points": str(state.get("push_points", Fraction(0))),
+            "injury": state.get("injury", 0),
+            "reason": reason,
+        }
+        for wid, (state, reason) in sorted(states.items())
+    )
+
+
+def week_results(db: Database, week: int) -> list[dict[str, Any]]:
+    """Each match of a run week, as `fedtool results --json` prints it."""
+    if week_row(db, week) is None:
+        raise FedError(Problem(None, None, f"week {week} has not been run", "fedtool results"))
+    out = []
+    for row in db["matches"].rows_where("week = ?", [week], order_by="position"):
+        summary = json.loads(row["summary"])
+        out.append(
+            {
+                "id": row["match"],
+                "ruleset": row["ruleset"],
+                "sides": summary["sides"],
+                "winner": row["winner"],
+                "method": row["method"],
+                "round": row["end_round"],
+                "notes": json.loads(row["notes"]),
+            }
+        )
+    return out
+
+
+def dice_log(db: Database, week: int, match_id: str | None = None) -> list[dict]:
+    where, params = "week = ?", [week]
+    if match_id is not None:
+        where += " AND match_id = ?"
+        params.append(match_id)
+    return list(db["dice_rolls"].rows_where(where, params, order_by="rowid"))

@@ -1,0 +1,71 @@
+"""Push levels and push points (MatchMatch Part II), kept as exact fractions.
+
+Within a level a wrestler holds 0 to 2 points. Two points raise the level; going below
+0 drops a level with "2 minus the leftover amount". A win over a higher level raises a
+level at once; a loss to a lower level drops one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+POINTS_TO_RISE = Fraction(2)
+
+
+@dataclass(frozen=True, order=True)
+class Push:
+    level: int
+    points: Fraction = Fraction(0)
+
+    def __str__(self) -> str:
+        return f"level {self.level} with {format_points(self.points)} points"
+
+    def gain(self, amount: Fraction, top: int) -> "Push":
+        """Add points; every 2 points carry into the next level (capped at `top`)."""
+        level, points = self.level, self.points + amount
+        while points >= POINTS_TO_RISE and level < top:
+            level, points = level + 1, points - POINTS_TO_RISE
+        if level == top:
+            points = min(points, POINTS_TO_RISE)
+        return Push(level, points)
+
+    def lose(self, amount: Fraction) -> "Push":
+        """Take points away; below 0 a level is lost and the points become 2 minus the leftover."""
+        level, points = self.level, self.points - amount
+        while points < 0 and level > 1:
+            level, points = level - 1, points + POINTS_TO_RISE
+        return Push(level, max(points, Fraction(0)))
+
+    def up(self, top: int) -> "Push":
+        return Push(min(self.level + 1, top), self.points)
+
+    def down(self) -> "Push":
+        return Push(max(self.level - 1, 1), self.points)
+
+
+def points_for_win(winner: Push, loser: Push) -> Fraction:
+    """Part II: own level 1 point; one level lower 1/2, two lower 1/3 "and so on"."""
+    below = winner.level - loser.level
+    return Fraction(1, below + 1)
+
+
+def after_match(winner: Push, loser: Push, top: int) -> tuple[Push, Push]:
+    """Both wrestlers' push after a decisive result (Part II, "Going up" and "Dropping")."""
+    if winner.level < loser.level:
+        # "If you defeat someone at a higher push level, you immediately rise a push level."
+        # "If you lose a match to someone of lower rank you automatically drop a push level."
+        return winner.up(top), loser.down()
+    amount = points_for_win(winner, loser)
+    # "If you lose to someone of equal rank you lose a full push point"; to a higher rank,
+    # "push points equal to the amount they gain".
+    return winner.gain(amount, top), loser.lose(amount)
+
+
+def format_points(points: Fraction) -> str:
+    """Points as a person writes them: 1, 1/2, 1 1/3."""
+    if points.denominator == 1:
+        return str(points.numerator)
+    whole, rest = divmod(points.numerator, points.denominator)
+    frac = f"{rest}/{points.denominator}"
+    return f"{whole} {frac}" if whole else frac

@@ -1,0 +1,77 @@
+"""Writeups from jinja2 templates: the fed's templates/ first, then the packaged defaults.
+
+A fed template can extend the stock one it replaces with `{% extends "default:NAME" %}`
+(the datasette pattern). HTML templates autoescape, so player text is always escaped.
+"""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import formataddr
+from pathlib import Path
+
+import markdown as markdown_lib
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
+from .errors import FedError, Problem
+
+
+def environment(fed_templates: Path | None) -> Environment:
+    packaged = PackageLoader("fedtool", "templates")
+    loaders = [FileSystemLoader(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
+    env = Environment(
+        loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}), packaged]),
+        autoescape=select_autoescape(enabled_extensions=("html", "htm", "xml"), default_for_string=False),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["fedhead_markdown"] = fedhead_markdown
+    env.filters["md_escape"] = md_escape
+    return env
+
+
+def fedhead_markdown(text: str) -> Markup:
+    """Markdown written by the fedhead (card notes): trusted, rendered to HTML.
+
+    Never use this on player text: Markdown passes raw HTML through.
+    """
+    return Markup(markdown_lib.markdown(text or ""))
+
+
+def md_escape(text: str) -> str:
+    """Keep player text from starting Markdown structures (headings, lists, HTML) in .md writeups."""
+    out = []
+    for line in str(text).splitlines():
+        stripped = line.lstrip()
+        if stripped[:1] in ("#", ">", "-", "+", "*", "|", "=") or stripped[:1].isdigit() and ". " in stripped[:5]:
+            line = "\\" + stripped
+        out.append(line.replace("<", "&lt;").replace(">", "&gt;"))
+    return "\n".join(out)
+
+
+def render(env: Environment, name: str, **context) -> str:
+    try:
+        return env.get_template(name).render(**context)
+    except Exception as exc:  # a fed's own template can be wrong in many ways
+        template = getattr(exc, "filename", None) or name
+        line = getattr(exc, "lineno", None)
+        raise FedError(Problem(str(template), f"line {line}" if line else None, f"template error: {exc}", "writeup templates")) from None
+
+
+def email(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str | None, message_id: str, reply_to: str | None = None) -> EmailMessage:
+    """One mail: Markdown as the text part, HTML as the alternative."""
+    message = EmailMessage()
+    message["From"] = sender
+    message["To"] = formataddr((to_name, to_address))
+    message["Subject"] = subject
+    message["Message-ID"] = message_id
+    if reply_to:
+        message["Reply-To"] = reply_to
+    message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no autoreplies to us
+    message.set_content(text)
+    if html is not None:
+        message.add_alternative(html, subtype="html")
+    return message

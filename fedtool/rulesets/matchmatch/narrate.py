@@ -1,0 +1,182 @@
+"""Turn a MatchMatch result into plain data for the writeup templates.
+
+Everything here is fedtool's own words and figures; the players' explanations travel
+as separate fields so templates can set them apart (and HTML escapes them).
+"""
+
+from __future__ import annotations
+
+from .engine import (
+    COUNTOUT,
+    DOUBLE_COUNTOUT,
+    DOUBLE_DQ,
+    DQ,
+    PIN,
+    SUBMISSION,
+    TIME_LIMIT,
+    MatchResult,
+    MatchSetup,
+)
+from .grid import LETTERS
+from .rules import STAMINA, vocabulary
+
+COUNT_CALLS = {
+    0: ("The cover is kicked off before the referee's hand comes down.", "No count: shoulders up at once.", "A lazy cover, shrugged off."),
+    1: ("ONE... and a kickout!", "ONE... shoulder up!", "The ref slaps the mat once, no more."),
+    2: ("ONE... TWO... kickout! So close!", "ONE... TWO... he gets the shoulder up at two!", "ONE, TWO... NO! A two count!"),
+    3: ("ONE... TWO... THREE!", "ONE! TWO! THREE! It's over!", "The referee counts to three!"),
+}
+
+FINISH_TITLES = {
+    PIN: "by pinfall",
+    SUBMISSION: "by submission",
+    COUNTOUT: "by count-out",
+    DQ: "by disqualification",
+    DOUBLE_COUNTOUT: "double count-out",
+    DOUBLE_DQ: "double disqualification",
+    TIME_LIMIT: "time-limit draw",
+}
+
+
+def _dice(faces) -> str:
+    return " + ".join(str(f) for f in faces)
+
+
+def _signed(value: int) -> str:
+    return f"+ {value}" if value >= 0 else f"- {-value}"
+
+
+def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
+    vocab = vocabulary()
+    names = [s.name for s in setup.sides]
+    name_of = vocab.style_name
+    table = result.style_table
+    one, two = setup.sides
+
+    def side_line(index: int, played, style: str) -> dict:
+        action = setup.sides[index].strategy.rounds[played.action]
+        rtype = action.type
+        if rtype.high_risk_dice:
+            parts = []
+            extra = iter(played.extra)
+            for f in played.faces:
+                if f == 6:
+                    parts.append("6 (counts 0)")
+                elif f == 3:
+                    parts.append(f"3 (+{next(extra)} again)")
+                else:
+                    parts.append(str(f))
+            dice_text = " + ".join(parts)
+        else:
+            dice_text = _dice(played.faces)
+        calc = [f"{dice_text} = {played.counted}", f"{_signed(played.style_value)} {name_of(style)}"]
+        if played.bonus:
+            calc.append(f"{_signed(played.bonus)} {rtype.name}")
+        dq = None
+        if played.dq_faces is not None:
+            dq_total = sum(played.dq_faces)
+            if played.disqualified:
+                dq = f"DQ check {_dice(played.dq_faces)} = {dq_total} reaches the threshold of {played.dq_threshold}: DISQUALIFIED!"
+            else:
+                calc.append(f"+ {dq_total} illegal ({_dice(played.dq_faces)}, under the DQ threshold of {played.dq_threshold})")
+                if played.vile_faces is not None:
+                    calc.append(f"+ {sum(played.vile_faces)} vile ({_dice(played.vile_faces)})")
+        return {
+            "name": names[index],
+            "type": rtype.name,
+            "special": rtype.special,
+            "target": name_of(action.target),
+            "explanation": action.explanation,
+            "calc": " ".join(calc),
+            "total": played.total,
+            "dq": dq,
+        }
+
+    rounds = []
+    for rnd in result.rounds:
+        style = name_of(rnd.style)
+        if len(rnd.style_faces) > 1:
+            style_roll = ", ".join(str(f) for f in rnd.style_faces[:-1]) + f" (roll again), then {rnd.style_faces[-1]}"
+        else:
+            style_roll = str(rnd.style_faces[0])
+        sides = [side_line(i, played, rnd.style) for i, played in enumerate(rnd.sides)]
+        if any(p.disqualified for p in rnd.sides):
+            outcome = "The referee has seen enough."
+        elif rnd.winner is None:
+            outcome = f"Dead even at {rnd.sides[0].total}: both men take 1 point of damage."
+        else:
+            w = rnd.winner
+            outcome = f"{names[w]} takes the round, {rnd.sides[w].total} to {rnd.sides[1 - w].total} (by {rnd.margin})."
+        damage = []
+        for hit in rnd.hits:
+            who = names[hit.side]
+            target = name_of(hit.target)
+            reductions = ""
+            if hit.rolled != hit.dealt:
+                reductions = f" ({hit.rolled} before defense)"
+            if hit.target == STAMINA:
+                damage.append(f"{hit.dealt} damage{reductions} to {who}'s Stamina ({hit.before} -> {hit.after}).")
+            else:
+                text = f"{hit.dealt} damage{reductions} to {who}'s {target} ({hit.before} -> {hit.after})"
+                if hit.to_stamina:
+                    text += f", {hit.to_stamina} spilling into Stamina"
+                damage.append(text + ".")
+        injuries = []
+        for check in rnd.injuries:
+            why = "Cripple" if check.cripple else "heavy damage"
+            verdict = "INJURED! (+1 injury point)" if check.injured else "no injury"
+            injuries.append(f"Injury check on {names[check.side]} ({why}): {_dice(check.faces)} -> {check.total}: {verdict}.")
+        pins = []
+        for check in rnd.checks:
+            calls = COUNT_CALLS[check.count]
+            call = "A natural 18! ONE! TWO! THREE!" if check.natural_18 else calls[rnd.number % len(calls)]
+            pins.append({"name": names[check.side], "roll": _dice(check.faces), "total": check.total, "count": check.count, "call": call})
+        rounds.append({"number": rnd.number, "style": style, "style_roll": style_roll, "sides": sides, "outcome": outcome, "damage": damage, "injuries": injuries, "pins": pins})
+
+    if result.winner is not None:
+        winner, loser = names[result.winner], names[1 - result.winner]
+        finish_text = {
+            PIN: f"{winner} pins {loser} in round {result.end_round}.",
+            SUBMISSION: f"{loser} taps out! {winner} wins by submission in round {result.end_round}.",
+            COUNTOUT: f"{loser} cannot answer the count: {winner} wins by count-out in round {result.end_round}.",
+            DQ: f"{loser} is disqualified in round {result.end_round}: {winner} wins by DQ.",
+        }[result.method]
+        headline = f"{winner} def. {loser} ({FINISH_TITLES[result.method]}, round {result.end_round})"
+    else:
+        finish_text = {
+            DOUBLE_COUNTOUT: f"Neither man beats the count in round {result.end_round}: a double count-out.",
+            DOUBLE_DQ: f"Both men are disqualified in round {result.end_round}.",
+            TIME_LIMIT: f"The bell rings after {result.end_round} rounds: a time-limit draw.",
+        }[result.method]
+        headline = f"{names[0]} vs. {names[1]}: {FINISH_TITLES[result.method]} (round {result.end_round})"
+
+    return {
+        "headline": headline,
+        "finish": finish_text,
+        "method": result.method,
+        "method_title": FINISH_TITLES[result.method],
+        "winner": None if result.winner is None else names[result.winner],
+        "end_round": result.end_round,
+        "rounds_scheduled": setup.rounds,
+        "names": names,
+        "grid": [[vocab.style_by_id[s].abbr for s in row] for row in setup.grid],
+        "grid_letters": LETTERS,
+        "grid_picks": [one.strategy.grid, two.strategy.grid],
+        "style_table": [name_of(s) for s in table],
+        "strategies": [
+            {
+                "name": side.name,
+                "plus": [name_of(s) for s in side.strategy.plus],
+                "minus": name_of(side.strategy.minus),
+                "grid": side.strategy.grid,
+                "default": side.strategy.default,
+            }
+            for side in setup.sides
+        ],
+        "start_styles": [{name_of(s): v for s, v in styles.items() if s in table} for styles in result.start_styles],
+        "final": [
+            {"name": names[i], "stamina": result.final_stamina[i], "injury": result.injuries[i]}
+            for i in (0, 1)
+        ],
+        "rounds": rounds,
+    }

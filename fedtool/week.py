@@ -1,0 +1,468 @@
+"""A fedhead's week: open it (roll grids, announce), run it (resolve, record, write up).
+
+A run is atomic. Everything is read and checked first; the matches are resolved in
+memory; the writeups are rendered into a staging folder; then, inside one database
+transaction, the week's rows are written and the staging folder is swapped into the
+outbox. Any failure before the commit leaves the database and the outbox as they were.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import json
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from .card import Card, load_card, strategy_path
+from .dice import Dice, ScriptedDice, SeededDice, derive_seed, format_log
+from .errors import Collector, FedError, Problem
+from .fed import Fed, check_wrestler_id, week_name
+from .league import open_league, ran_weeks, record_week, states_before, undo_week
+from .render import email, environment, render
+from .rulesets import get_ruleset
+from .rulesets.base import Booking, WrestlerRecord
+from .yamlio import dump_yaml, load_yaml
+
+CLOSE = "close"  # the dice-log key for end-of-week rolls (healing)
+
+
+@dataclass
+class Played:
+    """One resolved match with everything needed to record and tell it."""
+
+    booking: Booking
+    ruleset: Any
+    result: Any
+    seed: str
+    log: list
+    summary: dict = field(default_factory=dict)
+    outcomes: list = field(default_factory=list)
+
+
+@dataclass
+class WeekReport:
+    label: str
+    outbox: Path
+    headlines: list[str]
+    files: list[Path]
+    warnings: list[str] = field(default_factory=list)
+    changes: list[str] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- reading
+
+
+def load_wrestlers(fed: Fed, card: Card, problems: Collector) -> dict[str, WrestlerRecord]:
+    """Every wrestler on the card, read and checked by its ruleset."""
+    wrestlers: dict[str, WrestlerRecord] = {}
+    for match in card.matches:
+        for wrestler_id in match.sides:
+            if wrestler_id in wrestlers:
+                continue
+            where = f"line {match.line}, match {match.id}"
+            try:
+                check_wrestler_id(wrestler_id, card.shown, where)
+            except FedError as exc:
+                problems.extend(exc)
+                continue
+            path = fed.roster_files.get(wrestler_id)
+            if path is None:
+                problems.add(card.shown, where, f"unknown wrestler {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml", "card file: sides are roster sheets")
+                continue
+            shown = fed.shown(path)
+            try:
+                data = load_yaml(path, shown)
+                ruleset_id = data.get("ruleset", fed.settings.ruleset) if isinstance(data, dict) else fed.settings.ruleset
+                ruleset = get_ruleset(str(ruleset_id), (shown, "field ruleset"))
+                wrestlers[wrestler_id] = ruleset.read_sheet(data, shown, wrestler_id)
+            except FedError as exc:
+                problems.extend(exc)
+    return wrestlers
+
+
+def _week_card(fed: Fed, week: int) -> Card:
+    folder = fed.week_dir(week)
+    return load_card(folder, fed.shown(folder), fed.settings.ruleset, week)
+
+
+def _book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict]) -> list[Booking]:
+    problems = Collector()
+    bookings = []
+    for match in card.matches:
+        ruleset = get_ruleset(match.ruleset, (card.shown, f"line {match.line}, match {match.id}"))
+        sides = [wrestlers[w] for w in match.sides]
+        for w in sides:
+            if w.ruleset != match.ruleset:
+                problems.add(card.shown, f"line {match.line}, match {match.id}", f"{w.name} is a {w.ruleset} wrestler; this is a {match.ruleset} match", "card file")
+        if problems:
+            continue
+        try:
+            bookings.append(ruleset.book(card, match, sides, states, fed.ruleset_settings(match.ruleset)))
+        except FedError as exc:
+            problems.extend(exc)
+    problems.raise_if_any()
+    return bookings
+
+
+# ---------------------------------------------------------------- opening
+
+
+def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool = False) -> WeekReport:
+    """Roll what each match needs before strategies (MatchMatch: the grid) and announce it."""
+    card = _week_card(fed, week)
+    if card.opened and not reroll:
+        raise FedError(Problem(f"{fed.shown(card.folder)}/opening.yaml", None, f"week {week} is already open; its grids may already be in players' hands (use --reroll to roll again)", "fedtool open"))
+    problems = Collector()
+    wrestlers = load_wrestlers(fed, card, problems)
+    problems.raise_if_any()
+    scripted = ScriptedDice.from_file(dice_file) if dice_file else None
+    opening: dict[str, dict] = {}
+    logs = []
+    for match in card.matches:
+        ruleset = get_ruleset(match.ruleset, (card.shown, f"match {match.id}"))
+        dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, "open", match.id))
+        rolled = ruleset.open_match(card, match, dice)
+        logs.append(format_log(dice.take_log(), f"match {match.id}: opening"))
+        if rolled:
+            opening[match.id] = rolled
+            match.opening = rolled
+    text = "# Written by `fedtool open`: what was rolled before strategies were written.\n"
+    text += "# To set a grid by hand, give `grid:` on the match in card.yaml instead.\n"
+    text += dump_yaml({"week": week, "matches": opening})
+    env = environment(fed.templates)
+    outbox = fed.outbox_week(week) / "announcements"
+    files: dict[str, str] = {}
+    mails: dict[str, list] = {}
+    for match in card.matches:
+        sides = [wrestlers[w] for w in match.sides]
+        ruleset = get_ruleset(match.ruleset)
+        context = ruleset.announce(card, match, sides, fed.ruleset_settings(match.ruleset))
+        for wrestler in sides:
+            body = render(
+                env,
+                "announce.md.j2",
+                fed_name=fed.settings.name,
+                week_label=f"week {week}",
+                title=match.title,
+                strategy_file=strategy_path(card, match, wrestler.id).name,
+                **context,
+            )
+            files[f"{match.id}-{wrestler.id}.md"] = body
+            mails.setdefault(wrestler.owner_email, []).append((wrestler, body))
+    for address, items in mails.items():
+        owner = items[0][0]
+        message = email(
+            fed.settings.mail.from_address, owner.owner_name, address,
+            f"{fed.settings.name}: week {week} is open", "\n\n---\n\n".join(b for _, b in items), None,
+            _message_id(fed, week, "open", address), fed.settings.mail.reply_to,
+        )
+        files[f"mail/{_mail_name(address)}.eml"] = message.as_string()
+    files["dice.txt"] = "".join(logs)
+    with StagedDir(outbox) as stage:
+        for name, content in files.items():
+            stage.write(name, content)
+        _atomic_write(card.folder / "opening.yaml", text)
+        stage.swap()
+    return WeekReport(f"week {week}", outbox, [f"{m.id}: {' vs. '.join(wrestlers[w].name for w in m.sides)}" for m in card.matches], [outbox / n for n in files])
+
+
+# ---------------------------------------------------------------- running
+
+
+def _resolve_card(fed: Fed, card: Card, bookings: list[Booking], week: int | None, scripted: ScriptedDice | None) -> list[Played]:
+    played = []
+    for booking in bookings:
+        ruleset = get_ruleset(booking.match.ruleset)
+        if scripted is not None:
+            dice: Dice = scripted
+            seed = f"scripted: {scripted.source}"
+        else:
+            seed_value = derive_seed(fed.settings.secret, week if week is not None else card.folder.name, booking.match.id)
+            dice = SeededDice(seed_value)
+            seed = f"{seed_value:016x}"
+        dice.round = 0
+        dice.log = []
+        result = ruleset.resolve(booking, dice)
+        log = result.log if hasattr(result, "log") else dice.take_log()
+        played.append(Played(booking, ruleset, result, seed, log, ruleset.summary(booking, result), ruleset.outcomes(booking, result)))
+    return played
+
+
+def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = False) -> WeekReport:
+    """Resolve a week's card and record it: all of it lands, or none of it."""
+    card = _week_card(fed, week)
+    db = open_league(fed.database)
+    weeks = ran_weeks(db)
+    if week in weeks and not rerun:
+        raise FedError(Problem(fed.shown(fed.database), None, f"week {week} has already been run; `fedtool run {week} --rerun` undoes it and runs it again", "a week runs once"))
+    if rerun and week not in weeks:
+        raise FedError(Problem(fed.shown(fed.database), None, f"week {week} has not been run, so there is nothing to rerun", "fedtool run --rerun"))
+    later = [w for w in weeks if w > week]
+    if later:
+        raise FedError(Problem(fed.shown(fed.database), None, f"week {week} is before weeks already run ({', '.join(map(str, later))}); only the latest week can be run or rerun", "weeks run in order"))
+    problems = Collector()
+    wrestlers = load_wrestlers(fed, card, problems)
+    problems.raise_if_any()
+    states = states_before(db, week)
+    for wrestler in wrestlers.values():
+        states.setdefault(wrestler.id, get_ruleset(wrestler.ruleset).initial_state(wrestler))
+    bookings = _book_all(fed, card, wrestlers, states)
+    scripted = ScriptedDice.from_file(dice_file) if dice_file else None
+    played = _resolve_card(fed, card, bookings, week, scripted)
+
+    # league effects, match by match in card order, then the week's close
+    changes: dict[str, tuple[dict, str]] = {}
+    current = {wid: dict(state) for wid, state in states.items()}
+    for p in played:
+        for wid, (state, reason) in p.ruleset.league_effects(p.booking, p.result, current, fed.ruleset_settings(p.booking.match.ruleset)).items():
+            current[wid] = state
+            changes[wid] = (state, _join(changes.get(wid, (None, ""))[1], reason))
+    names = {wid: w.name for wid, w in wrestlers.items()}
+    names.update({row["id"]: row["name"] for row in db["wrestlers"].rows})
+    wrestled = {w for p in played for w in p.booking.match.sides}
+    close_dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, CLOSE))
+    close_dice.round = 0
+    close_dice.log = []
+    for ruleset_id in sorted({w.ruleset for w in wrestlers.values()} | {fed.settings.ruleset}):
+        ruleset = get_ruleset(ruleset_id)
+        group = {wid: s for wid, s in current.items() if _ruleset_of(db, wrestlers, wid, fed) == ruleset_id}
+        for wid, (state, reason) in ruleset.close_week(group, wrestled, close_dice, names).items():
+            current[wid] = state
+            changes[wid] = (state, _join(changes.get(wid, (None, ""))[1], reason))
+    close_log = close_dice.take_log()
+    warnings = []
+    if scripted is not None and scripted.remaining:
+        warnings.append(f"{scripted.source}: {scripted.remaining} scripted dice were not needed")
+
+    label = f"week {week}"
+    title = card.title or label.capitalize()
+    change_lines = [f"{names.get(wid, wid)}: {reason}" for wid, (_, reason) in sorted(changes.items())]
+    dice_rows = _dice_rows(week, played, close_log)
+    week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
+    if close_log:
+        week_log += format_log(close_log, "end of the week")
+    files = render_card(fed, card, title, played, change_lines, week_log, label)
+    outbox = fed.outbox_week(week)
+    ran_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    with StagedDir(outbox, keep=("announcements",)) as stage:
+        for name, content in files.items():
+            stage.write(name, content)
+        with db.atomic():
+            if rerun:
+                undo_week(db, week)
+            record_week(
+                db, week, title, ran_at, scripted.source if scripted else "seeded",
+                list(wrestlers.values()), [_match_row(week, p) for p in played], changes, dice_rows,
+            )
+            stage.swap()
+    return WeekReport(label, outbox, [p.ruleset.describe(p.booking, p.result)["headline"] for p in played], [outbox / n for n in files], warnings, change_lines)
+
+
+def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekReport:
+    """Resolve any card folder as an exhibition: writeups only, the league untouched.
+
+    Used to replay a rulebook example or a disputed match, or to try a card before a week.
+    """
+    card = load_card(folder, fed.shown(folder), fed.settings.ruleset)
+    problems = Collector()
+    wrestlers = load_wrestlers(fed, card, problems)
+    problems.raise_if_any()
+    states = {w.id: get_ruleset(w.ruleset).initial_state(w) for w in wrestlers.values()}
+    bookings = _book_all(fed, card, wrestlers, states)
+    scripted = ScriptedDice.from_file(dice_file) if dice_file else None
+    played = _resolve_card(fed, card, bookings, None, scripted)
+    warnings = []
+    if scripted is not None and scripted.remaining:
+        warnings.append(f"{scripted.source}: {scripted.remaining} scripted dice were not needed")
+    week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
+    label = re.sub(r"[^a-z0-9-]+", "-", folder.name.lower()).strip("-") or "card"
+    files = render_card(fed, card, card.title or label, played, [], week_log, label)
+    outbox = fed.outbox / label
+    with StagedDir(outbox) as stage:
+        for name, content in files.items():
+            stage.write(name, content)
+        stage.swap()
+    return WeekReport(label, outbox, [p.ruleset.describe(p.booking, p.result)["headline"] for p in played], [outbox / n for n in files], warnings)
+
+
+def _ruleset_of(db, wrestlers: dict[str, WrestlerRecord], wrestler_id: str, fed: Fed) -> str:
+    if wrestler_id in wrestlers:
+        return wrestlers[wrestler_id].ruleset
+    rows = list(db["wrestlers"].rows_where("id = ?", [wrestler_id]))
+    return rows[0]["ruleset"] if rows else fed.settings.ruleset
+
+
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a and b else a or b
+
+
+def _match_row(week: int, p: Played) -> dict:
+    match = p.booking.match
+    rounds = []
+    for rnd in getattr(p.result, "rounds", []):
+        rounds.append({"round": rnd.number, "style": rnd.style, "winner": rnd.winner, "margin": rnd.margin, "detail": json.dumps(_plain(dataclasses.asdict(rnd)))})
+    return {
+        "id": f"{week_name(week)}/{match.id}",
+        "match": match.id,
+        "position": match.position,
+        "ruleset": match.ruleset,
+        "title": match.title,
+        "seed": p.seed,
+        "summary": p.summary,
+        "notes": p.booking.notes,
+        "sides": match.sides,
+        "outcomes": p.outcomes,
+        "rounds": rounds,
+    }
+
+
+def _plain(value: Any) -> Any:
+    """Dataclass dicts made JSON-safe: dice faces (bytes) become lists."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, bytes):
+        return list(value)
+    return value
+
+
+def _dice_rows(week: int, played: list[Played], close_log: list) -> list[dict]:
+    rows = []
+    for key, log in [(f"{week_name(week)}/{p.booking.match.id}", p.log) for p in played] + [(CLOSE, close_log)]:
+        for seq, (round_no, purpose, faces) in enumerate(log):
+            rows.append({"week": week, "match_id": key, "seq": seq, "round": round_no, "purpose": purpose, "faces": " ".join(map(str, faces))})
+    return rows
+
+
+# ---------------------------------------------------------------- writing
+
+
+def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str) -> dict[str, str]:
+    """Every file the run puts in the outbox, by name: writeups, the card, mails, the dice log."""
+    env = environment(fed.templates)
+    files: dict[str, str] = {}
+    entries = []
+    per_owner: dict[str, list] = {}
+    for p in played:
+        match = p.booking.match
+        described = p.ruleset.describe(p.booking, p.result)
+        log_text = format_log(p.log)
+        context = {
+            "match": described,
+            "match_id": match.id,
+            "booking_title": match.title,
+            "notes": p.booking.notes,
+            "dice_log": {"count": len(p.log), "text": log_text},
+        }
+        md = render(env, f"{p.ruleset.template}.md.j2", **context)
+        fragment = render(env, f"{p.ruleset.template}.html.j2", **context)
+        files[f"{match.id}.md"] = md
+        files[f"{match.id}.html"] = _page(env, f"{fed.settings.name}: {described['headline']}", fragment)
+        entries.append({"file": match.id, "headline": described["headline"], "title": match.title})
+        for wrestler in p.booking.wrestlers:
+            per_owner.setdefault(wrestler.owner_email, [wrestler.owner_name, [], []])
+            if md not in per_owner[wrestler.owner_email][1]:
+                per_owner[wrestler.owner_email][1].append(md)
+                per_owner[wrestler.owner_email][2].append(fragment)
+    card_context = {"fed_name": fed.settings.name, "card_title": title, "notes": card.notes, "matches": entries, "league_changes": changes}
+    card_md = render(env, "card.md.j2", **card_context)
+    card_html = _page(env, f"{fed.settings.name}: {title}", render(env, "card.html.j2", **card_context))
+    files["card.md"] = card_md
+    files["card.html"] = card_html
+    files["dice.txt"] = week_log
+    mail = fed.settings.mail
+    for address, (owner_name, texts, fragments) in sorted(per_owner.items()):
+        html = _page(env, f"{fed.settings.name}: {title}", Markup("\n").join(Markup(f) for f in fragments))
+        message = email(mail.from_address, owner_name, address, f"{fed.settings.name}: {title} results", "\n\n---\n\n".join(texts), html, _message_id(fed, label, "results", address), mail.reply_to)
+        files[f"mail/{_mail_name(address)}.eml"] = message.as_string()
+    if mail.list_address:
+        message = email(mail.from_address, fed.settings.name, mail.list_address, f"{fed.settings.name}: {title}", card_md, card_html, _message_id(fed, label, "card", mail.list_address), mail.reply_to)
+        files["mail/card.eml"] = message.as_string()
+    return files
+
+
+def _page(env, title: str, body: str) -> str:
+    return render(env, "page.html.j2", title=title, body=Markup(body))
+
+
+def _mail_name(address: str) -> str:
+    """A safe file name for a player's mail: never the address itself."""
+    return re.sub(r"[^a-z0-9]+", "-", address.lower()).strip("-")[:80] or "player"
+
+
+def _message_id(fed: Fed, label: object, kind: str, address: str) -> str:
+    digest = derive_seed(fed.settings.secret, "message-id", label, kind, address)
+    domain = str(fed.settings.mail.from_address).rsplit("@", 1)[-1]
+    return f"<{digest:016x}.{kind}@{domain}>"
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class StagedDir:
+    """Build a folder's new contents beside it, then swap it in with renames.
+
+    `keep` names subfolders of the old folder carried into the new one (the week's
+    announcements survive its run). If anything fails before `__exit__` completes
+    cleanly, the old folder is put back and the staging folder removed.
+    """
+
+    def __init__(self, final: Path, keep: tuple[str, ...] = ()):
+        self.final = final
+        self.keep = keep
+        self.backup: Path | None = None
+        self.swapped = False
+
+    def __enter__(self) -> "StagedDir":
+        self.final.parent.mkdir(parents=True, exist_ok=True)
+        self.path = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.new-", dir=self.final.parent))
+        return self
+
+    def write(self, name: str, content: str) -> None:
+        target = self.path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, encoding="utf-8")
+
+    def swap(self) -> None:
+        if self.final.exists():
+            self.backup = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.old-", dir=self.final.parent))
+            self.backup.rmdir()
+            self.final.rename(self.backup)
+        self.path.rename(self.final)
+        self.swapped = True
+        if self.backup:
+            for name in self.keep:
+                if (self.backup / name).exists() and not (self.final / name).exists():
+                    (self.backup / name).rename(self.final / name)
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if exc_type is None:
+            if self.backup:
+                shutil.rmtree(self.backup, ignore_errors=True)
+            return
+        if self.swapped:
+            if self.backup:
+                for name in self.keep:
+                    if (self.final / name).exists() and not (self.backup / name).exists():
+                        (self.final / name).rename(self.backup / name)
+            self.final.rename(self.path)
+            if self.backup:
+                self.backup.rename(self.final)
+        shutil.rmtree(self.path, ignore_errors=True)
