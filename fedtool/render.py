@@ -6,6 +6,7 @@ A fed template can extend the stock one it replaces with `{% extends "default:NA
 
 from __future__ import annotations
 
+import hashlib
 from email.message import EmailMessage
 from email.utils import formataddr
 from pathlib import Path
@@ -74,4 +75,6 @@ def email(sender: str, to_name: str, to_address: str, subject: str, text: str, h
     message.set_content(text)
     if html is not None:
         message.add_alternative(html, subtype="html")
+        # a boundary from the Message-ID, not a random one, so a rerun writes the same bytes
+        message.set_boundary("=_fedtool_" + hashlib.sha256(message_id.encode()).hexdigest()[:24])
     return message

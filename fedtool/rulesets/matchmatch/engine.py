@@ -26,6 +26,7 @@ DEFAULT_DQ_THRESHOLD = 10  # IV.2.c: "defaults to 10"
 INJURY_DAMAGE = 3  # IV.2.e: "may be injured if he takes 3 or more points of damage"
 INJURY_TARGET = 10  # IV.2.e: "if the total is 10 or more, the target has been injured"
 WIN_AT = 4  # IV.2.f: "If the number is 4 or more, then the match is over"
+NO_DICE: tuple = ()
 
 # Finishes (results' `method`)
 PIN, SUBMISSION, COUNTOUT, DQ = "pin", "submission", "countout", "dq"
@@ -81,7 +82,7 @@ class SideRound:
 
     action: int  # index into strategy.rounds
     faces: bytes
-    extra: list  # High Risk extra d6 faces, in order
+    extra: list | tuple  # High Risk extra d6 faces, in order
     counted: int  # the 3d6 as counted (after High Risk's 6->0 and 3->3+d6)
     style_value: int
     bonus: int  # the round type's attack bonus
@@ -118,6 +119,10 @@ class InjuryCheck:
     total: int
     cripple: bool
     injured: bool
+    stamina: int = 0  # the target's current Stamina, subtracted
+    style_value: int = 0  # its current level in the round style, subtracted
+    defense: int = 0  # its style defense for the round style, subtracted
+    bonus: int = 0  # Cripple's +2 and the stipulation's injury chance, added
 
 
 @dataclass(slots=True)
@@ -127,6 +132,13 @@ class VictoryCheck:
     total: int
     count: int  # 0 none, 1, 2, 3 = win
     natural_18: bool
+    weight: int = 0  # +1 if the checker's original Weight is higher
+    zero_styles: int = 0  # +1 per style-table entry at 0 for the other side
+    round_bonus: int = 0  # Finisher/High Impact +2, Submission +4
+    injury: int = 0  # the other side's injury points, added
+    stamina: int = 0  # the other side's Stamina, subtracted
+    styles: int = 0  # the number of styles in the table, subtracted
+    stipulation: int = 0  # the stipulation's pin chance
 
 
 @dataclass(slots=True)
@@ -203,7 +215,9 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     injury = [s.injury for s in sides]
     threshold = [s.dq_threshold for s in sides]
     actions = [s.strategy.rounds for s in sides]
+    plans = [[a.type for a in side_actions] for side_actions in actions]
 
+    roll = dice.roll
     rounds: list[Round] = []
     winner: int | None = None
     method = TIME_LIMIT
@@ -212,39 +226,39 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     for number in range(1, setup.rounds + 1):
         dice.round = number
         # IV.2.a: the round's style
-        style_faces = []
-        while True:
-            face = dice.die(6, "round style d6")
+        face = roll(1, 6, "round style d6")[0]
+        style_faces = [face]
+        while face > table_size:  # "6 Roll again" when the table has fewer than six entries
+            face = roll(1, 6, "round style d6")[0]
             style_faces.append(face)
-            if face <= table_size:
-                break
         style = table[face - 1]
 
         # IV.2.b/c: attack values and DQ checks, side 1 then side 2
+        index = number - 1
+        types = [plans[0][index], plans[1][index]]
         played = []
-        types: list[RoundType] = []
         for i in (0, 1):
-            action = actions[i][number - 1]
-            rtype = action.type
-            types.append(rtype)
-            faces = dice.roll(3, 6, purpose_attack[i])
-            extra = []
+            rtype = types[i]
+            faces = roll(3, 6, purpose_attack[i])
+            value = styles[i][style]
             if rtype.high_risk_dice:
+                extra = []
                 counted = 0
                 for f in faces:
                     if f == 6:
                         continue  # "An original 6 counts for 0"
                     counted += f
                     if f == 3:  # "An original roll of 3 means roll again and add 3"
-                        e = dice.die(6, purpose_risk[i])
+                        e = roll(1, 6, purpose_risk[i])[0]
                         extra.append(e)
                         counted += e
             else:
+                extra = NO_DICE
                 counted = faces[0] + faces[1] + faces[2]
-            side_round = SideRound(number - 1, faces, extra, counted, styles[i][style], rtype.attack)
-            total = counted + side_round.style_value + rtype.attack
+            total = counted + value + rtype.attack
             if rtype.dq_check:
-                dq_faces = dice.roll(2, 6, purpose_dq[i])
+                side_round = SideRound(index, faces, extra, counted, value, rtype.attack)
+                dq_faces = roll(2, 6, purpose_dq[i])
                 side_round.dq_faces = dq_faces
                 side_round.dq_threshold = threshold[i]
                 dq_total = dq_faces[0] + dq_faces[1]
@@ -254,10 +268,12 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                     total += dq_total
                     threshold[i] -= 1
                     if rtype.extra_dice_after_dq:
-                        vile = dice.roll(rtype.extra_dice_after_dq, 6, purpose_vile[i])
+                        vile = roll(rtype.extra_dice_after_dq, 6, purpose_vile[i])
                         side_round.vile_faces = vile
                         total += sum(vile)
-            side_round.total = total
+                side_round.total = total
+            else:
+                side_round = SideRound(index, faces, extra, counted, value, rtype.attack, None, None, False, None, total)
             played.append(side_round)
 
         one, two = played
@@ -275,8 +291,8 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         if one.total == two.total:
             round_winner = None
             margin = 0
-            for i in (0, 1):  # "both sides take 1 point of damage with no reduction"
-                hits.append(_hit(1 - i, actions[i][number - 1].target, 1, 1, styles, stamina))
+            for t in (0, 1):  # "both sides take 1 point of damage with no reduction"
+                hits.append(_hit(t, actions[1 - t][number - 1].target, 1, 1, styles, stamina))
         else:
             round_winner = 0 if one.total > two.total else 1
             loser = 1 - round_winner
@@ -289,41 +305,38 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
 
         # IV.2.e: injury checks, side 1 first
         injuries: list[InjuryCheck] = []
-        for hit in sorted(hits, key=lambda h: h.side):
+        for hit in hits:  # in side order
             taken = hit.taken
             cripple = round_winner is not None and types[round_winner].injury_on_any_damage and taken > 0
             if taken >= stip.injury_damage or cripple:
                 t = hit.side
                 faces = dice.roll(3, 6, purpose_injury[t])
-                bonus = types[round_winner].injury if cripple else 0
-                total = (
-                    faces[0] + faces[1] + faces[2]
-                    - stamina[t] - styles[t][style] - defenses[t].get(style, 0)
-                    + bonus + stip.injury_chance
-                )
+                bonus = (types[round_winner].injury if cripple else 0) + stip.injury_chance
+                style_value = styles[t][style]
+                defense = defenses[t].get(style, 0)
+                total = faces[0] + faces[1] + faces[2] - stamina[t] - style_value - defense + bonus
                 injured = total >= INJURY_TARGET
                 if injured:
                     injury[t] += 1
-                injuries.append(InjuryCheck(t, faces, total, cripple, injured))
+                injuries.append(InjuryCheck(t, faces, total, cripple, injured, stamina[t], style_value, defense, bonus))
 
         # IV.2.f: victory checks
         checks: list[VictoryCheck] = []
         for c in ((0, 1) if round_winner is None else (round_winner,)):
             o = 1 - c
-            faces = dice.roll(3, 6, purpose_victory[c])
+            faces = roll(3, 6, purpose_victory[c])
             natural = faces[0] + faces[1] + faces[2]
-            total = (
-                natural
-                + (1 if weight[c] > weight[o] else 0)
-                + sum(1 for s in table if styles[o][s] == 0)
-                + types[c].pin
-                + injury[o]
-                - stamina[o]
-                - table_size
-                + stip.pin
-            )
+            heavier = 1 if weight[c] > weight[o] else 0
+            other = styles[o]
+            zeros = [other[s] for s in table].count(0)
+            total = natural + heavier + zeros + types[c].pin + injury[o] - stamina[o] - table_size + stip.pin
             natural_18 = natural == 18
-            checks.append(VictoryCheck(c, faces, total, 3 if natural_18 else count_for(total), natural_18))
+            checks.append(
+                VictoryCheck(
+                    c, faces, total, 3 if natural_18 else count_for(total), natural_18,
+                    heavier, zeros, types[c].pin, injury[o], stamina[o], table_size, stip.pin,
+                )
+            )
 
         rounds.append(Round(number, style, style_faces, played, round_winner, margin, hits, injuries, checks))
         won = [c.side for c in checks if c.count == 3]

@@ -123,14 +123,28 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
                 damage.append(text + ".")
         injuries = []
         for check in rnd.injuries:
-            why = "Cripple" if check.cripple else "heavy damage"
+            why = "any damage from a Cripple" if check.cripple else "3 or more damage taken"
             verdict = "INJURED! (+1 injury point)" if check.injured else "no injury"
-            injuries.append(f"Injury check on {names[check.side]} ({why}): {_dice(check.faces)} -> {check.total}: {verdict}.")
+            sum_text = f"{_dice(check.faces)} - {check.stamina} Stamina - {check.style_value} {style} - {check.defense} defense"
+            if check.bonus:
+                sum_text += f" {_signed(check.bonus)} bonus"
+            injuries.append(f"Injury check on {names[check.side]} ({why}): {sum_text} = {check.total}: {verdict}.")
         pins = []
         for check in rnd.checks:
             calls = COUNT_CALLS[check.count]
             call = "A natural 18! ONE! TWO! THREE!" if check.natural_18 else calls[rnd.number % len(calls)]
-            pins.append({"name": names[check.side], "roll": _dice(check.faces), "total": check.total, "count": check.count, "call": call})
+            parts = [_dice(check.faces)]
+            for value, label in (
+                (check.weight, "heavier"),
+                (check.zero_styles, "styles at 0"),
+                (check.round_bonus, setup.sides[check.side].strategy.rounds[rnd.number - 1].type.name),
+                (check.injury, "injury points"),
+                (check.stipulation, "stipulation"),
+            ):
+                if value:
+                    parts.append(f"{_signed(value)} {label}")
+            parts.append(f"- {check.stamina} Stamina - {check.styles} styles")
+            pins.append({"name": names[check.side], "roll": " ".join(parts), "total": check.total, "count": check.count, "call": call})
         rounds.append({"number": rnd.number, "style": style, "style_roll": style_roll, "sides": sides, "outcome": outcome, "damage": damage, "injuries": injuries, "pins": pins})
 
     if result.winner is not None:

@@ -1,0 +1,76 @@
+"""Golden playthroughs: a fixed fed, strategies and seed, whose dice log, results and
+writeups are checked in under tests/golden/ and compared by tests/test_golden.py.
+
+Regenerate them (after a deliberate change to the rules or the writeups) with:
+
+    python tests/golden.py
+
+and read the diff before committing it.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from fedtool.cli import cli
+
+ROOT = Path(__file__).resolve().parent.parent
+GOLDEN = Path(__file__).resolve().parent / "golden"
+
+
+def demo_copy(target: Path) -> Path:
+    """A copy of the demo fed's inputs (no database, no outbox) in `target`."""
+    for name in ("rosters", "strategies", "templates"):
+        shutil.copytree(ROOT / name, target / name)
+    (target / "outbox").mkdir()
+    return target
+
+
+def _collect(folder: Path) -> dict[str, str]:
+    return {str(p.relative_to(folder)): p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _invoke(args: list[str]) -> str:
+    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    if result.exit_code != 0:
+        raise RuntimeError(f"fedtool {' '.join(args)} failed:\n{result.output}")
+    return result.output
+
+
+def playthroughs() -> dict[str, dict[str, str]]:
+    """Every golden playthrough: name -> {relative file: content}."""
+    out: dict[str, dict[str, str]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        fed = demo_copy(Path(tmp) / "fed")
+        _invoke(["run", "1", "--fed", str(fed)])
+        files = _collect(fed / "outbox" / "week-01")
+        files = {k: v for k, v in files.items() if not k.startswith("announcements/")}
+        files["results.json"] = _invoke(["results", "1", "--json", "--fed", str(fed)])
+        out["demo-week-01"] = files
+
+        example = fed / "strategies" / "example-part-vi"
+        _invoke(["play", str(example), "--dice", str(example / "dice.txt"), "--fed", str(fed)])
+        out["example-part-vi"] = _collect(fed / "outbox" / "example-part-vi")
+    return out
+
+
+def regenerate() -> None:
+    for name, files in playthroughs().items():
+        target = GOLDEN / name
+        if target.exists():
+            shutil.rmtree(target)
+        for rel, text in files.items():
+            path = target / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+        print(f"wrote {len(files)} files to {target.relative_to(ROOT)}")
+
+
+if __name__ == "__main__":
+    sys.exit(regenerate())

@@ -1,0 +1,48 @@
+"""The golden playthroughs still come out byte for byte (see tests/golden.py)."""
+
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+import pytest
+
+from golden import GOLDEN, playthroughs
+
+PLAYTHROUGHS = playthroughs()
+
+
+def test_every_playthrough_is_checked_in():
+    assert sorted(p.name for p in GOLDEN.iterdir() if p.is_dir()) == sorted(PLAYTHROUGHS)
+
+
+@pytest.mark.parametrize("name", sorted(PLAYTHROUGHS))
+def test_playthrough_matches_golden(name):
+    produced = PLAYTHROUGHS[name]
+    folder = GOLDEN / name
+    stored = {str(p.relative_to(folder)): p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*")) if p.is_file()}
+    assert sorted(produced) == sorted(stored), "the set of output files changed; run `python tests/golden.py`"
+    for rel, text in produced.items():
+        if text != stored[rel]:
+            diff = "".join(difflib.unified_diff(stored[rel].splitlines(True), text.splitlines(True), f"golden/{rel}", f"now/{rel}", n=2))
+            pytest.fail(f"{name}/{rel} differs from the golden file (regenerate with `python tests/golden.py` if intended):\n{diff[:4000]}")
+
+
+def test_part_vi_replay_ends_as_the_rulebook_says():
+    """Part VI: "The Friendly Finale scores another victim." Sam pins Bob in round 7."""
+    results = PLAYTHROUGHS["example-part-vi"]["part-vi.md"]
+    assert results.startswith("## Friendly Sam def. Brother Bob (by pinfall, round 7)")
+
+
+def test_demo_week_dice_log_replays_the_week(tmp_path):
+    """A stored dice log fed back with --dice reproduces the week exactly."""
+    from golden import _collect, _invoke, demo_copy
+
+    fed = demo_copy(tmp_path / "fed")
+    log = tmp_path / "week-01-dice.txt"
+    log.write_text(PLAYTHROUGHS["demo-week-01"]["dice.txt"], encoding="utf-8")
+    _invoke(["run", "1", "--dice", str(log), "--fed", str(fed)])
+    replayed = _collect(fed / "outbox" / "week-01")
+    for rel, text in PLAYTHROUGHS["demo-week-01"].items():
+        if rel.endswith(".md") or rel == "dice.txt":
+            assert replayed[rel] == text, rel
