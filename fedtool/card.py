@@ -11,7 +11,7 @@ from pydantic import Field
 
 from .errors import Collector, FedError, Problem
 from .validation import FileModel, place, validate
-from .yamlio import load_yaml
+from .yamlio import line_of, load_yaml
 
 CARD_FILE = "card.yaml"
 OPENING_FILE = "opening.yaml"
@@ -48,6 +48,7 @@ class CardMatch:
     rounds: int | None
     raw: dict  # the card's mapping for this match (ruleset-specific fields live here)
     line: int | None
+    sides_line: int | None
     strategy_files: dict[str, str] = field(default_factory=dict)
     opening: dict = field(default_factory=dict)  # what `fedtool open` rolled for it
 
@@ -99,6 +100,7 @@ def load_card(folder: Path, shown_folder: str, default_ruleset: str, week: int |
                 rounds=m.rounds or model.rounds,
                 raw=data["matches"][index],
                 line=data["matches"].lines[index],
+                sides_line=line_of(data, ("matches", index, "sides")),
                 strategy_files=dict(m.strategies),
             )
         )

@@ -159,7 +159,7 @@ def results(fed: Fed, week: int, as_json: bool):
     """
     from .league import open_league, week_results
 
-    rows = week_results(open_league(fed.database), week)
+    rows = week_results(open_league(fed.database, create=False), week)
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return

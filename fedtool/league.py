@@ -75,9 +75,13 @@ def m001_initial(db: Database) -> None:
 WEEK_TABLES = ("dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
 
 
-def open_league(path: Path) -> Database:
-    """Open (creating if need be) the league database and bring its schema up to date."""
-    db = Database(path)
+def open_league(path: Path, create: bool = True) -> Database:
+    """Open the league database and bring its schema up to date.
+
+    With `create=False` a fed that has no database yet gets an empty one in memory, so
+    reading and checking never leaves a file behind.
+    """
+    db = Database(path) if create or path.exists() else Database(memory=True)
     db.execute("PRAGMA foreign_keys = ON")
     migrations.apply(db)
     return db

@@ -67,7 +67,7 @@ def load_wrestlers(fed: Fed, card: Card, problems: Collector) -> dict[str, Wrest
         for wrestler_id in match.sides:
             if wrestler_id in wrestlers:
                 continue
-            where = f"line {match.line}, match {match.id}"
+            where = f"line {match.sides_line}, match {match.id}"
             try:
                 check_wrestler_id(wrestler_id, card.shown, where)
             except FedError as exc:
@@ -199,7 +199,7 @@ def _resolve_card(fed: Fed, card: Card, bookings: list[Booking], week: int | Non
 def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = False) -> WeekReport:
     """Resolve a week's card and record it: all of it lands, or none of it."""
     card = _week_card(fed, week)
-    db = open_league(fed.database)
+    db = open_league(fed.database, create=False)
     weeks = ran_weeks(db)
     if week in weeks and not rerun:
         raise FedError(Problem(fed.shown(fed.database), None, f"week {week} has already been run; `fedtool run {week} --rerun` undoes it and runs it again", "a week runs once"))
@@ -255,6 +255,8 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     with StagedDir(outbox, keep=("announcements",)) as stage:
         for name, content in files.items():
             stage.write(name, content)
+        if db.memory:
+            db = open_league(fed.database)
         with db.atomic():
             if rerun:
                 undo_week(db, week)
