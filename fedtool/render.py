@@ -23,7 +23,7 @@ def environment(fed_templates: Path | None) -> Environment:
     loaders = [FileSystemLoader(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
     env = Environment(
         loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}), packaged]),
-        autoescape=select_autoescape(enabled_extensions=("html", "htm", "xml"), default_for_string=False),
+        autoescape=select_autoescape(enabled_extensions=("html", "htm", "xml", "html.j2", "htm.j2", "xml.j2"), default_for_string=False),
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,

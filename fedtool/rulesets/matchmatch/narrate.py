@@ -115,9 +115,9 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
             if hit.rolled != hit.dealt:
                 reductions = f" ({hit.rolled} before defense)"
             if hit.target == STAMINA:
-                damage.append(f"{hit.dealt} damage{reductions} to {who}'s Stamina ({hit.before} -> {hit.after}).")
+                damage.append(f"{hit.dealt} damage{reductions} to {who}'s Stamina ({hit.before} → {hit.after}).")
             else:
-                text = f"{hit.dealt} damage{reductions} to {who}'s {target} ({hit.before} -> {hit.after})"
+                text = f"{hit.dealt} damage{reductions} to {who}'s {target} ({hit.before} → {hit.after})"
                 if hit.to_stamina:
                     text += f", {hit.to_stamina} spilling into Stamina"
                 damage.append(text + ".")

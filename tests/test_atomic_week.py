@@ -1,0 +1,63 @@
+"""A week's run is atomic: all of it lands or none of it (issue 2, item 9)."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import snapshot
+from fedtool import week as week_module
+from fedtool.fed import Fed
+
+
+class Crash(Exception):
+    pass
+
+
+def league_after_week_one(fed_dir):
+    """A league with week 1 recorded, so a crash has something to spoil."""
+    fed = Fed.load(fed_dir)
+    week_module.run_week(fed, 1)
+    return fed
+
+
+def test_crash_while_writing_the_database_changes_nothing(demo_fed, monkeypatch):
+    fed = league_after_week_one(demo_fed)
+    before = snapshot(demo_fed)
+    real = week_module.record_week
+
+    def record_then_crash(db, *args, **kwargs):
+        real(db, *args, **kwargs)  # every row written...
+        raise Crash("disk full")  # ...then the process fails before the commit
+
+    monkeypatch.setattr(week_module, "record_week", record_then_crash)
+    with pytest.raises(Crash):
+        week_module.run_week(fed, 1, rerun=True)
+    assert snapshot(demo_fed) == before
+
+
+def test_crash_after_the_outbox_swap_puts_the_old_outbox_back(demo_fed, monkeypatch):
+    fed = league_after_week_one(demo_fed)
+    (demo_fed / "strategies/week-01/card.yaml").write_text(
+        (demo_fed / "strategies/week-01/card.yaml").read_text().replace("Opening Night", "Opening Night, again"))
+    before = snapshot(demo_fed)
+    real_swap = week_module.StagedDir.swap
+
+    def swap_then_crash(self):
+        real_swap(self)
+        raise Crash("killed between the swap and the commit")
+
+    monkeypatch.setattr(week_module.StagedDir, "swap", swap_then_crash)
+    with pytest.raises(Crash):
+        week_module.run_week(fed, 1, rerun=True)
+    assert snapshot(demo_fed) == before
+    leftovers = [p.name for p in (demo_fed / "outbox").iterdir() if p.name.startswith(".")]
+    assert leftovers == []
+
+
+def test_a_run_keeps_the_weeks_announcements(demo_fed, fedtool):
+    assert fedtool("open", "1", "--reroll", "--fed", demo_fed).exit_code == 0
+    announcements = snapshot(demo_fed / "outbox/week-01/announcements")
+    assert "m1-brother-bob.md" in announcements
+    assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
+    assert snapshot(demo_fed / "outbox/week-01/announcements") == announcements
+    assert (demo_fed / "outbox/week-01/m1.md").exists()
