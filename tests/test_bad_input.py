@@ -128,3 +128,24 @@ def test_rerun_of_a_week_never_run_is_refused(demo_fed, fedtool):
     result = fedtool("run", "1", "--rerun", "--fed", demo_fed)
     assert result.exit_code == 1
     assert "week 1 has not been run, so there is nothing to rerun" in result.stderr
+
+
+def test_push_finishes_setting_keeps_dq_wins_from_moving_push(demo_fed, fedtool):
+    """docs/rulings/matchmatch.md, "Which wins move push": a fed may leave DQ wins out."""
+    settings = demo_fed / "rosters/fed.yaml"
+    settings.write_text(settings.read_text().replace("dq_threshold: 10    # IV.2.c: defaults to 10",
+                                                     "dq_threshold: 10\n    push_finishes: [pin, submission, countout]"))
+    assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
+    rows = sqlite3.connect(demo_fed / "fed.db").execute("SELECT wrestler_id FROM wrestler_states").fetchall()
+    moved = {r[0] for r in rows}
+    # m1 (Sam over Bob) and m5 (Relámpago over Maddox) ended by DQ: no push change for them
+    assert not moved & {"friendly-sam", "brother-bob", "relampago", "mad-dog-maddox"}
+    assert {"victor-vane", "kate-galloway", "rocky-ridge"} <= moved
+
+
+def test_unknown_setting_is_refused(demo_fed, fedtool):
+    settings = demo_fed / "rosters/fed.yaml"
+    settings.write_text(settings.read_text().replace("push_levels: 5 ", "push_level: 5 "))
+    result = fedtool("run", "1", "--fed", demo_fed)
+    assert result.exit_code == 1
+    assert "rosters/fed.yaml" in result.stderr and "unknown field 'push_level'" in result.stderr

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -30,6 +30,8 @@ class MatchMatchSettings(FileModel):
     rounds: int = Field(default=20, ge=1, le=200)  # III.2: "Standard matches are 20 rounds"
     push_levels: int = Field(default=5, ge=1, le=20)  # II: "4 or 5 Push Levels is about right"
     dq_threshold: int = Field(default=engine.DEFAULT_DQ_THRESHOLD, ge=2, le=13)
+    # Which finishes move push levels (Part II speaks only of "defeat"); see docs/rulings
+    push_finishes: list[Literal["pin", "submission", "countout", "dq"]] = ["pin", "submission", "countout", "dq"]
 
 
 class MatchMatch(Ruleset):
@@ -99,11 +101,12 @@ class MatchMatch(Ruleset):
         return ["win" if i == result.winner else "loss" for i in (0, 1)]
 
     def league_effects(self, booking: Booking, result: engine.MatchResult, states: dict[str, dict], settings: dict) -> dict[str, tuple[dict, str]]:
-        top = self.settings(settings).push_levels
+        options = self.settings(settings)
+        top = options.push_levels
         ids = [side.id for side in booking.setup.sides]
         new = {i: dict(states[i]) for i in ids}
         reasons = {i: [] for i in ids}
-        if result.winner is not None:
+        if result.winner is not None and result.method in options.push_finishes:
             w, l = ids[result.winner], ids[1 - result.winner]
             before_w = Push(new[w]["push_level"], new[w]["push_points"])
             before_l = Push(new[l]["push_level"], new[l]["push_points"])
