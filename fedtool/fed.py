@@ -19,7 +19,7 @@ WRESTLER_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
 
 class MailSettings(FileModel):
-    from_address: EmailStr = "fedhead@example.invalid"
+    from_address: EmailStr = "fedhead@fed.example"
     list_address: EmailStr | None = None
     reply_to: EmailStr | None = None
 

@@ -33,7 +33,7 @@ def create_fed(directory: Path, name: str) -> None:
             "name": name,
             "secret": secrets.token_hex(16),
             "ruleset": "matchmatch",
-            "mail": {"from_address": "fedhead@example.invalid"},
+            "mail": {"from_address": "fedhead@fed.example"},
             "rulesets": {"matchmatch": {"rounds": 20, "push_levels": 5, "dq_threshold": 10}},
         }
     )
