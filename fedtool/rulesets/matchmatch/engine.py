@@ -27,6 +27,7 @@ INJURY_DAMAGE = 3  # IV.2.e: "may be injured if he takes 3 or more points of dam
 INJURY_TARGET = 10  # IV.2.e: "if the total is 10 or more, the target has been injured"
 WIN_AT = 4  # IV.2.f: "If the number is 4 or more, then the match is over"
 NO_DICE: tuple = ()
+NATURAL_18 = bytes((6, 6, 6))  # IV.2.f: "A natural roll of 18 always wins."
 
 # Finishes (results' `method`)
 PIN, SUBMISSION, COUNTOUT, DQ = "pin", "submission", "countout", "dq"
@@ -86,11 +87,24 @@ class SideRound:
     counted: int  # the 3d6 as counted (after High Risk's 6->0 and 3->3+d6)
     style_value: int
     bonus: int  # the round type's attack bonus
-    dq_faces: bytes | None = None
-    dq_threshold: int | None = None
-    disqualified: bool = False
-    vile_faces: bytes | None = None
-    total: int = 0
+    total: int
+    dq: tuple | None = None  # (DQ check faces, threshold, disqualified, Vile Cheat faces)
+
+    @property
+    def dq_faces(self) -> bytes | None:
+        return self.dq[0] if self.dq else None
+
+    @property
+    def dq_threshold(self) -> int | None:
+        return self.dq[1] if self.dq else None
+
+    @property
+    def disqualified(self) -> bool:
+        return bool(self.dq and self.dq[2])
+
+    @property
+    def vile_faces(self) -> bytes | None:
+        return self.dq[3] if self.dq else None
 
 
 @dataclass(slots=True)
@@ -131,14 +145,20 @@ class VictoryCheck:
     faces: bytes
     total: int
     count: int  # 0 none, 1, 2, 3 = win
-    natural_18: bool
-    weight: int = 0  # +1 if the checker's original Weight is higher
-    zero_styles: int = 0  # +1 per style-table entry at 0 for the other side
-    round_bonus: int = 0  # Finisher/High Impact +2, Submission +4
-    injury: int = 0  # the other side's injury points, added
-    stamina: int = 0  # the other side's Stamina, subtracted
-    styles: int = 0  # the number of styles in the table, subtracted
-    stipulation: int = 0  # the stipulation's pin chance
+    # (heavier +1, styles at 0, round bonus, injury points, Stamina, styles, stipulation)
+    parts: tuple
+
+    @property
+    def natural_18(self) -> bool:
+        return self.faces[0] + self.faces[1] + self.faces[2] == 18
+
+    weight = property(lambda self: self.parts[0], doc="+1 if the checker's original Weight is higher")
+    zero_styles = property(lambda self: self.parts[1], doc="+1 per style-table entry at 0 for the other side")
+    round_bonus = property(lambda self: self.parts[2], doc="Finisher/High Impact +2, Submission +4")
+    injury = property(lambda self: self.parts[3], doc="the other side's injury points, added")
+    stamina = property(lambda self: self.parts[4], doc="the other side's Stamina, subtracted")
+    styles = property(lambda self: self.parts[5], doc="the number of styles in the table, subtracted")
+    stipulation = property(lambda self: self.parts[6], doc="the stipulation's pin chance")
 
 
 @dataclass(slots=True)
@@ -209,13 +229,19 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         values[minus] = math.ceil(values[minus] / 2)
         styles.append(values)
     start_styles = [dict(v) for v in styles]
+    # IV.2.f "each of the loser's selected styles which is at 0": kept as a running count
+    entries = {s: table.count(s) for s in table}
+    zeros = [sum(n for s, n in entries.items() if values[s] == 0) for values in styles]
     defenses = [s.sheet.defenses for s in sides]
     stamina = [s.sheet.stamina for s in sides]
     weight = [s.sheet.styles["weight"] for s in sides]  # IV.2.f: original Weight
+    heavier = [1 if weight[0] > weight[1] else 0, 1 if weight[1] > weight[0] else 0]
     injury = [s.injury for s in sides]
     threshold = [s.dq_threshold for s in sides]
     actions = [s.strategy.rounds for s in sides]
     plans = [[a.type for a in side_actions] for side_actions in actions]
+    targets = [[a.target for a in side_actions] for side_actions in actions]
+    injury_damage = stip.injury_damage
 
     roll = dice.roll
     rounds: list[Round] = []
@@ -223,8 +249,26 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     method = TIME_LIMIT
     end_round = setup.rounds
 
+    def hit(t: int, target: str, rolled: int, dealt: int) -> Hit:
+        """Damage to side t: a style stops at 0 and the excess spills into Stamina (IV.2.d)."""
+        if target == STAMINA:
+            before = stamina[t]
+            to_stamina = dealt if dealt < before else before
+            stamina[t] = before - to_stamina
+            return Hit(t, target, rolled, dealt, 0, to_stamina, before, stamina[t])
+        values = styles[t]
+        before = values[target]
+        to_style = dealt if dealt < before else before
+        values[target] = after = before - to_style
+        if after == 0 and before > 0 and target in entries:
+            zeros[t] += entries[target]
+        to_stamina = min(dealt - to_style, stamina[t])
+        stamina[t] -= to_stamina
+        return Hit(t, target, rolled, dealt, to_style, to_stamina, before, after)
+
     for number in range(1, setup.rounds + 1):
         dice.round = number
+        index = number - 1
         # IV.2.a: the round's style
         face = roll(1, 6, "round style d6")[0]
         style_faces = [face]
@@ -234,9 +278,9 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         style = table[face - 1]
 
         # IV.2.b/c: attack values and DQ checks, side 1 then side 2
-        index = number - 1
         types = [plans[0][index], plans[1][index]]
         played = []
+        disqualified = False
         for i in (0, 1):
             rtype = types[i]
             faces = roll(3, 6, purpose_attack[i])
@@ -256,28 +300,25 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                 extra = NO_DICE
                 counted = faces[0] + faces[1] + faces[2]
             total = counted + value + rtype.attack
+            dq = None
             if rtype.dq_check:
-                side_round = SideRound(index, faces, extra, counted, value, rtype.attack)
                 dq_faces = roll(2, 6, purpose_dq[i])
-                side_round.dq_faces = dq_faces
-                side_round.dq_threshold = threshold[i]
                 dq_total = dq_faces[0] + dq_faces[1]
+                vile = None
                 if dq_total >= threshold[i]:
-                    side_round.disqualified = True
+                    dq = (dq_faces, threshold[i], True, None)
+                    disqualified = True
                 else:
                     total += dq_total
-                    threshold[i] -= 1
                     if rtype.extra_dice_after_dq:
                         vile = roll(rtype.extra_dice_after_dq, 6, purpose_vile[i])
-                        side_round.vile_faces = vile
                         total += sum(vile)
-                side_round.total = total
-            else:
-                side_round = SideRound(index, faces, extra, counted, value, rtype.attack, None, None, False, None, total)
-            played.append(side_round)
+                    dq = (dq_faces, threshold[i], False, vile)
+                    threshold[i] -= 1
+            played.append(SideRound(index, faces, extra, counted, value, rtype.attack, total, dq))
 
-        one, two = played
-        if one.disqualified or two.disqualified:
+        if disqualified:
+            one, two = played
             if one.disqualified and two.disqualified:
                 winner, method = None, DOUBLE_DQ
             else:
@@ -287,30 +328,31 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             break
 
         # IV.2.d: round winner and damage
-        hits: list[Hit] = []
-        if one.total == two.total:
+        total_one, total_two = played[0].total, played[1].total
+        if total_one == total_two:
             round_winner = None
             margin = 0
-            for t in (0, 1):  # "both sides take 1 point of damage with no reduction"
-                hits.append(_hit(t, actions[1 - t][number - 1].target, 1, 1, styles, stamina))
+            # "both sides take 1 point of damage with no reduction", each on the other's target
+            hits = [hit(0, targets[1][index], 1, 1), hit(1, targets[0][index], 1, 1)]
         else:
-            round_winner = 0 if one.total > two.total else 1
+            round_winner = 0 if total_one > total_two else 1
             loser = 1 - round_winner
-            margin = abs(one.total - two.total)
+            margin = total_one - total_two if round_winner == 0 else total_two - total_one
             wtype = types[round_winner]
             rolled = 1 + margin // 5 + wtype.damage + stip.damage
             dealt = max(1, rolled - defenses[loser].get(style, 0)) if rolled >= 1 else rolled
-            dealt = max(0, dealt + wtype.damage_after_defense)
-            hits.append(_hit(loser, actions[round_winner][number - 1].target, rolled, dealt, styles, stamina))
+            if wtype.damage_after_defense:
+                dealt = max(0, dealt + wtype.damage_after_defense)
+            hits = [hit(loser, targets[round_winner][index], rolled, dealt)]
 
         # IV.2.e: injury checks, side 1 first
-        injuries: list[InjuryCheck] = []
-        for hit in hits:  # in side order
-            taken = hit.taken
-            cripple = round_winner is not None and types[round_winner].injury_on_any_damage and taken > 0
-            if taken >= stip.injury_damage or cripple:
-                t = hit.side
-                faces = dice.roll(3, 6, purpose_injury[t])
+        injuries = []
+        for h in hits:  # in side order
+            taken = h.to_style + h.to_stamina
+            cripple = round_winner is not None and taken > 0 and types[round_winner].injury_on_any_damage
+            if taken >= injury_damage or cripple:
+                t = h.side
+                faces = roll(3, 6, purpose_injury[t])
                 bonus = (types[round_winner].injury if cripple else 0) + stip.injury_chance
                 style_value = styles[t][style]
                 defense = defenses[t].get(style, 0)
@@ -320,26 +362,23 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                     injury[t] += 1
                 injuries.append(InjuryCheck(t, faces, total, cripple, injured, stamina[t], style_value, defense, bonus))
 
-        # IV.2.f: victory checks
-        checks: list[VictoryCheck] = []
+        # IV.2.f: victory checks, the round winner (both on a tie, side 1 first)
+        checks = []
+        won = []
         for c in ((0, 1) if round_winner is None else (round_winner,)):
             o = 1 - c
             faces = roll(3, 6, purpose_victory[c])
-            natural = faces[0] + faces[1] + faces[2]
-            heavier = 1 if weight[c] > weight[o] else 0
-            other = styles[o]
-            zeros = [other[s] for s in table].count(0)
-            total = natural + heavier + zeros + types[c].pin + injury[o] - stamina[o] - table_size + stip.pin
-            natural_18 = natural == 18
-            checks.append(
-                VictoryCheck(
-                    c, faces, total, 3 if natural_18 else count_for(total), natural_18,
-                    heavier, zeros, types[c].pin, injury[o], stamina[o], table_size, stip.pin,
-                )
-            )
+            pin = types[c].pin
+            total = faces[0] + faces[1] + faces[2] + heavier[c] + zeros[o] + pin + injury[o] - stamina[o] - table_size + stip.pin
+            if total >= WIN_AT or faces == NATURAL_18:
+                count = 3
+            else:  # count_for(), inlined: this is the hot loop
+                count = 2 if total >= 2 else 1 if total >= 0 else 0
+            checks.append(VictoryCheck(c, faces, total, count, (heavier[c], zeros[o], pin, injury[o], stamina[o], table_size, stip.pin)))
+            if count == 3:
+                won.append(c)
 
         rounds.append(Round(number, style, style_faces, played, round_winner, margin, hits, injuries, checks))
-        won = [c.side for c in checks if c.count == 3]
         if won:
             end_round = number
             if len(won) == 2:
@@ -348,8 +387,6 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                 winner = won[0]
                 method = types[winner].finish_after
             break
-    else:
-        winner, method = None, TIME_LIMIT
 
     return MatchResult(
         match_id=setup.match_id,
@@ -365,18 +402,3 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         dq_thresholds=threshold,
         log=dice.take_log(),
     )
-
-
-def _hit(side: int, target: str, rolled: int, dealt: int, styles: list[dict], stamina: list[int]) -> Hit:
-    """Apply damage to a target: styles stop at 0 and the excess spills into Stamina (IV.2.d)."""
-    if target == STAMINA:
-        before = stamina[side]
-        to_stamina = min(dealt, before)
-        stamina[side] = before - to_stamina
-        return Hit(side, target, rolled, dealt, 0, to_stamina, before, stamina[side])
-    before = styles[side][target]
-    to_style = min(dealt, before)
-    styles[side][target] = before - to_style
-    to_stamina = min(dealt - to_style, stamina[side])
-    stamina[side] -= to_stamina
-    return Hit(side, target, rolled, dealt, to_style, to_stamina, before, styles[side][target])
