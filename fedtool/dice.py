@@ -98,7 +98,7 @@ class SeededDice(Dice):
             self._d6_at = end
         else:
             start = self._positions.get(sides, 0)
-            if start + count > len(self._buffers.get(sides, b"")):
+            if sides not in self._buffers or start + count > len(self._buffers[sides]):
                 self._refill(sides, count)
                 start = 0
             faces = self._buffers[sides][start : start + count]
@@ -163,6 +163,8 @@ class ScriptedDice(Dice):
         return len(self.faces) - self.position
 
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
+        if not 1 <= sides <= 255:
+            raise ValueError(f"a d{sides} cannot be rolled")
         start = self.position
         if start + count > len(self.faces):
             raise DiceExhausted(
@@ -191,10 +193,15 @@ class ScriptedDice(Dice):
         return faces
 
 
+def _one_line(text: str) -> str:
+    """A purpose as one comment line: whatever `splitlines` would break on becomes a space."""
+    return " ".join(text.splitlines())
+
+
 def format_log(log: list[LogEntry], heading: str | None = None) -> str:
     """Render a dice log as a replayable script: a comment per roll, then its faces."""
     out = [f"# {heading}"] if heading else []
     for round_no, purpose, faces in log:
         where = f"round {round_no}: " if round_no else ""
-        out.append(f"{' '.join(map(str, faces)):<8} # {where}{purpose}")
+        out.append(f"{' '.join(map(str, faces)):<8} # {where}{_one_line(purpose)}")
     return "\n".join(out) + "\n"

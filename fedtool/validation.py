@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
 
 from .errors import FedError, Problem
 from .yamlio import line_of
@@ -17,6 +20,23 @@ class FileModel(BaseModel):
     """Base for every model read from a user's file: unknown fields are refused (typos)."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+def _one_line_name(text: str) -> str:
+    if any(ch.isspace() and ch != " " or not ch.isprintable() for ch in text):
+        raise ValueError("a name is one line of printable text (no line breaks, tabs or control characters)")
+    return text
+
+
+def sensible_number(value: int) -> int:
+    if abs(value) >= 10**9:
+        raise ValueError("a number this large cannot be on a sheet")
+    return value
+
+
+Name = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(_one_line_name)]
+# A sheet number: anything a message can still print; the rules judge the rest
+Points = Annotated[int, AfterValidator(sensible_number)]
 
 
 def place(data: Any, loc: tuple | list, extra: str | None = None) -> str:
@@ -52,15 +72,23 @@ def validate(model: type[M], data: Any, file: str, rule: str) -> M:
         raise FedError(problems) from None
 
 
+FRACTION_TEXT = re.compile(r"^-?\d{1,9}(\.\d{1,9})?$|^-?\d{1,9}/\d{1,9}$")
+
+
 def fraction(value: Any) -> Fraction:
-    """Read push points exactly: 1, 0.5, '1/3', '1.8' all work; floats are read by their text."""
-    if isinstance(value, bool):
-        raise ValueError("points must be a number")
+    """Read push points exactly: 1, 0.5, '1/3', '1.8' all work; floats are read by their text.
+
+    Only plain decimals and fractions of a few digits are accepted: no exponents (a
+    "1e99999999" would take forever to build exactly), no infinities.
+    """
+    if isinstance(value, bool) or not isinstance(value, (int, float, str, Fraction)):
+        raise ValueError("points must be a number or a fraction such as 1/3")
     if isinstance(value, Fraction):
         return value
-    if isinstance(value, float):
-        value = repr(value)
+    text = repr(value) if isinstance(value, float) else str(value).strip()
+    if not FRACTION_TEXT.match(text):
+        raise ValueError(f"{text[:40]!r} is not a number or fraction such as 1/3")
     try:
-        return Fraction(str(value).strip())
-    except (ValueError, ZeroDivisionError):
-        raise ValueError(f"{value!r} is not a number or fraction such as 1/3") from None
+        return Fraction(text)
+    except ZeroDivisionError:
+        raise ValueError(f"{text!r} divides by zero") from None

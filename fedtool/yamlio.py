@@ -64,6 +64,8 @@ class _Loader(yaml.SafeLoader):
         return result
 
     def construct_sequence(self, node, deep=False):
+        if not isinstance(node, yaml.SequenceNode):
+            raise yaml.MarkedYAMLError(None, None, "expected a list here", node.start_mark)
         result = LineList(self.construct_object(child, deep=True) for child in node.value)
         result.line = node.start_mark.line + 1
         result.lines = [child.start_mark.line + 1 for child in node.value]
@@ -85,6 +87,12 @@ def parse_yaml(text: str, file: str | Path) -> Any:
         raise FedError(Problem(str(file), place, f"broken YAML: {message}", "YAML syntax")) from None
     except yaml.YAMLError as exc:
         raise FedError(Problem(str(file), None, f"broken YAML: {exc}", "YAML syntax")) from None
+    except RecursionError:
+        raise FedError(Problem(str(file), None, "broken YAML: nested too deeply", "YAML syntax")) from None
+    except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+        # PyYAML's constructors raise these for values they cannot build: a date that does
+        # not exist, a 5,000-digit number, an explicit tag on the wrong kind of value
+        raise FedError(Problem(str(file), None, f"broken YAML: a value cannot be read ({exc})", "YAML syntax")) from None
 
 
 def read_text(path: Path, shown: str | None = None, limit: int = MAX_YAML_BYTES) -> str:

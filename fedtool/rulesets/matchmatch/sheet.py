@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import EmailStr, Field, field_validator
+from pydantic import AfterValidator, EmailStr, Field, field_validator
 
 from ...errors import Collector
-from ...validation import FileModel, fraction, place, validate
+from ...validation import FileModel, Name, Points, fraction, place, validate
+from ...validation import sensible_number
 from .rules import Vocabulary, vocabulary
 
 BUDGET = 42  # I.1: "A new wrestler has 42 points to spend"
@@ -26,8 +27,15 @@ def weight_class(weight: int) -> str:
     return "Light-Heavyweight"  # I.1 names 1-3; a Weight of 0 is classed with them (docs/rulings)
 
 
+def _stamina(value: int) -> int:
+    if value > STAMINA_MAX:
+        shown = value if value < 10**9 else "of ten digits or more"
+        raise ValueError(f"stamina {shown} is over the maximum of {STAMINA_MAX} (MatchMatch I.1)")
+    return sensible_number(value)
+
+
 class OwnerModel(FileModel):
-    name: str = Field(min_length=1, max_length=100)
+    name: Name
     email: EmailStr
 
 
@@ -42,14 +50,14 @@ class PushModel(FileModel):
 
 
 class SheetModel(FileModel):
-    name: str = Field(min_length=1, max_length=80)
+    name: Name
     ruleset: str = "matchmatch"
     owner: OwnerModel
-    stamina: int
-    styles: dict[str, int]
-    defenses: dict[str, int] = {}
-    high_spots: int = 0
-    ref_slack: int = 0
+    stamina: Annotated[int, AfterValidator(_stamina)]
+    styles: dict[str, Points]
+    defenses: dict[str, Points] = {}
+    high_spots: Points = 0
+    ref_slack: Points = 0
     push: PushModel = PushModel(level=1, points=0)
     weight_class: str | None = None
     bio: str = Field(default="", max_length=4000)
@@ -96,7 +104,10 @@ def read_sheet(data: Any, file: str, wrestler_id: str, vocab: Vocabulary | None 
     def by_style(section: str, given: dict[str, int], required: bool) -> dict[str, int]:
         values = {s: 0 for s in vocab.style_ids}
         seen = set()
-        for word, value in given.items():
+        # the file's own keys: pydantic strips spaces, which could merge "Power" and "Power "
+        raw = data.get(section) if isinstance(data.get(section), dict) else given
+        for word in raw:
+            value = given[str(word).strip()]
             style = vocab.style(word)
             where = place(data, (section, word))
             if style is None:
@@ -119,8 +130,6 @@ def read_sheet(data: Any, file: str, wrestler_id: str, vocab: Vocabulary | None 
     for key, value in (("stamina", model.stamina), ("high_spots", model.high_spots), ("ref_slack", model.ref_slack)):
         if value < 0:
             problems.add(file, place(data, (key,)), f"{key} is {value}; no attribute may be below 0", "MatchMatch I.1")
-    if model.stamina > STAMINA_MAX:
-        problems.add(file, place(data, ("stamina",)), f"stamina {model.stamina} is over the maximum of {STAMINA_MAX}", "MatchMatch I.1")
     if not Fraction(0) <= model.push.points <= 2:
         problems.add(file, place(data, ("push", "points")), f"push points {model.push.points} are outside 0 to 2", "MatchMatch II")
     sheet = Sheet(
