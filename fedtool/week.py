@@ -16,6 +16,7 @@ import re
 import shutil
 import tempfile
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +46,11 @@ class Played:
     log: list
     summary: dict = field(default_factory=dict)
     outcomes: list = field(default_factory=list)
+
+    @cached_property
+    def described(self) -> dict:
+        """The ruleset's description of the match, for the writeup (built once)."""
+        return self.ruleset.describe(self.booking, self.result)
 
 
 @dataclass
@@ -265,7 +271,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
                 list(wrestlers.values()), [_match_row(week, p) for p in played], changes, dice_rows,
             )
             stage.swap()
-    return WeekReport(label, outbox, [p.ruleset.describe(p.booking, p.result)["headline"] for p in played], [outbox / n for n in files], warnings, change_lines)
+    return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings, change_lines)
 
 
 def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekReport:
@@ -292,7 +298,7 @@ def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekRepo
         for name, content in files.items():
             stage.write(name, content)
         stage.swap()
-    return WeekReport(label, outbox, [p.ruleset.describe(p.booking, p.result)["headline"] for p in played], [outbox / n for n in files], warnings)
+    return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings)
 
 
 def _ruleset_of(db, wrestlers: dict[str, WrestlerRecord], wrestler_id: str, fed: Fed) -> str:
@@ -356,7 +362,7 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
     per_owner: dict[str, list] = {}
     for p in played:
         match = p.booking.match
-        described = p.ruleset.describe(p.booking, p.result)
+        described = p.described
         log_text = format_log(p.log)
         context = {
             "match": described,

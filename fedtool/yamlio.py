@@ -10,8 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from yaml.composer import Composer
-from yaml.events import AliasEvent
 
 from .errors import FedError, Problem
 
@@ -32,14 +30,15 @@ class LineList(list):
     lines: list
 
 
-class _Loader(yaml.SafeLoader):
-    def compose_node(self, parent, index):
-        if self.check_event(AliasEvent):
-            event = self.peek_event()
-            raise yaml.MarkedYAMLError(
-                None, None, "aliases (*name) are not allowed in fedtool files", event.start_mark
-            )
-        return Composer.compose_node(self, parent, index)
+_Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # LibYAML's parser when it is there
+
+
+class _Loader(_Base):
+    def construct_object(self, node, deep=False):
+        # An alias is the same node met again: refuse it (no "billion laughs" expansions).
+        if node in self.constructed_objects or node in self.recursive_objects:
+            raise yaml.MarkedYAMLError(None, None, "anchors and aliases (&name, *name) are not allowed in fedtool files", node.start_mark)
+        return super().construct_object(node, deep=deep)
 
     def construct_mapping(self, node, deep=False):
         if not isinstance(node, yaml.MappingNode):
@@ -79,7 +78,7 @@ _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_sequence)
 def parse_yaml(text: str, file: str | Path) -> Any:
     """Parse YAML text; a syntax error becomes a FedError naming the file and line."""
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a SafeLoader
+        return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a safe loader
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         place = f"line {mark.line + 1}, column {mark.column + 1}" if mark else None

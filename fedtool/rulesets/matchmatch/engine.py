@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from ...dice import Dice
 from .grid import grid_style
@@ -176,13 +177,17 @@ class Round:
 
 @dataclass
 class MatchResult:
-    """What happened: who won, how, when, and every round, for the writeup and the league."""
+    """What happened: who won, how, when, and every round, for the writeup and the league.
+
+    The engine records each round as plain tuples (`raw_rounds`, cheap in the hot loop);
+    `rounds` is the typed view of the same record, built the first time it is read.
+    """
 
     match_id: str
     winner: int | None  # side index, or None for a draw
     method: str
     end_round: int
-    rounds: list[Round]
+    raw_rounds: list[tuple]
     style_table: list[str]
     start_styles: list[dict]  # after "-" halving (IV.1.b)
     final_styles: list[dict]
@@ -194,6 +199,16 @@ class MatchResult:
     @property
     def loser(self) -> int | None:
         return None if self.winner is None else 1 - self.winner
+
+    @cached_property
+    def rounds(self) -> list[Round]:
+        return [
+            Round(
+                number, style, style_faces, [SideRound(*p) for p in played], winner, margin,
+                [Hit(*h) for h in hits], [InjuryCheck(*i) for i in injuries], [VictoryCheck(*c) for c in checks],
+            )
+            for number, style, style_faces, played, winner, margin, hits, injuries, checks in self.raw_rounds
+        ]
 
 
 def count_for(total: int) -> int:
@@ -244,18 +259,21 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     injury_damage = stip.injury_damage
 
     roll = dice.roll
-    rounds: list[Round] = []
+    rounds: list[tuple] = []
     winner: int | None = None
     method = TIME_LIMIT
     end_round = setup.rounds
 
-    def hit(t: int, target: str, rolled: int, dealt: int) -> Hit:
-        """Damage to side t: a style stops at 0 and the excess spills into Stamina (IV.2.d)."""
+    def hit(t: int, target: str, rolled: int, dealt: int) -> tuple:
+        """Damage to side t: a style stops at 0 and the excess spills into Stamina (IV.2.d).
+
+        Returns the fields of a Hit as a tuple.
+        """
         if target == STAMINA:
             before = stamina[t]
             to_stamina = dealt if dealt < before else before
             stamina[t] = before - to_stamina
-            return Hit(t, target, rolled, dealt, 0, to_stamina, before, stamina[t])
+            return (t, target, rolled, dealt, 0, to_stamina, before, stamina[t])
         values = styles[t]
         before = values[target]
         to_style = dealt if dealt < before else before
@@ -264,7 +282,7 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             zeros[t] += entries[target]
         to_stamina = min(dealt - to_style, stamina[t])
         stamina[t] -= to_stamina
-        return Hit(t, target, rolled, dealt, to_style, to_stamina, before, after)
+        return (t, target, rolled, dealt, to_style, to_stamina, before, after)
 
     for number in range(1, setup.rounds + 1):
         dice.round = number
@@ -315,20 +333,20 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                         total += sum(vile)
                     dq = (dq_faces, threshold[i], False, vile)
                     threshold[i] -= 1
-            played.append(SideRound(index, faces, extra, counted, value, rtype.attack, total, dq))
+            played.append((index, faces, extra, counted, value, rtype.attack, total, dq))  # a SideRound
 
         if disqualified:
-            one, two = played
-            if one.disqualified and two.disqualified:
+            out = [bool(p[7] and p[7][2]) for p in played]
+            if out[0] and out[1]:
                 winner, method = None, DOUBLE_DQ
             else:
-                winner, method = (1 if one.disqualified else 0), DQ
-            rounds.append(Round(number, style, style_faces, played, None, 0, [], [], []))
+                winner, method = (1 if out[0] else 0), DQ
+            rounds.append((number, style, style_faces, played, None, 0, [], [], []))
             end_round = number
             break
 
         # IV.2.d: round winner and damage
-        total_one, total_two = played[0].total, played[1].total
+        total_one, total_two = played[0][6], played[1][6]
         if total_one == total_two:
             round_winner = None
             margin = 0
@@ -348,10 +366,10 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         # IV.2.e: injury checks, side 1 first
         injuries = []
         for h in hits:  # in side order
-            taken = h.to_style + h.to_stamina
+            taken = h[4] + h[5]  # what the style and Stamina lost
             cripple = round_winner is not None and taken > 0 and types[round_winner].injury_on_any_damage
             if taken >= injury_damage or cripple:
-                t = h.side
+                t = h[0]
                 faces = roll(3, 6, purpose_injury[t])
                 bonus = (types[round_winner].injury if cripple else 0) + stip.injury_chance
                 style_value = styles[t][style]
@@ -360,7 +378,7 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                 injured = total >= INJURY_TARGET
                 if injured:
                     injury[t] += 1
-                injuries.append(InjuryCheck(t, faces, total, cripple, injured, stamina[t], style_value, defense, bonus))
+                injuries.append((t, faces, total, cripple, injured, stamina[t], style_value, defense, bonus))  # an InjuryCheck
 
         # IV.2.f: victory checks, the round winner (both on a tie, side 1 first)
         checks = []
@@ -374,11 +392,11 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                 count = 3
             else:  # count_for(), inlined: this is the hot loop
                 count = 2 if total >= 2 else 1 if total >= 0 else 0
-            checks.append(VictoryCheck(c, faces, total, count, (heavier[c], zeros[o], pin, injury[o], stamina[o], table_size, stip.pin)))
+            checks.append((c, faces, total, count, (heavier[c], zeros[o], pin, injury[o], stamina[o], table_size, stip.pin)))  # a VictoryCheck
             if count == 3:
                 won.append(c)
 
-        rounds.append(Round(number, style, style_faces, played, round_winner, margin, hits, injuries, checks))
+        rounds.append((number, style, style_faces, played, round_winner, margin, hits, injuries, checks))  # a Round
         if won:
             end_round = number
             if len(won) == 2:
@@ -393,7 +411,7 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         winner=winner,
         method=method,
         end_round=end_round,
-        rounds=rounds,
+        raw_rounds=rounds,
         style_table=table,
         start_styles=start_styles,
         final_styles=styles,
