@@ -12,7 +12,7 @@ from email.utils import formataddr
 from pathlib import Path
 
 import markdown as markdown_lib
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, select_autoescape
+from jinja2 import ChoiceLoader, TemplateNotFound, Environment, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
 from .errors import FedError, Problem
@@ -22,7 +22,7 @@ def environment(fed_templates: Path | None) -> Environment:
     packaged = PackageLoader("fedtool", "templates")
     loaders = [FileSystemLoader(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
     env = Environment(
-        loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}), packaged]),
+        loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}, delimiter=":"), packaged]),
         autoescape=select_autoescape(enabled_extensions=("html", "htm", "xml", "html.j2", "htm.j2", "xml.j2"), default_for_string=False),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -56,6 +56,8 @@ def md_escape(text: str) -> str:
 def render(env: Environment, name: str, **context) -> str:
     try:
         return env.get_template(name).render(**context)
+    except TemplateNotFound as exc:
+        raise FedError(Problem(name, None, f"template {exc.name!r} not found in the fed's templates/ or fedtool's", "writeup templates")) from None
     except Exception as exc:  # a fed's own template can be wrong in many ways
         template = getattr(exc, "filename", None) or name
         line = getattr(exc, "lineno", None)
