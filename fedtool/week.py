@@ -231,8 +231,8 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
         for wid, (state, reason) in p.ruleset.league_effects(p.booking, p.result, current, fed.ruleset_settings(p.booking.match.ruleset)).items():
             current[wid] = state
             changes[wid] = (state, _join(changes.get(wid, (None, ""))[1], reason))
-    names = {wid: w.name for wid, w in wrestlers.items()}
-    names.update({row["id"]: row["name"] for row in db["wrestlers"].rows})
+    names = {row["id"]: row["name"] for row in db["wrestlers"].rows}
+    names.update({wid: w.name for wid, w in wrestlers.items()})  # the sheets are current
     wrestled = {w for p in played for w in p.booking.match.sides}
     close_dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, CLOSE))
     close_dice.round = 0

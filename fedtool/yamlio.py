@@ -131,9 +131,14 @@ def line_of(data: Any, loc: tuple | list) -> int | None:
     return line
 
 
+class _Dumper(yaml.SafeDumper):
+    def ignore_aliases(self, data: Any) -> bool:
+        return True  # fedtool's own loader refuses aliases, so it never writes them
+
+
 def dump_yaml(data: Any) -> str:
-    """Plain block-style YAML for files fedtool writes."""
-    return yaml.safe_dump(_plain(data), sort_keys=False, allow_unicode=True, width=100, default_flow_style=None)
+    """Plain YAML for files fedtool writes (lists of plain values in flow style, no aliases)."""
+    return yaml.dump(_plain(data), Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100, default_flow_style=None)
 
 
 def _plain(data: Any) -> Any:
