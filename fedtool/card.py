@@ -25,6 +25,8 @@ class MatchModel(FileModel):
     sides: list[str] = Field(min_length=2)
     rounds: int | None = Field(default=None, ge=1, le=200)
     grid: list | None = None
+    referee: str | None = Field(default=None, max_length=80)
+    stipulation: str | None = Field(default=None, max_length=40)
     strategies: dict[str, str] = {}
 
 

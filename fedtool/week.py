@@ -135,7 +135,7 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
     for match in card.matches:
         ruleset = get_ruleset(match.ruleset, (card.shown, f"match {match.id}"))
         dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, "open", match.id))
-        rolled = ruleset.open_match(card, match, dice)
+        rolled = ruleset.open_match(card, match, dice, fed.ruleset_settings(match.ruleset))
         logs.append(format_log(dice.take_log(), f"match {match.id}: opening"))
         if rolled:
             opening[match.id] = rolled

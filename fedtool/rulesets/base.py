@@ -34,6 +34,7 @@ class Booking:
     setup: Any
     wrestlers: list[WrestlerRecord]
     notes: list[str] = field(default_factory=list)  # e.g. "played the fed's default strategy"
+    extra: dict = field(default_factory=dict)  # ruleset facts for the results (referee, stipulation)
 
 
 class Ruleset:
@@ -51,7 +52,7 @@ class Ruleset:
         """League state for a wrestler new to the database (from its sheet)."""
         raise NotImplementedError
 
-    def open_match(self, card: Card, match: CardMatch, dice: Dice) -> dict:
+    def open_match(self, card: Card, match: CardMatch, dice: Dice, settings: dict) -> dict:
         """What must exist before players write strategies (a grid, say); stored in opening.yaml."""
         return {}
 

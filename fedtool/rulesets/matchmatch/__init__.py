@@ -16,10 +16,12 @@ from ..base import Booking, Ruleset, WrestlerRecord
 from . import engine
 from .grid import format_grid, read_grid, roll_grid
 from .narrate import describe_match
+from .officials import Referee, find_referee, read_referees, roll_referee, slack_threshold, stipulations
 from .rules import vocabulary
 from .sheet import read_sheet
 from .strategy import read_strategy
 
+SETTINGS_FILE = "rosters/fed.yaml"
 HEAL_DIE = 6  # IV.2.e: "Each week, they heal 1d6 worth of injury points."
 WRESTLED_PENALTY = 4  # IV.2.e: "If they wrestle that week, that roll is modified by -4"
 
@@ -32,6 +34,8 @@ class MatchMatchSettings(FileModel):
     dq_threshold: int = Field(default=engine.DEFAULT_DQ_THRESHOLD, ge=2, le=13)
     # Which finishes move push levels (Part II speaks only of "defeat"); see docs/rulings
     push_finishes: list[Literal["pin", "submission", "countout", "dq"]] = ["pin", "submission", "countout", "dq"]
+    referees: list[dict] = []  # VII.1: name, type, dq_threshold, roll (2d6)
+    stipulations: dict[str, dict] = {}  # VII: the fed's own specialty matches (data/stipulations.yaml)
 
 
 class MatchMatch(Ruleset):
@@ -49,10 +53,31 @@ class MatchMatch(Ruleset):
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
         return {"push_level": wrestler.sheet.push_level, "push_points": wrestler.sheet.push_points, "injury": 0}
 
-    def open_match(self, card: Card, match: CardMatch, dice: Dice) -> dict:
-        if match.raw.get("grid") is not None:
-            return {}  # the card gives the grid by hand
-        return {"grid": format_grid(roll_grid(dice))}
+    def open_match(self, card: Card, match: CardMatch, dice: Dice, settings: dict) -> dict:
+        rolled: dict = {}
+        if match.raw.get("grid") is None:  # else the card gives the grid by hand
+            rolled["grid"] = format_grid(roll_grid(dice))
+        referees = read_referees(self.settings(settings).referees, SETTINGS_FILE)
+        if match.raw.get("referee") is not None:
+            find_referee(referees, match.raw["referee"], card.shown, f"line {match.line}, match {match.id}, field referee")
+        elif any(r.rolls for r in referees):
+            rolled["referee"] = roll_referee(referees, dice).name  # VII.1: told to players with the grid
+        return rolled
+
+    def _referee(self, card: Card, match: CardMatch, options: MatchMatchSettings) -> Referee | None:
+        name = match.raw.get("referee") or match.opening.get("referee")
+        if name is None:
+            return None
+        return find_referee(read_referees(options.referees, SETTINGS_FILE), name, card.shown, f"line {match.line}, match {match.id}, field referee")
+
+    def _stipulation(self, card: Card, match: CardMatch, options: MatchMatchSettings) -> engine.Stipulation:
+        stip_id = match.raw.get("stipulation")
+        if stip_id is None:
+            return engine.Stipulation()
+        table = stipulations(options.stipulations, SETTINGS_FILE)
+        if stip_id not in table:
+            raise FedError(Problem(card.shown, f"line {match.line}, match {match.id}, field stipulation", f"unknown stipulation {stip_id!r}; this fed has {', '.join(table)}", "MatchMatch VII: specialty matches"))
+        return table[stip_id]
 
     def _grid(self, card: Card, match: CardMatch) -> list[list[str]]:
         if match.raw.get("grid") is not None:
@@ -69,11 +94,19 @@ class MatchMatch(Ruleset):
             raise FedError(Problem(card.shown, f"line {match.line}, match {match.id}", f"a MatchMatch match here has two sides, not {len(wrestlers)}", "MatchMatch III.1"))
         rounds = match.rounds or options.rounds
         problems = Collector()
-        grid = None
-        try:
-            grid = self._grid(card, match)
-        except FedError as exc:
-            problems.extend(exc)
+        grid = referee = None
+        stip = engine.Stipulation()
+        for step in ("grid", "referee", "stipulation"):
+            try:
+                if step == "grid":
+                    grid = self._grid(card, match)
+                elif step == "referee":
+                    referee = self._referee(card, match, options)
+                else:
+                    stip = self._stipulation(card, match, options)
+            except FedError as exc:
+                problems.extend(exc)
+        base_threshold = referee.dq_threshold if referee else options.dq_threshold
         sides = []
         for index, wrestler in enumerate(wrestlers):
             path = strategy_path(card, match, wrestler.id)
@@ -87,10 +120,17 @@ class MatchMatch(Ruleset):
             except FedError as exc:
                 problems.extend(exc)
                 continue
-            sides.append(engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], options.dq_threshold))
+            for action in strategy.rounds:
+                if action.type.id in stip.forbidden:
+                    problems.add(shown, f"line {action.line}, round {action.round}", f"{action.type.name} may not be stratted in a {stip.name}", f"MatchMatch VII: {stip.name}")
+            threshold = slack_threshold(base_threshold, wrestler.sheet.ref_slack) + stip.dq_threshold
+            sides.append(engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], threshold))
         problems.raise_if_any()
-        setup = engine.MatchSetup(match.id, (sides[0], sides[1]), grid, rounds)
-        return Booking(match, setup, wrestlers)
+        setup = engine.MatchSetup(match.id, (sides[0], sides[1]), grid, rounds, stip)
+        notes = []
+        if referee:
+            notes.append(f"Referee: {referee.name} ({referee.type}, DQ threshold {referee.dq_threshold}).")
+        return Booking(match, setup, wrestlers, notes, {"referee": referee.name if referee else None, "stipulation": stip.id or None})
 
     def resolve(self, booking: Booking, dice: Dice) -> engine.MatchResult:
         return engine.resolve(booking.setup, dice)
@@ -142,6 +182,7 @@ class MatchMatch(Ruleset):
         vocab = vocabulary()
         setup = booking.setup
         return {
+            **booking.extra,
             "winner": None if result.winner is None else setup.sides[result.winner].id,
             "method": result.method,
             "round": result.end_round,
@@ -167,8 +208,13 @@ class MatchMatch(Ruleset):
 
     def announce(self, card: Card, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
         vocab = vocabulary()
+        options = self.settings(settings)
         grid = self._grid(card, match)
+        referee = self._referee(card, match, options)
+        stip = self._stipulation(card, match, options)
         return {
+            "referee": referee and {"name": referee.name, "type": referee.type, "dq_threshold": referee.dq_threshold},
+            "stipulation": stip.id and {"name": stip.name, "description": stip.description},
             "grid": [[vocab.style_by_id[s].name for s in row] for row in grid],
             "grid_abbr": format_grid(grid),
             "first": wrestlers[0].name,

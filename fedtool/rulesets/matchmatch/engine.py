@@ -1,7 +1,8 @@
 """MatchMatch match resolution (rulebook Part IV), as a pure function of a setup and dice.
 
 Dice are consumed in this order each round (the order a scripted replay must follow):
-  1. the style die (1d6; a face past the end of the style table means roll again);
+  1. the style die (1d6, or a bigger die for a table of more than six; a face past the
+     end of the style table means roll again);
   2. side 1: its 3d6; in a High Risk round one extra d6 for each original 3, in order;
      its 2d6 DQ check for Illegal or Vile Cheat; Vile Cheat's further 2d6 if not DQ'ed;
   3. the same for side 2;
@@ -37,7 +38,11 @@ DOUBLE_COUNTOUT, DOUBLE_DQ, TIME_LIMIT = "double_countout", "double_dq", "time_l
 
 @dataclass(frozen=True)
 class Stipulation:
-    """Match-wide modifiers (VII, Specialty Matches). The plain match changes nothing."""
+    """Match-wide modifiers (VII, Specialty Matches). The plain match changes nothing.
+
+    `dq_threshold` and `forbidden` are applied when the match is booked (they change the
+    sides' thresholds and which strategies are legal); the rest here, in the engine.
+    """
 
     name: str = "Standard"
     added_styles: tuple[str, ...] = ()
@@ -45,6 +50,20 @@ class Stipulation:
     injury_chance: int = 0
     injury_damage: int = INJURY_DAMAGE
     damage: int = 0
+    halved_styles: tuple[str, ...] = ()
+    dq_threshold: int = 0
+    forbidden: tuple[str, ...] = ()
+    description: str = ""
+    id: str = ""
+
+
+STYLE_DICE = (6, 8, 10, 12, 20)
+
+
+def style_die(table_size: int) -> int:
+    """The die that picks the round style: a d6 for up to six entries (IV.1.a), else the
+    smallest standard die that covers the table (docs/rulings/matchmatch.md)."""
+    return next(d for d in STYLE_DICE if d >= table_size)
 
 
 @dataclass(frozen=True)
@@ -228,6 +247,8 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     stip = setup.stipulation
     table = setup.style_table()
     table_size = len(table)
+    die = style_die(table_size)
+    purpose_style = f"round style d{die}"
     names = [s.name for s in sides]
     purpose_attack = [f"{n} attack 3d6" for n in names]
     purpose_risk = [f"{n} High Risk extra d6 for a 3" for n in names]
@@ -236,10 +257,13 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     purpose_injury = [f"{n} injury check 3d6" for n in names]
     purpose_victory = [f"{n} victory check 3d6" for n in names]
 
-    # IV.1.b: halve (rounding up) each style the other side chose as its "-" style
+    # VII: a stipulation's halved styles, then IV.1.b: halve (rounding up) each style the
+    # other side chose as its "-" style
     styles = []
     for i, side in enumerate(sides):
         values = dict(side.sheet.styles)
+        for halved in stip.halved_styles:
+            values[halved] = math.ceil(values[halved] / 2)
         minus = sides[1 - i].strategy.minus
         values[minus] = math.ceil(values[minus] / 2)
         styles.append(values)
@@ -288,10 +312,10 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         dice.round = number
         index = number - 1
         # IV.2.a: the round's style
-        face = roll(1, 6, "round style d6")[0]
+        face = roll(1, die, purpose_style)[0]
         style_faces = [face]
         while face > table_size:  # "6 Roll again" when the table has fewer than six entries
-            face = roll(1, 6, "round style d6")[0]
+            face = roll(1, die, purpose_style)[0]
             style_faces.append(face)
         style = table[face - 1]
 

@@ -164,8 +164,12 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
         }[result.method]
         headline = f"{names[0]} vs. {names[1]}: {FINISH_TITLES[result.method]} (round {result.end_round})"
 
+    stip = setup.stipulation
+    if stip.id:
+        headline = f"{stip.name}: {headline}"
     return {
         "headline": headline,
+        "stipulation": {"name": stip.name, "description": stip.description} if stip.id else None,
         "finish": finish_text,
         "method": result.method,
         "method_title": FINISH_TITLES[result.method],
