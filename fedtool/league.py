@@ -72,6 +72,12 @@ def m001_initial(db: Database) -> None:
         db[table].create_index(columns)
 
 
+@migrations()
+def m002_team_members(db: Database) -> None:
+    """Tag teams (MatchMatch I.2) are league members with members of their own."""
+    db["wrestlers"].add_column("members", str)
+
+
 WEEK_TABLES = ("dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
 
 
@@ -121,7 +127,11 @@ def states_before(db: Database, week: int) -> dict[str, dict]:
 def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: str, wrestlers: list, matches: list[dict], states: dict[str, tuple[dict, str]], dice: list[dict]) -> None:
     """Write one week's results. The caller holds the transaction."""
     db["wrestlers"].upsert_all(
-        [{"id": w.id, "name": w.name, "ruleset": w.ruleset, "owner_name": w.owner_name, "owner_email": w.owner_email} for w in wrestlers],
+        [
+            {"id": w.id, "name": w.name, "ruleset": w.ruleset, "owner_name": w.owner_name, "owner_email": w.owner_email,
+             "members": json.dumps(list(w.members)) if w.members else None}
+            for w in wrestlers
+        ],
         pk="id",
     )
     db["weeks"].insert({"week": week, "title": title, "ran_at": ran_at, "dice_source": dice_source, "matches": len(matches)})

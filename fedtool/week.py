@@ -67,7 +67,7 @@ class WeekReport:
 
 
 def load_wrestlers(fed: Fed, card: Card, problems: Collector) -> dict[str, WrestlerRecord]:
-    """Every wrestler on the card, read and checked by its ruleset."""
+    """Every wrestler (or team) on the card, read and checked by its ruleset."""
     wrestlers: dict[str, WrestlerRecord] = {}
     for match in card.matches:
         for wrestler_id in match.sides:
@@ -79,19 +79,30 @@ def load_wrestlers(fed: Fed, card: Card, problems: Collector) -> dict[str, Wrest
             except FedError as exc:
                 problems.extend(exc)
                 continue
-            path = fed.roster_files.get(wrestler_id)
-            if path is None:
+            if wrestler_id not in fed.roster_files:
                 problems.add(card.shown, where, f"unknown wrestler {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml", "card file: sides are roster sheets")
                 continue
-            shown = fed.shown(path)
             try:
-                data = load_yaml(path, shown)
-                ruleset_id = data.get("ruleset", fed.settings.ruleset) if isinstance(data, dict) else fed.settings.ruleset
-                ruleset = get_ruleset(str(ruleset_id), (shown, "field ruleset"))
-                wrestlers[wrestler_id] = ruleset.read_sheet(data, shown, wrestler_id)
+                wrestlers[wrestler_id] = read_roster_sheet(fed, wrestler_id)
             except FedError as exc:
                 problems.extend(exc)
     return wrestlers
+
+
+def read_roster_sheet(fed: Fed, wrestler_id: str, as_member_of: str | None = None) -> WrestlerRecord:
+    """One sheet from rosters/, checked by its ruleset; a team's members are read first."""
+    path = fed.roster_files.get(wrestler_id)
+    if path is None:
+        raise FedError(Problem(fed.shown(fed.rosters / f"{as_member_of}.yaml"), "field members", f"unknown member {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml", "MatchMatch I.2"))
+    shown = fed.shown(path)
+    data = load_yaml(path, shown)
+    ruleset_id = data.get("ruleset", fed.settings.ruleset) if isinstance(data, dict) else fed.settings.ruleset
+    ruleset = get_ruleset(str(ruleset_id), (shown, "field ruleset"))
+    members = {}
+    for member_id in ruleset.members_of(data):
+        if as_member_of is None and member_id in fed.roster_files and member_id != wrestler_id:
+            members[member_id] = read_roster_sheet(fed, member_id, as_member_of=wrestler_id)
+    return ruleset.read_sheet(data, shown, wrestler_id, members)
 
 
 def _week_card(fed: Fed, week: int) -> Card:
@@ -234,6 +245,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     names = {row["id"]: row["name"] for row in db["wrestlers"].rows}
     names.update({wid: w.name for wid, w in wrestlers.items()})  # the sheets are current
     wrestled = {w for p in played for w in p.booking.match.sides}
+    wrestled |= {m for p in played for w in p.booking.wrestlers for m in w.members}  # tag partners wrestled too
     close_dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, CLOSE))
     close_dice.round = 0
     close_dice.log = []

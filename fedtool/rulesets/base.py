@@ -24,6 +24,7 @@ class WrestlerRecord:
     owner_name: str
     owner_email: str
     sheet: Any  # the ruleset's checked sheet
+    members: tuple[str, ...] = ()  # a team's members
 
 
 @dataclass
@@ -44,9 +45,16 @@ class Ruleset:
     name: str = ""
     template: str = ""  # the match writeup template stem, e.g. "matchmatch/match"
 
-    def read_sheet(self, data: Any, file: str, wrestler_id: str) -> WrestlerRecord:
-        """Check a parsed roster sheet; raise FedError naming the line and rule."""
+    def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict[str, "WrestlerRecord"]) -> WrestlerRecord:
+        """Check a parsed roster sheet; raise FedError naming the line and rule.
+
+        `members` holds the checked sheets of the ids `members_of(data)` named (for teams).
+        """
         raise NotImplementedError
+
+    def members_of(self, data: Any) -> list[str]:
+        """The wrestler ids a sheet is made of (a tag team's members), or none."""
+        return []
 
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
         """League state for a wrestler new to the database (from its sheet)."""

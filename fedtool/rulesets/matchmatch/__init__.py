@@ -20,6 +20,7 @@ from .officials import Referee, find_referee, read_referees, roll_referee, slack
 from .rules import vocabulary
 from .sheet import read_sheet
 from .strategy import read_strategy
+from .team import is_team, read_team
 
 SETTINGS_FILE = "rosters/fed.yaml"
 HEAL_DIE = 6  # IV.2.e: "Each week, they heal 1d6 worth of injury points."
@@ -46,9 +47,15 @@ class MatchMatch(Ruleset):
     def settings(self, raw: dict, file: str = "rosters/fed.yaml") -> MatchMatchSettings:
         return validate(MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch")
 
-    def read_sheet(self, data: Any, file: str, wrestler_id: str) -> WrestlerRecord:
-        sheet = read_sheet(data, file, wrestler_id)
-        return WrestlerRecord(wrestler_id, sheet.name, self.id, sheet.owner_name, sheet.owner_email, sheet)
+    def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict[str, WrestlerRecord]) -> WrestlerRecord:
+        if is_team(data):
+            sheet = read_team(data, file, wrestler_id, {m: r.sheet for m, r in members.items()})
+        else:
+            sheet = read_sheet(data, file, wrestler_id)
+        return WrestlerRecord(wrestler_id, sheet.name, self.id, sheet.owner_name, sheet.owner_email, sheet, sheet.members)
+
+    def members_of(self, data: Any) -> list[str]:
+        return [str(m) for m in data["members"]] if is_team(data) and isinstance(data["members"], list) else []
 
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
         return {"push_level": wrestler.sheet.push_level, "push_points": wrestler.sheet.push_points, "injury": 0}
@@ -125,8 +132,11 @@ class MatchMatch(Ruleset):
                     problems.add(shown, f"line {action.line}, round {action.round}", f"{action.type.name} may not be stratted in a {stip.name}", f"MatchMatch VII: {stip.name}")
             threshold = slack_threshold(base_threshold, wrestler.sheet.ref_slack) + stip.dq_threshold
             sides.append(engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], threshold))
+        teams = [bool(w.members) for w in wrestlers]
+        if any(teams) and not all(teams):
+            problems.add(card.shown, f"line {match.sides_line}, match {match.id}", "a tag match is teams against teams: every side must be a team sheet", "MatchMatch I.2, IV.1.a")
         problems.raise_if_any()
-        setup = engine.MatchSetup(match.id, (sides[0], sides[1]), grid, rounds, stip)
+        setup = engine.MatchSetup(match.id, (sides[0], sides[1]), grid, rounds, stip, tag=all(teams))
         notes = []
         if referee:
             notes.append(f"Referee: {referee.name} ({referee.type}, DQ threshold {referee.dq_threshold}).")
