@@ -19,7 +19,7 @@ from .narrate import describe_match
 from .officials import Referee, find_referee, read_referees, roll_referee, slack_threshold, stipulations
 from .rules import vocabulary
 from .sheet import read_sheet
-from .strategy import read_strategy
+from .strategy import check_coverage, read_strategy
 from .team import is_team, read_team
 
 SETTINGS_FILE = "rosters/fed.yaml"
@@ -36,6 +36,7 @@ class MatchMatchSettings(FileModel):
     # Which finishes move push levels (Part II speaks only of "defeat"); see docs/rulings
     push_finishes: list[Literal["pin", "submission", "countout", "dq"]] = ["pin", "submission", "countout", "dq"]
     referees: list[dict] = []  # VII.1: name, type, dq_threshold, roll (2d6)
+    opponent_conditions: bool = False  # Part V: "Conditionals based on the enemy's states may not be allowed"
     stipulations: dict[str, dict] = {}  # VII: the fed's own specialty matches (data/stipulations.yaml)
 
 
@@ -123,20 +124,23 @@ class MatchMatch(Ruleset):
                 continue
             state = states[wrestler.id]
             try:
-                strategy = read_strategy(load_yaml(path, shown), shown, wrestler.sheet, index, rounds, state["push_level"])
+                strategy = read_strategy(load_yaml(path, shown), shown, wrestler.sheet, index, rounds, state["push_level"], opponent_conditions=options.opponent_conditions)
             except FedError as exc:
                 problems.extend(exc)
                 continue
-            for action in strategy.rounds:
+            for action in strategy.actions():
                 if action.type.id in stip.forbidden:
-                    problems.add(shown, f"line {action.line}, round {action.round}", f"{action.type.name} may not be stratted in a {stip.name}", f"MatchMatch VII: {stip.name}")
+                    problems.add(shown, f"line {action.line}, {action.source}", f"{action.type.name} may not be stratted in a {stip.name}", f"MatchMatch VII: {stip.name}")
             threshold = slack_threshold(base_threshold, wrestler.sheet.ref_slack) + stip.dq_threshold
-            sides.append(engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], threshold))
+            sides.append(engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], threshold, state["push_level"]))
         teams = [bool(w.members) for w in wrestlers]
         if any(teams) and not all(teams):
             problems.add(card.shown, f"line {match.sides_line}, match {match.id}", "a tag match is teams against teams: every side must be a team sheet", "MatchMatch I.2, IV.1.a")
         problems.raise_if_any()
         setup = engine.MatchSetup(match.id, (sides[0], sides[1]), grid, rounds, stip, tag=all(teams))
+        for side in setup.sides:
+            problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
+        problems.raise_if_any()
         notes = []
         if referee:
             notes.append(f"Referee: {referee.name} ({referee.type}, DQ threshold {referee.dq_threshold}).")

@@ -15,20 +15,22 @@ The engine returns data (MatchResult); rendering and the league are someone else
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ...dice import Dice
 from .grid import grid_style
-from .rules import STAMINA, RoundType
+from .rules import STAMINA, RoundType, vocabulary
 from .sheet import Sheet
-from .strategy import Strategy
+from .strategy import Action, Strategy
 
 DEFAULT_DQ_THRESHOLD = 10  # IV.2.c: "defaults to 10"
 INJURY_DAMAGE = 3  # IV.2.e: "may be injured if he takes 3 or more points of damage"
 INJURY_TARGET = 10  # IV.2.e: "if the total is 10 or more, the target has been injured"
 WIN_AT = 4  # IV.2.f: "If the number is 4 or more, then the match is over"
 NO_DICE: tuple = ()
+NO_REASONS = ("", "")
+NORMAL = vocabulary().round_types["normal"]
 NATURAL_18 = bytes((6, 6, 6))  # IV.2.f: "A natural roll of 18 always wins."
 
 # Finishes (results' `method`)
@@ -76,6 +78,7 @@ class Side:
     strategy: Strategy
     injury: int = 0  # injury points carried in from earlier weeks (IV.2.e)
     dq_threshold: int = DEFAULT_DQ_THRESHOLD
+    specials: int | None = None  # Special rounds allowed (the push level, II); None: as written
 
 
 @dataclass(frozen=True)
@@ -101,7 +104,7 @@ class MatchSetup:
 class SideRound:
     """What one side did in a round."""
 
-    action: int  # index into strategy.rounds
+    action: "Action"  # the round action played
     faces: bytes
     extra: list | tuple  # High Risk extra d6 faces, in order
     counted: int  # the 3d6 as counted (after High Risk's 6->0 and 3->3+d6)
@@ -109,6 +112,7 @@ class SideRound:
     bonus: int  # the round type's attack bonus
     total: int
     dq: tuple | None = None  # (DQ check faces, threshold, disqualified, Vile Cheat faces)
+    why: str = ""  # how a per-style plan or conditional chose the action, for the writeup
 
     @property
     def dq_faces(self) -> bytes | None:
@@ -230,6 +234,10 @@ class MatchResult:
         ]
 
 
+def _join(a: str, b: str) -> str:
+    return f"{a}; {b}" if a else b
+
+
 def count_for(total: int) -> int:
     """IV.2.f: 0-1 a 1 count, 2-3 a 2 count, 4 or more the win; below 0 nothing."""
     if total >= WIN_AT:
@@ -277,9 +285,13 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     heavier = [1 if weight[0] > weight[1] else 0, 1 if weight[1] > weight[0] else 0]
     injury = [s.injury for s in sides]
     threshold = [s.dq_threshold for s in sides]
-    actions = [s.strategy.rounds for s in sides]
-    plans = [[a.type for a in side_actions] for side_actions in actions]
-    targets = [[a.target for a in side_actions] for side_actions in actions]
+    strategies = [s.strategy for s in sides]
+    fixed = strategies[0].fixed and strategies[1].fixed
+    fixed_actions = [s.rounds for s in strategies]
+    # what is left to use, for conditionals and for plans that would overspend (II, III.2)
+    specials_left = [s.specials if s.specials is not None else 10**6 for s in sides]
+    high_spots_left = [s.sheet.high_spots for s in sides]
+    occurrences = dict.fromkeys(table, 0)
     injury_damage = stip.injury_damage
 
     roll = dice.roll
@@ -319,8 +331,30 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             style_faces.append(face)
         style = table[face - 1]
 
+        # the round actions: straight from the lists, or chosen by plans and conditionals
+        if fixed:
+            acts = [fixed_actions[0][index], fixed_actions[1][index]]
+            why = NO_REASONS
+        else:
+            occurrences[style] += 1
+            acts, why = [], []
+            for i in (0, 1):
+                state = {"specials_left": specials_left[i], "high_spots_left": high_spots_left[i], "stamina": stamina[i], "opponent_stamina": stamina[1 - i]}
+                act, reason = strategies[i].choose(number, style, occurrences[style], state)
+                if act.type.special and specials_left[i] <= 0 or act.type.high_spot and high_spots_left[i] <= 0:
+                    spent = "Special" if act.type.special else "High Spot"
+                    reason = _join(reason, f"no {spent} left: played as a Normal round")
+                    act = replace(act, type=NORMAL)
+                acts.append(act)
+                why.append(reason)
+        types = [acts[0].type, acts[1].type]
+        for i in (0, 1):
+            if types[i].special:
+                specials_left[i] -= 1
+            elif types[i].high_spot:
+                high_spots_left[i] -= 1
+
         # IV.2.b/c: attack values and DQ checks, side 1 then side 2
-        types = [plans[0][index], plans[1][index]]
         played = []
         disqualified = False
         for i in (0, 1):
@@ -357,7 +391,7 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                         total += sum(vile)
                     dq = (dq_faces, threshold[i], False, vile)
                     threshold[i] -= 1
-            played.append((index, faces, extra, counted, value, rtype.attack, total, dq))  # a SideRound
+            played.append((acts[i], faces, extra, counted, value, rtype.attack, total, dq, why[i]))  # a SideRound
 
         if disqualified:
             out = [bool(p[7] and p[7][2]) for p in played]
@@ -375,7 +409,7 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             round_winner = None
             margin = 0
             # "both sides take 1 point of damage with no reduction", each on the other's target
-            hits = [hit(0, targets[1][index], 1, 1), hit(1, targets[0][index], 1, 1)]
+            hits = [hit(0, acts[1].target, 1, 1), hit(1, acts[0].target, 1, 1)]
         else:
             round_winner = 0 if total_one > total_two else 1
             loser = 1 - round_winner
@@ -385,7 +419,7 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             dealt = max(1, rolled - defenses[loser].get(style, 0)) if rolled >= 1 else rolled
             if wtype.damage_after_defense:
                 dealt = max(0, dealt + wtype.damage_after_defense)
-            hits = [hit(loser, targets[round_winner][index], rolled, dealt)]
+            hits = [hit(loser, acts[round_winner].target, rolled, dealt)]
 
         # IV.2.e: injury checks, side 1 first
         injuries = []

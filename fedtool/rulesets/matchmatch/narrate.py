@@ -54,7 +54,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
     one, two = setup.sides
 
     def side_line(index: int, played, style: str) -> dict:
-        action = setup.sides[index].strategy.rounds[played.action]
+        action = played.action
         rtype = action.type
         if rtype.high_risk_dice:
             parts = []
@@ -90,6 +90,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
             "calc": " ".join(calc),
             "total": played.total,
             "dq": dq,
+            "why": played.why,
         }
 
     rounds = []
@@ -137,7 +138,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
             for value, label in (
                 (check.weight, "heavier"),
                 (check.zero_styles, "styles at 0"),
-                (check.round_bonus, setup.sides[check.side].strategy.rounds[rnd.number - 1].type.name),
+                (check.round_bonus, rnd.sides[check.side].action.type.name),
                 (check.injury, "injury points"),
                 (check.stipulation, "stipulation"),
             ):

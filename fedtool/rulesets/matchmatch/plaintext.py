@@ -155,6 +155,10 @@ def _short(text: str) -> str:
     return repr(text if len(text) <= SHOWN else text[: SHOWN - 3] + "...")
 
 
+def _listed(names: list[str], most: int = 5) -> str:
+    return ", ".join(names[:most]) + (f" and {len(names) - most} more" if len(names) > most else "")
+
+
 def _collapse(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
@@ -348,18 +352,19 @@ class _Parser:
             for k, at_sign in enumerate(signs):
                 end = signs[k + 1] if k + 1 < len(signs) else len(body)
                 item = self.style_item(number, body[at_sign], body[at_sign + 1 : end])
-                if item is not None:
-                    (plus if body[at_sign] == "+" else minus).append(item)
+                if item is None:
+                    break  # one problem per line is enough
+                (plus if body[at_sign] == "+" else minus).append(item)
         elif grid is None and len(self.problems.problems) == problems_before:
             self.error(number, "the strategy line gives no styles and no grid pick: write it like 'Strategy: +Brawl +Cheat -Martial Arts, Grid C'", rule)
         # how many: two "+", one "-", one grid pick (III.1)
         have_plus = len(self.data.get("plus", ()))
         if have_plus + len(plus) > 2:
-            self.error(number, f"more than two '+' styles ({', '.join(list(self.data.get('plus', [])) + plus)}): a strategy has exactly two '+' styles", "MatchMatch III.1")
+            self.error(number, f"more than two '+' styles ({_listed(list(self.data.get('plus', [])) + plus)}): a strategy has exactly two '+' styles", "MatchMatch III.1")
             plus = []
         if ("minus" in self.data and minus) or len(minus) > 1:
             given = ([self.data["minus"]] if "minus" in self.data else []) + minus
-            self.error(number, f"more than one '-' style ({', '.join(given)}): a strategy has a single '-' style", "MatchMatch III.1")
+            self.error(number, f"more than one '-' style ({_listed(given)}): a strategy has a single '-' style", "MatchMatch III.1")
             minus = []
         if grid is not None and "grid" in self.data:
             self.error(number, f"a second grid pick ({grid}); the grid pick was already given on line {self.data.lines['grid']}", "MatchMatch III.1")
@@ -468,7 +473,7 @@ class _Parser:
 
         def known(start: int, lookup: Callable[[str], Any]) -> int:
             for n in range(min(self.max_words, len(words) - start), 0, -1):
-                if not any(tab[start : start + n - 1]) and lookup(" ".join(words[start : start + n])):
+                if lookup(" ".join(words[start : start + n])):  # a known name may even span a tab
                     return n
             return 0
 
@@ -528,6 +533,8 @@ class _Parser:
                 return
             line, when, said = self.pending
             self.pending = None
+            if when is None:
+                return  # the action of a condition that could not be read (already reported)
             entry.line = line
             entry["when"] = when
             entry.lines["when"] = line
@@ -587,14 +594,14 @@ class _Parser:
                 if match:
                     break
             else:
-                self.error(number, f"cannot read the condition {clause!r}: the conditions understood are {CONDITION_FORMS}", RULE_CONDITION)
+                self.bad_condition(number, f"cannot read the condition {clause!r}: the conditions understood are {CONDITION_FORMS}")
                 return
             value = _number(match["n"])
             if value is None:
-                self.error(number, f"the number in {clause!r} is too large", RULE_CONDITION)
+                self.bad_condition(number, f"the number in {clause!r} is too large")
                 return
             if key in when:
-                self.error(number, f"the condition says {_CONDITION_WORDS[key].format(n='N')!r} twice", RULE_CONDITION)
+                self.bad_condition(number, f"the condition says {_CONDITION_WORDS[key].format(n='N')!r} twice")
                 return
             when[key] = value
             when.lines[key] = number
@@ -602,8 +609,15 @@ class _Parser:
         self.pending = (number, when, " and ".join(said))
         self.read(number, raw, "condition: " + " and ".join(said))
 
+    def bad_condition(self, number: int, message: str) -> None:
+        """Report a condition that cannot be read; its action row, if one follows, is skipped."""
+        self.error(number, message, RULE_CONDITION)
+        self.pending = (number, None, "")
+
     def no_action(self, at: int | None = None) -> None:
-        line, _, said = self.pending
+        line, when, said = self.pending
         self.pending = None
+        if when is None:
+            return  # the condition itself was already reported
         after = f" (line {at} comes first)" if at is not None else " (the text ends first)"
         self.error(line, f"the condition '{said}' has no action after it{after}: the next row must have '-' or 'Now' in its Round column, like 'Now	Stamina	Finisher	notes'", RULE_CONDITION)
