@@ -172,6 +172,67 @@ def results(fed: Fed, week: int, as_json: bool):
             click.echo(f"{row['id']}: {vs}: {row['method'].replace('_', ' ')} in round {row['round']}")
 
 
+@cli.command()
+@click.option("--match", "match_ref", metavar="WEEK/MATCH", help="A match on a week's card, e.g. 1/m1 (sheets, strategies, grid and league as the run reads them).")
+@click.option("--sheet", "sheets", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="A roster sheet (give two, side 1 first).")
+@click.option("--strategy", "strategies", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="A strategy (give two, in side order).")
+@click.option("--grid", help='With --sheet: the grid, rows 1-3 separated by "/", e.g. "Po Te Br/We MA HF/Br MA Ch". Without it every match rolls its own grid.')
+@click.option("--rounds", type=click.IntRange(1, 200), help="With --sheet: the match's rounds (default: the fed's).")
+@click.option("-n", "--matches", default=10000, show_default=True, type=click.IntRange(1, 10_000_000), help="How many matches to play.")
+@click.option("--seed", type=int, help="The first seed (default: fresh ones), to repeat a run exactly.")
+@click.option("--workers", type=click.IntRange(1, 256), help="Processes to use (default: one per core).")
+@click.option("--json", "as_json", is_flag=True, help="Print the shares as JSON.")
+@fed_option
+def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, workers, as_json):
+    """Play one MatchMatch match many times and print the odds of each result.
+
+    Win, loss and draw shares and each finish, with 95% intervals, from the very
+    engine the weekly run uses.
+
+    \b
+    Example:
+      fedtool odds --match 1/m1 -n 100000
+      fedtool odds --sheet rosters/brother-bob.yaml --sheet rosters/friendly-sam.yaml \\
+          --strategy strategies/example-part-vi/brother-bob.yaml \\
+          --strategy strategies/example-part-vi/friendly-sam.yaml --rounds 7 \\
+          --grid "Po Te Br/We MA HF/Br MA Ch"
+    """
+    from .odds import simulate
+    from .rulesets.matchmatch import exhibition_setup
+    from .week import book_match
+    from .yamlio import load_yaml
+
+    roll_grids = False
+    if match_ref:
+        week, _, match_id = match_ref.partition("/")
+        if not week.isdigit() or not match_id:
+            raise click.BadParameter("write WEEK/MATCH, e.g. 1/m1", param_hint="--match")
+        setup = book_match(fed, int(week), match_id).setup
+    elif len(sheets) == 2 and len(strategies) == 2:
+        grid_rows = [row.split() for row in grid.split("/")] if grid else None
+        setup = exhibition_setup(
+            [(load_yaml(p, str(p)), str(p), p.stem) for p in sheets],
+            [(load_yaml(p, str(p)), str(p)) for p in strategies],
+            grid_rows, rounds or fed.ruleset_settings("matchmatch").get("rounds", 20), fed.ruleset_settings("matchmatch"),
+        )
+        roll_grids = grid is None
+    else:
+        raise click.UsageError("give --match WEEK/MATCH, or two --sheet and two --strategy")
+    if as_json or matches < 20000:
+        report = simulate(setup, matches, seed, workers, roll_grids)
+    else:
+        with click.progressbar(length=matches, label="playing", file=click.get_text_stream("stderr")) as bar:
+            report = simulate(setup, matches, seed, workers, roll_grids, progress=bar.update)
+    if as_json:
+        click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+        return
+    click.echo(f"{report.matches:,} matches, {' vs. '.join(report.names)}; grid {report.grid}; seeds from {report.seed}; {report.mean_rounds:.1f} rounds on average")
+    for title, shares in (("result", report.outcomes), ("finish", report.finishes)):
+        click.echo(f"\n{title:<34} {'share':>7}  95% interval")
+        for s in shares:
+            click.echo(f"{s.label:<34} {s.share:>7.1%}  {s.low:.1%} - {s.high:.1%}")
+
+
 def _print_report(fed: Fed, report) -> None:
     for line in report.headlines:
         click.echo(line)

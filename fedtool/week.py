@@ -129,6 +129,22 @@ def _book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states
     return bookings
 
 
+def book_match(fed: Fed, week: int, match_id: str) -> Booking:
+    """One match of a week's card, read and checked exactly as the run reads it."""
+    card = _week_card(fed, week)
+    matches = [m for m in card.matches if m.id == match_id]
+    if not matches:
+        raise FedError(Problem(card.shown, None, f"no match {match_id!r} on the card; it has {', '.join(m.id for m in card.matches)}", "fedtool odds"))
+    card.matches = matches
+    problems = Collector()
+    wrestlers = load_wrestlers(fed, card, problems)
+    problems.raise_if_any()
+    states = states_before(open_league(fed.database, create=False), week)
+    for wrestler in wrestlers.values():
+        states.setdefault(wrestler.id, get_ruleset(wrestler.ruleset).initial_state(wrestler))
+    return _book_all(fed, card, wrestlers, states)[0]
+
+
 # ---------------------------------------------------------------- opening
 
 

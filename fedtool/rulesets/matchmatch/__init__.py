@@ -237,6 +237,30 @@ class MatchMatch(Ruleset):
         }
 
 
+def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], grid: Any, rounds: int, settings: dict) -> engine.MatchSetup:
+    """A match from two sheets and two strategies (parsed data with the names to show), for odds.
+
+    `grid` may be None: the caller then rolls a grid for every match it plays."""
+    options = MatchMatch().settings(settings)
+    problems = Collector()
+    checked = []
+    for index, ((sheet_data, sheet_file, wrestler_id), (strategy_data, strategy_file)) in enumerate(zip(sheets, strategies)):
+        try:
+            sheet = read_sheet(sheet_data, sheet_file, wrestler_id)
+            strategy = read_strategy(strategy_data, strategy_file, sheet, index, rounds, sheet.push_level, opponent_conditions=options.opponent_conditions)
+            checked.append(engine.Side(wrestler_id, sheet.name, sheet, strategy, 0, slack_threshold(options.dq_threshold, sheet.ref_slack), sheet.push_level))
+        except FedError as exc:
+            problems.extend(exc)
+    problems.raise_if_any()
+    placeholder = [["technical"] * 3] * 3
+    setup = engine.MatchSetup("odds", (checked[0], checked[1]), read_grid(grid, "--grid", "the grid") if grid is not None else placeholder, rounds)
+    if grid is not None:
+        for side in setup.sides:
+            problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
+        problems.raise_if_any()
+    return setup
+
+
 def _push_text(push: Push) -> str:
     return f"level {push.level} ({format_points(push.points)} pts)"
 

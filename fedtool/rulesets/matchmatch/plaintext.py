@@ -234,10 +234,10 @@ class _Parser:
 
     def read(self, number: int, text: str, reading: str) -> None:
         self.readings.append(Reading(number, text, reading))
-        if not self.data.line:
-            self.data.line = number
 
     def key(self, key: str, value: Any, number: int) -> None:
+        if not self.data:
+            self.data.line = number  # like YAML: the mapping starts at its first key
         self.data[key] = value
         self.data.lines[key] = number
 
@@ -291,8 +291,9 @@ class _Parser:
             self.start_section(number, raw, None)
             return
         body = _BULLET.sub("", stripped, count=1) if _BULLET.match(stripped) else stripped
-        if body.startswith(("+", "-")) or _STRATEGY.match(stripped) or stripped.lower().startswith("grid"):
-            self.header(number, raw, stripped if _STRATEGY.match(stripped) else body, strategy=bool(_STRATEGY.match(stripped)))
+        strategy = _STRATEGY.match(stripped) is not None
+        if strategy or body.startswith(("+", "-")) or stripped.lower().startswith("grid"):
+            self.header(number, raw, stripped if strategy else body, strategy)
             return
         if stripped.endswith(":") and _NAME.fullmatch(stripped[:-1].strip()):
             self.style_section(number, raw, stripped[:-1].strip())
@@ -432,7 +433,7 @@ class _Parser:
     def end_section(self) -> None:
         if self.section_line is not None and self.section_rows == 0:
             what = "'Rounds:'" if self.section is None else f"the style section {self.section!r}"
-            self.error(self.section_line, f"{what} has no rows under it: each section needs rows like '1	MA	Normal	notes'", RULE_STYLE if self.section else RULE_ROW)
+            self.error(self.section_line, f"{what} has no rows under it: each section needs rows like '1 MA Normal notes'", RULE_STYLE if self.section else RULE_ROW)
         self.section_line = None
 
     def style_section(self, number: int, raw: str, name: str) -> None:
@@ -620,4 +621,4 @@ class _Parser:
         if when is None:
             return  # the condition itself was already reported
         after = f" (line {at} comes first)" if at is not None else " (the text ends first)"
-        self.error(line, f"the condition '{said}' has no action after it{after}: the next row must have '-' or 'Now' in its Round column, like 'Now	Stamina	Finisher	notes'", RULE_CONDITION)
+        self.error(line, f"the condition '{said}' has no action after it{after}: the next row must have '-' or 'Now' in its Round column, like 'Now Stamina Finisher notes'", RULE_CONDITION)
