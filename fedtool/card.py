@@ -131,15 +131,24 @@ def load_card(folder: Path, shown_folder: str, default_ruleset: str, week: int |
     return Card(folder, shown, model.title, model.notes, model.rounds, matches, opened)
 
 
+STRATEGY_SUFFIXES = (".yaml", ".txt")  # YAML, or the rulebook's plain-text layout
+
+
 def strategy_path(card: Card, match: CardMatch, wrestler_id: str) -> Path:
-    """Where a side's strategy is: named on the card, or <wrestler-id>.yaml in the card folder.
+    """Where a side's strategy is: named on the card, or <wrestler-id>.yaml (or .txt, the
+    rulebook's plain-text layout) in the card folder.
 
     Names on the card are file names inside the card folder only; nothing climbs out of it.
     """
-    name = match.strategy_files.get(wrestler_id, f"{wrestler_id}.yaml")
-    if Path(name).name != name or name.startswith("."):
-        raise FedError(Problem(card.shown, f"match {match.id}", f"strategy file {name!r} must be a plain file name in the card folder", "card file"))
-    return card.folder / name
+    name = match.strategy_files.get(wrestler_id)
+    if name is not None:
+        if Path(name).name != name or name.startswith("."):
+            raise FedError(Problem(card.shown, f"match {match.id}", f"strategy file {name!r} must be a plain file name in the card folder", "card file"))
+        return card.folder / name
+    found = [card.folder / f"{wrestler_id}{suffix}" for suffix in STRATEGY_SUFFIXES if (card.folder / f"{wrestler_id}{suffix}").exists()]
+    if len(found) > 1:
+        raise FedError(Problem(card.shown, f"match {match.id}", f"both {found[0].name} and {found[1].name} are there: keep one strategy per side", "card file"))
+    return found[0] if found else card.folder / f"{wrestler_id}.yaml"
 
 
 def card_raw(match: CardMatch, key: str) -> Any:

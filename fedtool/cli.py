@@ -146,6 +146,35 @@ def play(fed: Fed, folder: Path, dice_file: Path | None):
     _print_report(fed, report)
 
 
+@cli.command(name="read")
+@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@fed_option
+def read_(fed: Fed, file: Path):
+    """Show how a strategy file is read, line by line, and whether it stands for its match.
+
+    For a plain-text strategy (the rulebook's Round/Target/Type/Notes layout) every line
+    is shown with what fedtool made of it; then the strategy is checked against the
+    wrestler's sheet and the match on the card, as the run will check it.
+
+    \b
+    Example:
+      fedtool read strategies/week-02/friendly-sam.txt
+    """
+    from .week import check_strategy_file
+
+    check = check_strategy_file(fed, file)
+    click.echo(f"{check.file}: {check.layout}")
+    for reading in check.readings:
+        click.echo(f"  line {reading.line:>3}: {reading.reading}")
+    for problem in check.problems:
+        click.echo(click.style("error: ", fg="red", bold=True) + str(problem), err=True)
+    if check.problems:
+        raise SystemExit(1)
+    if check.match:
+        note = "" if check.complete else " (as far as it can be checked before the other side's strategy is in)"
+        click.echo(f"stands for match {check.match}{note}")
+
+
 @cli.command()
 @click.argument("week", type=click.IntRange(0, 9999))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: each match's id, ruleset, sides, winner, method, round.")

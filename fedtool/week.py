@@ -145,6 +145,50 @@ def book_match(fed: Fed, week: int, match_id: str) -> Booking:
     return _book_all(fed, card, wrestlers, states)[0]
 
 
+@dataclass
+class StrategyCheck:
+    file: str
+    layout: str  # "YAML" or "plain text"
+    readings: list  # how each line was read (plain text)
+    match: str | None  # the match it is for
+    problems: list  # this file's problems (empty: it stands)
+    complete: bool  # False while the other side's strategy is missing (the table is unknown)
+
+
+def check_strategy_file(fed: Fed, path: Path) -> StrategyCheck:
+    """How a strategy file reads, and whether it stands for its match on the week's card."""
+    from .rulesets.matchmatch import load_strategy_data
+
+    shown = fed.shown(path.resolve()) if path.resolve().is_relative_to(fed.root.resolve()) else str(path)
+    readings = []
+    if path.suffix.lower() == ".txt":
+        try:
+            readings = load_strategy_data(path, shown)[1]
+        except FedError as exc:
+            return StrategyCheck(shown, "plain text", [], None, exc.problems, False)
+    card = load_card(path.parent, fed.shown(path.parent.resolve()) if path.parent.resolve().is_relative_to(fed.root.resolve()) else str(path.parent), fed.settings.ruleset)
+    for match in card.matches:
+        for wrestler_id in match.sides:
+            if strategy_path(card, match, wrestler_id).resolve() == path.resolve():
+                label = f"{match.id}: {' vs. '.join(match.sides)}"
+                card.matches = [match]
+                problems = Collector()
+                wrestlers = load_wrestlers(fed, card, problems)
+                problems.raise_if_any()
+                week = re.fullmatch(r"week-(\d+)", path.parent.name)
+                states = states_before(open_league(fed.database, create=False), int(week.group(1))) if week else {}
+                for wrestler in wrestlers.values():
+                    states.setdefault(wrestler.id, get_ruleset(wrestler.ruleset).initial_state(wrestler))
+                try:
+                    _book_all(fed, card, wrestlers, states)
+                    return StrategyCheck(shown, "plain text" if readings else "YAML", readings, label, [], True)
+                except FedError as exc:
+                    mine = [p for p in exc.problems if p.file == shown]
+                    others = len(mine) < len(exc.problems)
+                    return StrategyCheck(shown, "plain text" if readings else "YAML", readings, label, mine, not others)
+    raise FedError(Problem(shown, None, "no match on the card in this folder uses this file", "fedtool read"))
+
+
 # ---------------------------------------------------------------- opening
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
@@ -11,11 +12,12 @@ from ...dice import Dice
 from ...errors import Collector, FedError, Problem
 from ...push import Push, after_match, format_points
 from ...validation import FileModel, validate
-from ...yamlio import load_yaml
+from ...yamlio import load_yaml, read_text
 from ..base import Booking, Ruleset, WrestlerRecord
 from . import engine
 from .grid import format_grid, read_grid, roll_grid
 from .narrate import describe_match
+from .plaintext import Reading, parse_plaintext
 from .officials import Referee, find_referee, read_referees, roll_referee, slack_threshold, stipulations
 from .rules import vocabulary
 from .sheet import read_sheet
@@ -38,6 +40,14 @@ class MatchMatchSettings(FileModel):
     referees: list[dict] = []  # VII.1: name, type, dq_threshold, roll (2d6)
     opponent_conditions: bool = False  # Part V: "Conditionals based on the enemy's states may not be allowed"
     stipulations: dict[str, dict] = {}  # VII: the fed's own specialty matches (data/stipulations.yaml)
+
+
+def load_strategy_data(path: Path, shown: str) -> tuple[Any, list[Reading] | None]:
+    """A strategy file's data: YAML, or the rulebook's plain-text layout (.txt) with a
+    reading of every line."""
+    if path.suffix.lower() == ".txt":
+        return parse_plaintext(read_text(path, shown, limit=200_000), shown)
+    return load_yaml(path, shown), None
 
 
 class MatchMatch(Ruleset):
@@ -124,7 +134,7 @@ class MatchMatch(Ruleset):
                 continue
             state = states[wrestler.id]
             try:
-                strategy = read_strategy(load_yaml(path, shown), shown, wrestler.sheet, index, rounds, state["push_level"], opponent_conditions=options.opponent_conditions)
+                strategy = read_strategy(load_strategy_data(path, shown)[0], shown, wrestler.sheet, index, rounds, state["push_level"], opponent_conditions=options.opponent_conditions)
             except FedError as exc:
                 problems.extend(exc)
                 continue
