@@ -29,8 +29,13 @@ class Dice:
     """
 
     def __init__(self) -> None:
-        self.log: list[LogEntry] = []
+        self._log: list[LogEntry] = []
         self.round = 0
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """Every roll so far: (round, purpose, faces)."""
+        return self._log
 
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
         """Roll `count` dice with `sides` faces; returns the faces in order.
@@ -46,7 +51,8 @@ class Dice:
 
     def take_log(self) -> list[LogEntry]:
         """Return the log so far and start a fresh one."""
-        log, self.log = self.log, []
+        log = list(self._log)
+        self._log.clear()
         return log
 
 
@@ -68,43 +74,53 @@ class SeededDice(Dice):
         self._blocks: dict[int, int] = {}
         self._buffers: dict[int, bytes] = {}
         self._positions: dict[int, int] = {}
-        self._d6 = b""  # the d6 stream is kept in attributes: it is the hot path
-        self._d6_at = 0
+        self.roll = self._d6_roller()  # type: ignore[method-assign]
 
     def _refill(self, sides: int, need: int) -> None:
         table, delete = _translation(sides)
-        if sides == 6:
-            left = self._d6[self._d6_at :]
-        else:
-            left = self._buffers.get(sides, b"")[self._positions.get(sides, 0) :]
+        left = self._buffers.get(sides, b"")[self._positions.get(sides, 0) :]
         while len(left) < need:
             block = self._blocks.get(sides, 0)
             self._blocks[sides] = block + 1
             raw = hashlib.shake_256(b"%b/d%d/%d" % (self._key, sides, block)).digest(self._BLOCK)
             left += raw.translate(table, delete)
-        if sides == 6:
-            self._d6, self._d6_at = left, 0
-        else:
-            self._buffers[sides], self._positions[sides] = left, 0
+        self._buffers[sides], self._positions[sides] = left, 0
 
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
-        if sides == 6:
-            start = self._d6_at
-            end = start + count
-            if end > len(self._d6):
-                self._refill(6, count)
-                start, end = 0, count
-            faces = self._d6[start:end]
-            self._d6_at = end
-        else:
-            start = self._positions.get(sides, 0)
-            if sides not in self._buffers or start + count > len(self._buffers[sides]):
-                self._refill(sides, count)
-                start = 0
-            faces = self._buffers[sides][start : start + count]
-            self._positions[sides] = start + count
-        self.log.append((self.round, purpose, faces))
+        start = self._positions.get(sides, 0)
+        if sides not in self._buffers or start + count > len(self._buffers[sides]):
+            self._refill(sides, count)
+            start = 0
+        faces = self._buffers[sides][start : start + count]
+        self._positions[sides] = start + count
+        self._log.append((self.round, purpose, faces))
         return faces
+
+    def _d6_roller(self):
+        """`roll` with the d6 stream held in a closure: the engine's hot path (most rolls are
+        d6), where cell variables are cheaper than attributes. Other dice go to `roll`."""
+        table, delete = _translation(6)
+        key, log, general = self._key, self._log, SeededDice.roll.__get__(self)
+        buffer, at, block = b"", 0, 0
+        me = self
+
+        def roll(count: int, sides: int, purpose: str) -> bytes:
+            nonlocal buffer, at, block
+            if sides != 6:
+                return general(count, sides, purpose)
+            end = at + count
+            if end > len(buffer):
+                left = buffer[at:]
+                while len(left) < count:
+                    left += hashlib.shake_256(b"%b/d6/%d" % (key, block)).digest(SeededDice._BLOCK).translate(table, delete)
+                    block += 1
+                buffer, at, end = left, 0, count
+            faces = buffer[at:end]
+            at = end
+            log.append((me.round, purpose, faces))
+            return faces
+
+        return roll
 
 
 _TRANSLATIONS: dict[int, tuple[bytes, bytes]] = {}
@@ -189,7 +205,7 @@ class ScriptedDice(Dice):
                 )
         faces = bytes(self.faces[start : start + count])
         self.position = start + count
-        self.log.append((self.round, purpose, faces))
+        self._log.append((self.round, purpose, faces))
         return faces
 
 

@@ -266,7 +266,7 @@ def _resolve_card(fed: Fed, card: Card, bookings: list[Booking], week: int | Non
             dice = SeededDice(seed_value)
             seed = f"{seed_value:016x}"
         dice.round = 0
-        dice.log = []
+        dice.take_log()
         result = ruleset.resolve(booking, dice)
         log = result.log if hasattr(result, "log") else dice.take_log()
         played.append(Played(booking, ruleset, result, seed, log, ruleset.summary(booking, result), ruleset.outcomes(booking, result)))
@@ -308,7 +308,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     wrestled |= {m for p in played for w in p.booking.wrestlers for m in w.members}  # tag partners wrestled too
     close_dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, CLOSE))
     close_dice.round = 0
-    close_dice.log = []
+    close_dice.take_log()
     for ruleset_id in sorted({w.ruleset for w in wrestlers.values()} | {fed.settings.ruleset}):
         ruleset = get_ruleset(ruleset_id)
         group = {wid: s for wid, s in current.items() if _ruleset_of(db, wrestlers, wid, fed) == ruleset_id}

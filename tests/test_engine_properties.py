@@ -87,3 +87,22 @@ def test_a_match_replays_from_its_seed_and_from_its_log(case):
         assert (other.winner, other.method, other.end_round) == (first.winner, first.method, first.end_round)
         assert other.final_styles == first.final_styles and other.final_stamina == first.final_stamina
         assert [(r, p, bytes(f)) for r, p, f in other.log] == [(r, p, bytes(f)) for r, p, f in first.log]
+
+
+@settings(max_examples=200, deadline=None)
+@given(matches())
+def test_the_many_sided_engine_is_the_singles_engine_for_two_sides(case):
+    """docs/rulings/matchmatch.md: with two sides every multi-way rule is the singles rule."""
+    from fedtool.rulesets.matchmatch.multiway import resolve_many
+
+    setup, seed = case
+    singles = engine.resolve(setup, SeededDice(seed))
+    many = resolve_many(setup, SeededDice(seed))
+    assert (many.winner, many.method, many.end_round) == (singles.winner, singles.method, singles.end_round)
+    assert many.loser == singles.loser
+    assert (many.final_stamina, many.final_styles, many.injuries, many.dq_thresholds) == (
+        singles.final_stamina, singles.final_styles, singles.injuries, singles.dq_thresholds)
+    assert [(r, p, bytes(f)) for r, p, f in many.log] == [(r, p, bytes(f)) for r, p, f in singles.log]
+    for a, b in zip(many.rounds, singles.rounds):
+        assert (a.style, a.winner, a.margin, [s.total for s in a.sides]) == (b.style, b.winner, b.margin, [s.total for s in b.sides])
+        assert [(c.side, c.total, c.count) for c in a.checks] == [(c.side, c.total, c.count) for c in b.checks]

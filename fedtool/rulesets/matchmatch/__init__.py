@@ -108,8 +108,8 @@ class MatchMatch(Ruleset):
 
     def book(self, card: Card, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
         options = self.settings(settings)
-        if len(wrestlers) != 2:
-            raise FedError(Problem(card.shown, f"line {match.line}, match {match.id}", f"a MatchMatch match here has two sides, not {len(wrestlers)}", "MatchMatch III.1"))
+        if not 2 <= len(wrestlers) <= 4:
+            raise FedError(Problem(card.shown, f"line {match.sides_line}, match {match.id}", f"a MatchMatch match has two to four sides, not {len(wrestlers)}", "MatchMatch III.1; docs/rulings/matchmatch.md"))
         rounds = match.rounds or options.rounds
         problems = Collector()
         grid = referee = None
@@ -147,7 +147,7 @@ class MatchMatch(Ruleset):
         if any(teams) and not all(teams):
             problems.add(card.shown, f"line {match.sides_line}, match {match.id}", "a tag match is teams against teams: every side must be a team sheet", "MatchMatch I.2, IV.1.a")
         problems.raise_if_any()
-        setup = engine.MatchSetup(match.id, (sides[0], sides[1]), grid, rounds, stip, tag=all(teams))
+        setup = engine.MatchSetup(match.id, tuple(sides), grid, rounds, stip, tag=all(teams))
         for side in setup.sides:
             problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
         problems.raise_if_any()
@@ -160,9 +160,10 @@ class MatchMatch(Ruleset):
         return engine.resolve(booking.setup, dice)
 
     def outcomes(self, booking: Booking, result: engine.MatchResult) -> list[str]:
+        count = len(booking.setup.sides)
         if result.winner is None:
-            return ["draw", "draw"]
-        return ["win" if i == result.winner else "loss" for i in (0, 1)]
+            return ["draw"] * count
+        return ["win" if i == result.winner else "loss" for i in range(count)]
 
     def league_effects(self, booking: Booking, result: engine.MatchResult, states: dict[str, dict], settings: dict) -> dict[str, tuple[dict, str]]:
         options = self.settings(settings)
@@ -171,7 +172,9 @@ class MatchMatch(Ruleset):
         new = {i: dict(states[i]) for i in ids}
         reasons = {i: [] for i in ids}
         if result.winner is not None and result.method in options.push_finishes:
-            w, l = ids[result.winner], ids[1 - result.winner]
+            # Part II between the winner and the side he beat; in a match of three or more,
+            # the others keep their push (docs/rulings/matchmatch.md)
+            w, l = ids[result.winner], ids[result.loser]
             before_w = Push(new[w]["push_level"], new[w]["push_points"])
             before_l = Push(new[l]["push_level"], new[l]["push_points"])
             after_w, after_l = after_match(before_w, before_l, top)
@@ -236,13 +239,14 @@ class MatchMatch(Ruleset):
         grid = self._grid(card, match)
         referee = self._referee(card, match, options)
         stip = self._stipulation(card, match, options)
+        picks = ["a letter A-C", "a number 1-3"] + ["a cell such as B3"] * (len(wrestlers) - 2)
         return {
+            "pickers": [f"{w.name} chooses {pick}" for w, pick in zip(wrestlers, picks)],
             "referee": referee and {"name": referee.name, "type": referee.type, "dq_threshold": referee.dq_threshold},
             "stipulation": stip.id and {"name": stip.name, "description": stip.description},
             "grid": [[vocab.style_by_id[s].name for s in row] for row in grid],
             "grid_abbr": format_grid(grid),
-            "first": wrestlers[0].name,
-            "second": wrestlers[1].name,
+            "names": [w.name for w in wrestlers],
             "rounds": match.rounds or self.settings(settings).rounds,
         }
 

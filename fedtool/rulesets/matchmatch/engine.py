@@ -19,7 +19,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 from ...dice import Dice
-from .grid import grid_style
+from .grid import cell_style, grid_style
 from .rules import STAMINA, RoundType, vocabulary
 from .sheet import Sheet
 from .strategy import Action, Strategy
@@ -84,16 +84,24 @@ class Side:
 @dataclass(frozen=True)
 class MatchSetup:
     match_id: str
-    sides: tuple[Side, Side]
+    sides: tuple[Side, ...]  # two, or more for triangle and four-way matches
     grid: list[list[str]]
     rounds: int = 20
     stipulation: Stipulation = Stipulation()
     tag: bool = False
 
+    @cached_property
+    def table(self) -> tuple[str, ...]:
+        """The style table, built once (the same setup is played many times by odds)."""
+        return tuple(self.style_table())
+
     def style_table(self) -> list[str]:
-        """IV.1.a: side 1's two "+" styles as written, side 2's, the grid style; then additions."""
-        one, two = self.sides
-        table = [*one.strategy.plus, *two.strategy.plus, grid_style(self.grid, one.strategy.grid, two.strategy.grid)]
+        """IV.1.a: side 1's two "+" styles as written, side 2's (and so on), the grid style;
+        then each later side's grid cell, the stipulation's styles, Teamwork in a tag match."""
+        one, two, *later = self.sides
+        table = [style for side in self.sides for style in side.strategy.plus]
+        table.append(grid_style(self.grid, one.strategy.grid, two.strategy.grid))
+        table.extend(cell_style(self.grid, side.strategy.grid) for side in later)
         table.extend(self.stipulation.added_styles)
         if self.tag:
             table.append("teamwork")
@@ -190,12 +198,13 @@ class Round:
     number: int
     style: str
     style_faces: list
-    sides: list  # [SideRound, SideRound]
+    sides: list  # a SideRound per side (None for a side already eliminated)
     winner: int | None  # None on a tie (or when a DQ ended it)
     margin: int
     hits: list
     injuries: list
     checks: list
+    victim: int | None = None  # the side that took the winner's damage (matches of 3+ sides)
 
 
 @dataclass
@@ -218,19 +227,23 @@ class MatchResult:
     injuries: list[int]  # injury points after the match
     dq_thresholds: list[int]
     log: list = field(default_factory=list)
+    beaten: int | None = None  # in a match of 3+ sides, the side the winner beat
 
     @property
     def loser(self) -> int | None:
-        return None if self.winner is None else 1 - self.winner
+        """The side the winner beat (pinned, made to submit, counted out or outlasted)."""
+        if self.winner is None:
+            return None
+        return self.beaten if self.beaten is not None else 1 - self.winner
 
     @cached_property
     def rounds(self) -> list[Round]:
         return [
             Round(
-                number, style, style_faces, [SideRound(*p) for p in played], winner, margin,
-                [Hit(*h) for h in hits], [InjuryCheck(*i) for i in injuries], [VictoryCheck(*c) for c in checks],
+                number, style, style_faces, [SideRound(*p) if p is not None else None for p in played], winner, margin,
+                [Hit(*h) for h in hits], [InjuryCheck(*i) for i in injuries], [VictoryCheck(*c) for c in checks], *rest,
             )
-            for number, style, style_faces, played, winner, margin, hits, injuries, checks in self.raw_rounds
+            for number, style, style_faces, played, winner, margin, hits, injuries, checks, *rest in self.raw_rounds
         ]
 
 
@@ -251,9 +264,13 @@ def count_for(total: int) -> int:
 
 def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     """Play the match round by round until a finish or the time limit (IV.2)."""
+    if len(setup.sides) != 2:
+        from .multiway import resolve_many
+
+        return resolve_many(setup, dice)
     sides = setup.sides
     stip = setup.stipulation
-    table = setup.style_table()
+    table = list(setup.table)
     table_size = len(table)
     die = style_die(table_size)
     purpose_style = f"round style d{die}"
@@ -288,10 +305,15 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     strategies = [s.strategy for s in sides]
     fixed = strategies[0].fixed and strategies[1].fixed
     fixed_actions = [s.rounds for s in strategies]
+    fixed_types = [strategies[0].types, strategies[1].types]
     # what is left to use, for conditionals and for plans that would overspend (II, III.2)
     specials_left = [s.specials if s.specials is not None else 10**6 for s in sides]
     high_spots_left = [s.sheet.high_spots for s in sides]
     occurrences = dict.fromkeys(table, 0)
+    # a checked per-round list never outspends (III.2), so only plans and unchecked lists are watched
+    watch_allowances = not fixed or any(
+        strategies[i].spends[0] > specials_left[i] or strategies[i].spends[1] > high_spots_left[i] for i in (0, 1)
+    )
     injury_damage = stip.injury_damage
 
     roll = dice.roll
@@ -334,6 +356,7 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         # the round actions: straight from the lists, or chosen by plans and conditionals
         if fixed:
             acts = [fixed_actions[0][index], fixed_actions[1][index]]
+            types = [fixed_types[0][index], fixed_types[1][index]]
             why = NO_REASONS
         else:
             occurrences[style] += 1
@@ -341,18 +364,21 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             for i in (0, 1):
                 state = {"specials_left": specials_left[i], "high_spots_left": high_spots_left[i], "stamina": stamina[i], "opponent_stamina": stamina[1 - i]}
                 act, reason = strategies[i].choose(number, style, occurrences[style], state)
-                if act.type.special and specials_left[i] <= 0 or act.type.high_spot and high_spots_left[i] <= 0:
-                    spent = "Special" if act.type.special else "High Spot"
-                    reason = _join(reason, f"no {spent} left: played as a Normal round")
-                    act = replace(act, type=NORMAL)
                 acts.append(act)
                 why.append(reason)
-        types = [acts[0].type, acts[1].type]
-        for i in (0, 1):
-            if types[i].special:
-                specials_left[i] -= 1
-            elif types[i].high_spot:
-                high_spots_left[i] -= 1
+        # the allowances (II, III.2): a Special or High Spot with none left is a Normal round
+        for i in (0, 1) if watch_allowances else ():
+            rtype = acts[i].type
+            if rtype.special or rtype.high_spot:
+                left = specials_left if rtype.special else high_spots_left
+                if left[i] > 0:
+                    left[i] -= 1
+                else:
+                    why = list(why)
+                    why[i] = _join(why[i], f"no {'Special' if rtype.special else 'High Spot'} left: played as a Normal round")
+                    acts[i] = replace(acts[i], type=NORMAL)
+        if not fixed or watch_allowances:
+            types = [acts[0].type, acts[1].type]
 
         # IV.2.b/c: attack values and DQ checks, side 1 then side 2
         played = []

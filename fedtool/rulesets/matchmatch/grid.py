@@ -57,6 +57,11 @@ def grid_style(grid: list[list[str]], letter: str, number: str) -> str:
     return grid[int(number) - 1][LETTERS.index(letter)]
 
 
+def cell_style(grid: list[list[str]], cell: str) -> str:
+    """The style in a whole cell ("B3"): the pick of a third or later side (docs/rulings)."""
+    return grid[int(cell[1]) - 1][LETTERS.index(cell[0])]
+
+
 def format_grid(grid: list[list[str]], vocab: Vocabulary | None = None) -> list[list[str]]:
     """The grid as abbreviations, for files and announcements."""
     vocab = vocab or vocabulary()

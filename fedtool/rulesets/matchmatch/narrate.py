@@ -51,7 +51,6 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
     names = [s.name for s in setup.sides]
     name_of = vocab.style_name
     table = result.style_table
-    one, two = setup.sides
 
     def side_line(index: int, played, style: str) -> dict:
         action = played.action
@@ -100,14 +99,19 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
             style_roll = ", ".join(str(f) for f in rnd.style_faces[:-1]) + f" (roll again), then {rnd.style_faces[-1]}"
         else:
             style_roll = str(rnd.style_faces[0])
-        sides = [side_line(i, played, rnd.style) for i, played in enumerate(rnd.sides)]
-        if any(p.disqualified for p in rnd.sides):
+        in_ring = [(i, played) for i, played in enumerate(rnd.sides) if played is not None]
+        sides = [side_line(i, played, rnd.style) for i, played in in_ring]
+        if any(p.disqualified for _, p in in_ring):
             outcome = "The referee has seen enough."
         elif rnd.winner is None:
-            outcome = f"Dead even at {rnd.sides[0].total}: both men take 1 point of damage."
+            best = max(p.total for _, p in in_ring)
+            tied = [names[i] for i, p in in_ring if p.total == best]
+            outcome = f"Dead even at {best}: {' and '.join(tied)} each take 1 point of damage."
         else:
             w = rnd.winner
-            outcome = f"{names[w]} takes the round, {rnd.sides[w].total} to {rnd.sides[1 - w].total} (by {rnd.margin})."
+            other = rnd.victim if rnd.victim is not None else 1 - w
+            beaten = "" if len(setup.sides) == 2 else f" over {names[other]}"
+            outcome = f"{names[w]} takes the round{beaten}, {rnd.sides[w].total} to {rnd.sides[other].total} (by {rnd.margin})."
         damage = []
         for hit in rnd.hits:
             who = names[hit.side]
@@ -149,7 +153,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
         rounds.append({"number": rnd.number, "style": style, "style_roll": style_roll, "sides": sides, "outcome": outcome, "damage": damage, "injuries": injuries, "pins": pins})
 
     if result.winner is not None:
-        winner, loser = names[result.winner], names[1 - result.winner]
+        winner, loser = names[result.winner], names[result.loser]
         finish_text = {
             PIN: f"{winner} pins {loser} in round {result.end_round}.",
             SUBMISSION: f"{loser} taps out! {winner} wins by submission in round {result.end_round}.",
@@ -163,7 +167,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
             DOUBLE_DQ: f"Both men are disqualified in round {result.end_round}.",
             TIME_LIMIT: f"The bell rings after {result.end_round} rounds: a time-limit draw.",
         }[result.method]
-        headline = f"{names[0]} vs. {names[1]}: {FINISH_TITLES[result.method]} (round {result.end_round})"
+        headline = f"{' vs. '.join(names)}: {FINISH_TITLES[result.method]} (round {result.end_round})"
 
     stip = setup.stipulation
     if stip.id:
@@ -180,7 +184,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
         "names": names,
         "grid": [[vocab.style_by_id[s].abbr for s in row] for row in setup.grid],
         "grid_letters": LETTERS,
-        "grid_picks": [one.strategy.grid, two.strategy.grid],
+        "grid_picks": [side.strategy.grid for side in setup.sides],
         "style_table": [name_of(s) for s in table],
         "strategies": [
             {
@@ -195,7 +199,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
         "start_styles": [{name_of(s): v for s, v in styles.items() if s in table} for styles in result.start_styles],
         "final": [
             {"name": names[i], "stamina": result.final_stamina[i], "injury": result.injuries[i]}
-            for i in (0, 1)
+            for i in range(len(setup.sides))
         ],
         "rounds": rounds,
     }

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any
 
 from pydantic import Field
@@ -129,10 +130,21 @@ class Strategy:
         out += [plan.action for plans in self.by_style.values() for plan in plans]
         return out + [c.action for c in self.conditions]
 
-    @property
+    @cached_property
     def fixed(self) -> bool:
         """A plain per-round list: the engine reads it straight, with no choices to make."""
-        return not self.by_style and not self.conditions and None not in self.rounds
+        return not self.by_style and not self.conditions and all(a is not None for a in self.rounds)
+
+    @cached_property
+    def types(self) -> list:
+        """The round type of each round of a fixed list (the engine's fast path)."""
+        return [a.type for a in self.rounds] if self.fixed else []
+
+    @cached_property
+    def spends(self) -> tuple[int, int]:
+        """Special and High Spot rounds in the per-round list."""
+        written = [a for a in self.rounds if a is not None]
+        return sum(a.type.special for a in written), sum(a.type.high_spot for a in written)
 
     def choose(self, round_no: int, style: str, occurrence: int, state: dict) -> tuple[Action, str]:
         """The action for a round, and why (for the writeup): condition, round, or style plan."""
@@ -187,9 +199,13 @@ def read_strategy(
         problems.add(file, place(data, ("minus",)), f"{model.minus!r} is not a style; the styles are {vocab.style_names()}", rule_styles)
 
     grid = str(model.grid).strip().upper()
-    axis, label = (GRID_LETTERS, "a letter A-C") if side == 0 else (GRID_NUMBERS, "a number 1-3")
-    if grid not in axis:
+    if side < 2:
+        axis, label = (GRID_LETTERS, "a letter A-C") if side == 0 else (GRID_NUMBERS, "a number 1-3")
         who = "the first name on the card" if side == 0 else "the second name on the card"
+    else:  # docs/rulings/matchmatch.md: a third or fourth side picks a whole cell
+        axis, label = tuple(letter + number for number in GRID_NUMBERS for letter in GRID_LETTERS), "a cell such as B3"
+        who = f"side {side + 1} on the card"
+    if grid not in axis:
         problems.add(file, place(data, ("grid",)), f"grid pick {model.grid!r}: {who} chooses {label}", rule_styles)
 
     def action(raw: _Action, loc: tuple, round_no: int, source: str) -> Action | None:
