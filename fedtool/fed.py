@@ -105,10 +105,13 @@ def week_name(week: int) -> str:
 
 
 def fed_relative(root: Path, path: Path) -> str:
-    try:
-        return str(path.relative_to(root))
-    except ValueError:
-        return str(path)
+    """A path as messages show it: relative to the fed's folder when it is inside it."""
+    for base, target in ((root, path), (root.resolve(), path.resolve())):
+        try:
+            return str(target.relative_to(base))
+        except ValueError:
+            continue
+    return str(path)
 
 
 def check_wrestler_id(wrestler_id: str, file: str, place: str) -> None:

@@ -159,14 +159,14 @@ def check_strategy_file(fed: Fed, path: Path) -> StrategyCheck:
     """How a strategy file reads, and whether it stands for its match on the week's card."""
     from .rulesets.matchmatch import load_strategy_data
 
-    shown = fed.shown(path.resolve()) if path.resolve().is_relative_to(fed.root.resolve()) else str(path)
+    shown = fed.shown(path)
     readings = []
     if path.suffix.lower() == ".txt":
         try:
             readings = load_strategy_data(path, shown)[1]
         except FedError as exc:
             return StrategyCheck(shown, "plain text", [], None, exc.problems, False)
-    card = load_card(path.parent, fed.shown(path.parent.resolve()) if path.parent.resolve().is_relative_to(fed.root.resolve()) else str(path.parent), fed.settings.ruleset)
+    card = load_card(path.parent, fed.shown(path.parent), fed.settings.ruleset)
     for match in card.matches:
         for wrestler_id in match.sides:
             if strategy_path(card, match, wrestler_id).resolve() == path.resolve():

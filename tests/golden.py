@@ -54,6 +54,12 @@ def playthroughs() -> dict[str, dict[str, str]]:
         files["results.json"] = _invoke(["results", "1", "--json", "--fed", str(fed)])
         out["demo-week-01"] = files
 
+        _invoke(["run", "2", "--fed", str(fed)])
+        files = _collect(fed / "outbox" / "week-02")
+        files = {k: v for k, v in files.items() if not k.startswith("announcements/")}
+        files["results.json"] = _invoke(["results", "2", "--json", "--fed", str(fed)])
+        out["demo-week-02"] = files
+
         example = fed / "strategies" / "example-part-vi"
         _invoke(["play", str(example), "--dice", str(example / "dice.txt"), "--fed", str(fed)])
         out["example-part-vi"] = _collect(fed / "outbox" / "example-part-vi")

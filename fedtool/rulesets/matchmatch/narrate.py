@@ -16,6 +16,7 @@ from .engine import (
     TIME_LIMIT,
     MatchResult,
     MatchSetup,
+    style_die,
 )
 from .grid import LETTERS
 from .rules import STAMINA, vocabulary
@@ -186,6 +187,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
         "grid_letters": LETTERS,
         "grid_picks": [side.strategy.grid for side in setup.sides],
         "style_table": [name_of(s) for s in table],
+        "style_die": style_die(len(table)),
         "strategies": [
             {
                 "name": side.name,

@@ -73,7 +73,7 @@ _BULLET = re.compile(r"[\u2022\u00b7*]\s*")
 _STRATEGY = re.compile(r"strategy\s*:\s*", re.IGNORECASE)
 _STRATEGY_LINE = re.compile(r"strategy\s*:\s*(?:[\u2022\u00b7*]\s*)?(?:[+\-]|grid\b)", re.IGNORECASE)
 _GRID = re.compile(
-    r"grid(?:\s+(?:letter|number|pick|choice))?\s*[:=]?\s*(?P<value>[A-Za-z]|[0-9]+)?\s*[.!]?\s*",
+    r"grid(?:\s+(?:letter|number|pick|choice|cell))?\s*[:=]?\s*(?P<value>[A-Ca-c][1-3]|[A-Za-z]|[0-9]+)?\s*[.!]?\s*",
     re.IGNORECASE,
 )
 _NAME = re.compile(r"[^\W\d_]+(?:[ '.\-][^\W\d_]+)*\.?")
@@ -333,10 +333,12 @@ class _Parser:
         if at >= 0 and (at == 0 or body[at - 1].isspace() or body[at - 1] in ",;"):
             match = _GRID.fullmatch(body, at)
             if match is None or match["value"] is None:
-                self.error(number, f"cannot read the grid pick in {_short(body[at:])}: write 'Grid C' (a letter) or 'Grid 2' (a number)", rule)
+                self.error(number, f"cannot read the grid pick in {_short(body[at:])}: write 'Grid C' (a letter), 'Grid 2' (a number) or 'Grid B3' (a cell, for a third or fourth side)", rule)
             else:
                 value = match["value"]
-                if value.isdigit():
+                if len(value) == 2:  # a whole cell: the pick of a third or later side
+                    grid = value.upper()
+                elif value.isdigit():
                     grid = _number(value)
                     if grid is None:
                         self.error(number, f"grid pick {value!r} is too long: a grid pick is one letter or a number", rule)
