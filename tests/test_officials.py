@@ -146,4 +146,5 @@ def test_referee_named_on_the_card_must_exist(demo_fed, fedtool):
     card.write_text(card.read_text().replace("title: Main event\n", "title: Main event\n    referee: Earl Hebner\n"))
     result = fedtool("run", "1", "--fed", demo_fed)
     assert result.exit_code == 1
-    assert "match m4, field referee: referee 'Earl Hebner' is not one of the fed's referees (none)" in result.stderr
+    assert ("match m4, field referee: referee 'Earl Hebner' is not one of the fed's referees "
+            "(Sam Atan, Myron Opia, Stan Model, Bill Order, Zero Tolerance)") in result.stderr

@@ -328,7 +328,7 @@ def test_header_errors():
     assert p.message == "'+Brawl Cheat' names 2 styles: each style needs its own sign, like '+Brawl +Cheat'"
     assert p.rule == "MatchMatch III.1 / Part VI layout"
     [p] = problems_of("Grid XYZ")
-    assert p.message == "cannot read the grid pick in 'Grid XYZ': write 'Grid C' (a letter) or 'Grid 2' (a number)"
+    assert p.message == "cannot read the grid pick in 'Grid XYZ': write 'Grid C' (a letter), 'Grid 2' (a number) or 'Grid B3' (a cell, for a third or fourth side)"
     [p] = problems_of("Strategy: Brawl and Cheat")
     assert p.message.startswith("cannot read 'Brawl and Cheat': each style is written with its sign")
 
