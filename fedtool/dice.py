@@ -49,6 +49,20 @@ class Dice:
         """Roll one die."""
         return self.roll(1, sides, purpose)[0]
 
+    def roll_each(self, sizes: list[int], purpose: str) -> bytes:
+        """One die of each size, in order, logged as one roll (a shuffle: d55, d54, ... d2).
+
+        Replayed from a log, each face is checked against its own die."""
+        faces = bytearray()
+        for sides in sizes:
+            faces += self._face(sides)
+        faces = bytes(faces)
+        self._log.append((self.round, purpose, faces))
+        return faces
+
+    def _face(self, sides: int) -> bytes:
+        raise NotImplementedError
+
     def take_log(self) -> list[LogEntry]:
         """Return the log so far and start a fresh one."""
         log = list(self._log)
@@ -59,10 +73,11 @@ class Dice:
 class SeededDice(Dice):
     """Pseudo-random dice from a seed: the same seed gives the same rolls.
 
-    The stream is SHAKE-256 of (seed, die size, block number): cheap to start, the same
-    on every machine and Python version. Its bytes are mapped onto faces with
-    `bytes.translate`, dropping the few high bytes that would bias the result (rejection
-    sampling), so a roll is a slice of a buffer. One stream per die size.
+    The streams are SHAKE-256 of (seed, stream, block number): cheap to start, the same on
+    every machine and Python version. d6 rolls (nearly all of them) have their own stream,
+    mapped onto faces in bulk with `bytes.translate`, dropping the few high bytes that would
+    bias the result (rejection sampling), so a roll is a slice of a buffer; every other die
+    shares a second stream, sampled byte by byte the same way.
     """
 
     _BLOCK = 512
@@ -71,30 +86,44 @@ class SeededDice(Dice):
         super().__init__()
         self.seed = seed
         self._key = seed.to_bytes(16, "big", signed=True)
-        self._blocks: dict[int, int] = {}
-        self._buffers: dict[int, bytes] = {}
-        self._positions: dict[int, int] = {}
+        self._blocks: dict[bytes, int] = {}
+        self._other, self._other_at = b"", 0
         self.roll = self._d6_roller()  # type: ignore[method-assign]
 
-    def _refill(self, sides: int, need: int) -> None:
-        table, delete = _translation(sides)
-        left = self._buffers.get(sides, b"")[self._positions.get(sides, 0) :]
-        while len(left) < need:
-            block = self._blocks.get(sides, 0)
-            self._blocks[sides] = block + 1
-            raw = hashlib.shake_256(b"%b/d%d/%d" % (self._key, sides, block)).digest(self._BLOCK)
-            left += raw.translate(table, delete)
-        self._buffers[sides], self._positions[sides] = left, 0
-
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
-        start = self._positions.get(sides, 0)
-        if sides not in self._buffers or start + count > len(self._buffers[sides]):
-            self._refill(sides, count)
-            start = 0
-        faces = self._buffers[sides][start : start + count]
-        self._positions[sides] = start + count
+        """Dice other than d6 (grids, shuffles, bigger style dice): one shared stream, each
+        byte kept only if it maps evenly onto the die (rejection sampling)."""
+        if not 1 <= sides <= 255:
+            raise ValueError(f"a d{sides} cannot be rolled")
+        usable = 256 - 256 % sides
+        faces = bytearray()
+        buffer, at = self._other, self._other_at
+        while len(faces) < count:
+            if at >= len(buffer):
+                buffer, at = self._block(b"other"), 0
+            byte = buffer[at]
+            at += 1
+            if byte < usable:
+                faces.append(byte % sides + 1)
+        self._other, self._other_at = buffer, at
+        faces = bytes(faces)
         self._log.append((self.round, purpose, faces))
         return faces
+
+    def _face(self, sides: int) -> bytes:
+        usable = 256 - 256 % sides
+        while True:
+            if self._other_at >= len(self._other):
+                self._other, self._other_at = self._block(b"other"), 0
+            byte = self._other[self._other_at]
+            self._other_at += 1
+            if byte < usable:
+                return bytes((byte % sides + 1,))
+
+    def _block(self, stream: bytes) -> bytes:
+        block = self._blocks.get(stream, 0)
+        self._blocks[stream] = block + 1
+        return hashlib.shake_256(b"%b/%b/%d" % (self._key, stream, block)).digest(self._BLOCK)
 
     def _d6_roller(self):
         """`roll` with the d6 stream held in a closure: the engine's hot path (most rolls are
@@ -212,6 +241,20 @@ class ScriptedDice(Dice):
 def _one_line(text: str) -> str:
     """A purpose as one comment line: whatever `splitlines` would break on becomes a space."""
     return " ".join(text.splitlines())
+
+
+def _scripted_face(self: "ScriptedDice", sides: int) -> bytes:
+    index = self.position
+    if index >= len(self.faces):
+        raise DiceExhausted(Problem(self.source, f"after die {len(self.faces)} (the end of the file)", f"ran out of dice: round {self.round} needs a d{sides}", "scripted dice must cover every roll"))
+    face = self.faces[index]
+    if not 1 <= face <= sides:
+        raise FedError(Problem(self.source, f"line {self.lines[index]}, die {index + 1}", f"{face} cannot be rolled on a d{sides} (round {self.round})", "scripted dice must be legal faces"))
+    self.position += 1
+    return bytes((face,))
+
+
+ScriptedDice._face = _scripted_face  # type: ignore[method-assign]
 
 
 def format_log(log: list[LogEntry], heading: str | None = None) -> str:

@@ -1,0 +1,69 @@
+"""Mat Clash cards and decks, read from the ruleset's data files (a fed may replace the deck)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from ...errors import FedError, Problem
+from ...yamlio import load_yaml
+
+DATA = Path(__file__).parent / "data"
+BASE_DECK_SIZE = 55  # the published size of the base deck
+SETS = ("wave1", "wave2", "wave3", "short_print")
+# What Beastin' (Wild) may stand for: "Takedown, Escape, Reversal, Defense, Momentum, Stalling"
+WILD_AS = ("takedown", "escape", "reversal", "defense", "momentum", "stalling")
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    action: str
+    points: int
+    kind: str  # base, wild, pin, mat_beast, specialty
+    set: str
+    timing: str
+    effect: str
+    defence: str
+
+    def __repr__(self) -> str:
+        return f"<{self.id}>"
+
+
+@cache
+def catalogue(path: Path = DATA / "cards.yaml") -> dict[str, Card]:
+    return {card_id: Card(card_id, **fields) for card_id, fields in load_yaml(path).items()}
+
+
+def card_id(word: Any, file: str, where: str, rule: str = "Mat Clash cards") -> str:
+    """A card named in a file, as its id; a clear error for an unknown name."""
+    cards = catalogue()
+    key = str(word).strip().lower().replace("'", "").replace("!", "").replace(" ", "_").replace("-", "_")
+    aliases = {"beastin": "beastin", "beastin_wild": "beastin", "matbeast": "mat_beast", "feet_to_back": "feet_to_back",
+               "near_fall": "near_fall_2", "escape_1": "escape", "takedown_3": "takedown", "reversal_2": "reversal"}
+    key = aliases.get(key, key)
+    if key not in cards:
+        raise FedError(Problem(file, where, f"unknown card {word!r}; the cards are {', '.join(cards)}", rule))
+    return key
+
+
+def build_deck(sets: tuple[str, ...] = (), path: Path = DATA / "deck.yaml", shown: str = "deck.yaml") -> list[Card]:
+    """The deck: the base 55 plus the specialty sets in play."""
+    data = load_yaml(path, shown)
+    cards = catalogue()
+    if not isinstance(data, dict) or not isinstance(data.get("base"), dict):
+        raise FedError(Problem(shown, None, "a deck file has `base:` (card: count) and optional `sets:`", "Mat Clash deck"))
+    deck: list[Card] = []
+    for section, counts in [("base", data["base"])] + [(f"sets.{s}", data.get("sets", {}).get(s, {})) for s in sets]:
+        for name, count in counts.items():
+            cid = card_id(name, shown, section, "Mat Clash deck")
+            if not isinstance(count, int) or not 0 <= count <= 55:
+                raise FedError(Problem(shown, f"{section}.{name}", f"count {count!r} is not a whole number from 0 to 55", "Mat Clash deck"))
+            deck.extend([cards[cid]] * count)
+    base = sum(data["base"].values())
+    if base != BASE_DECK_SIZE:
+        raise FedError(Problem(shown, "base", f"the base deck has {base} cards; Mat Clash's base deck has {BASE_DECK_SIZE}", "Mat Clash: the 55-card deck"))
+    return deck

@@ -1,0 +1,488 @@
+"""Mat Clash: a Quick Scrap played card by card by two policies, exactly as
+docs/rulings/mat-clash.md sets out (rule numbers in comments), and the Dual Match.
+
+All chance is the shuffle, made with the dice handed in ("shuffle dN", logged).
+The engine returns data; the writeup and the league are elsewhere.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ...dice import Dice
+from .cards import WILD_AS, Card
+
+NEUTRAL, TOP, BOTTOM = "neutral", "top", "bottom"
+FALL_POINTS, TECH_FALL, MAJOR, DECISION = 6, 5, 4, 3  # Dual Match team points
+TURN_GUARD = 60  # 2.7: no real scrap is this long
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card played, and what it is played as (Beastin' stands for a base card)."""
+
+    card: Card
+    action: str  # the action applied: the card's own, or the base card Beastin' stands for
+
+    def __str__(self) -> str:
+        return self.card.name if self.card.action == self.action else f"{self.card.name} as {self.action.replace('_', ' ').title()}"
+
+
+@dataclass
+class Event:
+    """One thing that happened, for the writeup: who, what, points, the score after."""
+
+    turn: int
+    wrestler: int | None
+    kind: str  # draw, play, answer, skip, pass, fall, score, tenth, overtime
+    card: str = ""
+    points: int = 0
+    text: str = ""
+    score: tuple = (0, 0)
+    positions: tuple = (NEUTRAL, NEUTRAL)
+
+
+@dataclass
+class ScrapResult:
+    winner: int | None
+    method: str  # fall, tech_fall, major, decision
+    finish: str  # pin, mat_beast, feet_to_back, spladle, score, overtime
+    score: tuple
+    turns: int
+    transitions: int
+    first: int  # the 10th-card winner
+    events: list = field(default_factory=list)
+
+    @property
+    def team_points(self) -> int:
+        """4.8: fall 6, technical fall 5, major decision 4, decision 3."""
+        return {"fall": FALL_POINTS, "tech_fall": TECH_FALL, "major": MAJOR, "decision": DECISION}[self.method]
+
+
+class Scrap:
+    """One Quick Scrap. `policies[i]` decides for wrestler i (see policy.Policy)."""
+
+    def __init__(self, names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1):
+        self.names = names
+        self.policies = policies
+        self.dice = dice
+        self.draw_limit = draws
+        self.pin_after = pin_after
+        self.deck = list(deck)
+        self.hands: list[list[Card]] = [[], []]
+        self.stacks: list[list[tuple[Card, int]]] = [[], []]
+        self.negate: list[Card] = []
+        self.points = [0, 0]
+        self.positions = [NEUTRAL, NEUTRAL]
+        self.draws_used = [0, 0]
+        self.skip_next = [False, False]
+        self.exposed = [False, False]  # 4.2: the opponent's back is exposed to i
+        self.stalled = [False, False]  # no Pin or MAT BEAST in i's next play
+        self.resilient = [False, False]  # 4.6: i cannot be pinned this scrap
+        self.turn = 0
+        self.events: list[Event] = []
+        self.fall: tuple[int, str] | None = None
+
+    # ------------------------------------------------------------ views for policies
+
+    def score(self, i: int) -> int:
+        """The score: always the sum of the wrestler's stack (4.4), kept as it changes."""
+        return self.points[i]
+
+    @property
+    def transitions(self) -> int:
+        """2.2: completed transitions: pairs of turns taken, skipped or passed."""
+        return self.turn // 2
+
+    def log(self, wrestler: int | None, kind: str, card: str = "", points: int = 0, text: str = "") -> None:
+        self.events.append(Event(self.turn, wrestler, kind, card, points, text, (self.score(0), self.score(1)), tuple(self.positions)))
+
+    # ------------------------------------------------------------ the deck
+
+    def shuffle(self) -> None:
+        """1.1: Fisher-Yates with the logged dice."""
+        deck = self.deck
+        sizes = list(range(len(deck), 1, -1))
+        faces = self.dice.roll_each(sizes, f"shuffle: one die each, d{len(deck)} down to d2")
+        for i, face in zip(range(len(deck) - 1, 0, -1), faces):
+            j = face - 1
+            deck[i], deck[j] = deck[j], deck[i]
+
+    def draw(self, i: int, why: str = "draw") -> Card | None:
+        if not self.deck:
+            return None
+        card = self.deck.pop(0)
+        self.hands[i].append(card)
+        self.log(i, "draw", card.id, text=why)
+        return card
+
+    def to_middle(self, card: Card) -> None:
+        self.deck.insert(len(self.deck) // 2, card)
+
+    @staticmethod
+    def draw_value(card: Card) -> int:
+        """1.3: a card's value in the 10th-card draw (Beastin' counts 3)."""
+        return card.points
+
+    def tenth_card(self) -> int:
+        """1.3: the 10th-card draw; returns who starts."""
+        while True:
+            drawn = []
+            for i in (0, 1):
+                while True:
+                    if not self.deck:
+                        return 0  # no cards left to decide: the first-listed starts
+                    card = self.deck.pop(0)
+                    if card.kind in ("specialty", "pin", "mat_beast"):
+                        self.to_middle(card)  # "go into the middle of the deck and the 10th card draw is redone"
+                        self.log(i, "tenth", card.id, text="back into the middle of the deck")
+                        continue
+                    drawn.append(card)
+                    break
+            values = [self.draw_value(c) for c in drawn]
+            self.log(None, "tenth", f"{drawn[0].id} v {drawn[1].id}", text=f"{values[0]} v {values[1]}")
+            if values[0] != values[1]:
+                for i in (0, 1):
+                    self.hands[i].append(drawn[i])  # "Both wrestlers keep the card they drew"
+                return 0 if values[0] > values[1] else 1
+            for card in drawn:  # "those cards are returned to the deck and re-drawn"
+                self.to_middle(card)
+
+    # ------------------------------------------------------------ legal plays
+
+    def _holding(self, i: int, action: str) -> list[Play]:
+        """Plays of a base action from i's hand: the card itself, or Beastin' standing for it."""
+        wild = action in WILD_AS
+        plays = [Play(c, action) for c in self.hands[i] if c.action == action or wild and c.action == "wild"]
+        plays.sort(key=lambda p: p.card.action == "wild")  # the card itself before the wild
+        return plays
+
+    def turn_options(self, i: int) -> list[Play]:
+        """What i may play in his turn (section 3)."""
+        o = 1 - i
+        pos = self.positions[i]
+        options: list[Play] = []
+        hand = self.hands[i]
+        if pos == NEUTRAL and self.positions[o] == NEUTRAL:
+            options += self._holding(i, "takedown")
+            options += [Play(c, "feet_to_back") for c in hand if c.action == "feet_to_back"]
+        if pos == BOTTOM:  # 4.1
+            options += self._holding(i, "escape") + self._holding(i, "reversal")
+        if pos == TOP and self.exposed[i]:  # 4.2
+            options += [Play(c, c.action) for c in hand if c.action in ("near_fall", "spladle")]
+        if self.transitions >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
+            options += [Play(c, c.action) for c in hand if c.action in ("pin", "mat_beast")]
+        options += self._holding(i, "stalling")
+        options += [Play(c, c.action) for c in hand if c.action in ("tie", "wizardry", "resilience")]
+        return options
+
+    def _answer(self, i: int, threat: str, against: Play) -> Play | None:
+        """2.5: the responses the rulebook names, and the policy's choice among them."""
+        hand = self.hands[i]
+        if threat in ("takedown", "reversal", "pin", "feet_to_back"):
+            options = self._holding(i, "defense")
+        else:  # mat_beast, spladle: only Beastin'
+            options = [Play(c, "beastin") for c in hand if c.action == "wild"]
+        if threat == "takedown":  # "directly after your opponent plays a +3 Takedown card"
+            options += [Play(c, c.action) for c in hand if c.action in ("scramble", "clone")]
+        if threat == "feet_to_back":
+            options += [Play(c, "clone") for c in hand if c.action == "clone"]
+        if not options:
+            return None
+        return self.policies[i].answer(self, i, threat, options)
+
+    # ------------------------------------------------------------ playing
+
+    def _spend(self, i: int, play: Play) -> None:
+        self.hands[i].remove(play.card)
+
+    def _credit(self, i: int, card: Card, points: int) -> None:
+        self.stacks[i].append((card, points))
+        self.points[i] += points
+
+    def _move(self, top: int | None) -> None:
+        if top is None:
+            self.positions = [NEUTRAL, NEUTRAL]
+        else:
+            self.positions[top], self.positions[1 - top] = TOP, BOTTOM
+        self.exposed = [False, False]
+
+    def play(self, i: int, play: Play) -> bool:
+        """Apply a play; returns True if it scored (for Cut Em and Momentum's exposure)."""
+        o = 1 - i
+        self._spend(i, play)
+        action, card = play.action, play.card
+        stalled_before = self.stalled[i]
+        self.stalled[i] = False
+        self.exposed[i] = self.exposed[i] and action in ("near_fall", "spladle")
+        if action == "takedown":
+            answer = self._answer(o, "takedown", play)
+            if answer is not None:
+                self._spend(o, answer)
+            if answer is not None and answer.action == "defense":
+                self.negate.append(card)  # "both remain in the neutral position"
+                self._credit(o, answer.card, 0)
+                self.log(i, "play", str(play), 0, "Takedown")
+                self.log(o, "answer", str(answer), 0, "stops the Takedown")
+                return False
+            if answer is not None and answer.action == "scramble":
+                self.negate.append(card)
+                self._credit(o, answer.card, 5)
+                self._move(o)
+                self.log(i, "play", str(play), 0, "Takedown")
+                self.log(o, "answer", str(answer), 5, "Scramble: the Takedown is his")
+                return False
+            self._credit(i, card, 3)
+            self._move(i)
+            self.log(i, "play", str(play), 3, "Takedown")
+            if answer is not None:  # clone (4.5)
+                self._credit(o, answer.card, 3)
+                self._move(o)
+                self.log(o, "answer", str(answer), 3, "Clone: the same Takedown back")
+                return False
+            return True
+        if action == "feet_to_back":
+            self._credit(i, card, 7)
+            self.log(i, "play", str(play), 7, "Feet to Back")
+            answer = self._answer(o, "feet_to_back", play)
+            if answer is not None:
+                self._spend(o, answer)
+                if answer.action == "clone":
+                    self._credit(o, answer.card, 7)
+                    self._move(o)
+                    self.log(o, "answer", str(answer), 7, "Clone: Feet to Back of his own")
+                    return True
+                self._credit(o, answer.card, 0)
+                self._move(i)
+                self.exposed[i] = True  # 4.2: "after a FEET TO BACK card is played and the opponent defends the pin"
+                self.log(o, "answer", str(answer), 0, "defends the pin, on bottom")
+                return True
+            if self.resilient[o]:  # Resilience: no converting Feet to Back into a Pin
+                self._move(i)
+                self.exposed[i] = True
+                self.log(o, "answer", "Resilience", 0, "unpinnable")
+                return True
+            self.fall = (i, "feet_to_back")
+            self.log(i, "fall", card.id, 0, "Feet to Back with no Defense: a fall")
+            return True
+        if action == "escape":
+            self._credit(i, card, 2 if card.id == "escape_2" else 1)
+            self._move(None)
+            self.log(i, "play", str(play), self.stacks[i][-1][1], "Escape")
+            return True
+        if action == "reversal":
+            answer = self._answer(o, "reversal", play)
+            self.log(i, "play", str(play), 2, "Reversal")
+            if answer is not None:
+                self._spend(o, answer)
+                self.negate.append(card)
+                self._credit(o, answer.card, 0)
+                self.log(o, "answer", str(answer), 0, "stops the Reversal")
+                return False
+            self._credit(i, card, 2)
+            self._move(i)
+            return True
+        if action in ("near_fall", "spladle"):
+            self._credit(i, card, card.points)
+            self.log(i, "play", str(play), card.points, "Near Fall" if action == "near_fall" else "Spladle")
+            self.exposed[i] = False
+            if action == "spladle":
+                answer = self._answer(o, "spladle", play)
+                if answer is None:
+                    self.fall = (i, "spladle")
+                    self.log(i, "fall", card.id, 0, "Spladle with no Beastin': a fall")
+                else:
+                    self._spend(o, answer)
+                    self._credit(o, answer.card, 0)
+                    self.log(o, "answer", str(answer), 0, "Beastin' out of the Spladle")
+            return True
+        if action in ("pin", "mat_beast"):
+            threat = action
+            answer = self._answer(o, threat, play)
+            self.log(i, "play", str(play), 0, "Pin" if action == "pin" else "MAT BEAST")
+            if answer is None:
+                self._credit(i, card, 0)
+                self.fall = (i, action)
+                self.log(i, "fall", card.id, 0, "a fall")
+                return True
+            self._spend(o, answer)
+            self.negate.append(card)
+            self._credit(o, answer.card, 0)
+            self.log(o, "answer", str(answer), 0, "kicks out")
+            return False
+        if action == "stalling":
+            self._credit(o, card, 1)  # "Playing Stalling gives your opponent 1 point"
+            self.skip_next[o] = True
+            self.stalled[i] = True
+            self.log(i, "play", str(play), -1, "Stalling")
+            self.draw(i, "Stalling's extra card")
+            return False
+        if action == "tie":
+            gap = max(0, self.score(o) - self.score(i))
+            self._credit(i, card, gap)
+            self._move(i)
+            self.log(i, "play", str(play), gap, "ties the score, on top")
+            return gap > 0
+        if action == "wizardry":
+            erased = self.stacks[o][-3:]
+            del self.stacks[o][-3:]
+            self.points[o] -= sum(p for _, p in erased)
+            self.negate.extend(c for c, _ in erased)
+            self._credit(i, card, 0)
+            self._move(i)
+            self.log(i, "play", str(play), -sum(p for _, p in erased), f"erases {', '.join(c.name for c, _ in erased) or 'nothing'}")
+            return False
+        if action == "resilience":
+            self._credit(i, card, 0)
+            self.resilient[i] = True
+            self.skip_next[o] = True
+            self.log(i, "play", str(play), 0, "Resilience: unpinnable")
+            return False
+        raise ValueError(f"{card.id} cannot be played as {action} here")  # pragma: no cover
+
+    def _extras(self, i: int, scored_takedown: bool) -> None:
+        """2.6: Cut Em after a scoring Takedown; Momentum after any play; Resilience's extra play."""
+        o = 1 - i
+        while self.fall is None:
+            cut = [Play(c, "cut_em") for c in self.hands[i] if c.action == "cut_em"] if scored_takedown else []
+            another_takedown = [p for p in self._holding(i, "takedown") if p.card not in [c.card for c in cut]]
+            if cut and another_takedown and self.policies[i].use_cut_em(self, i):
+                play = cut[0]
+                self._spend(i, play)
+                self._credit(o, play.card, 1)  # "gives them 1 point"
+                self.skip_next[o] = True
+                self._move(None)
+                self.log(i, "play", str(play), -1, "Cut Em: lets him up to take him down again")
+                scored_takedown = self.play(i, self.policies[i].choose(self, i, self._holding(i, "takedown")))
+                continue
+            momentum = self._holding(i, "momentum")
+            if momentum and self.policies[i].use_momentum(self, i, scored_takedown):
+                play = momentum[0]
+                self._spend(i, play)
+                self._credit(i, play.card, 0)
+                self.skip_next[o] = True
+                if scored_takedown:
+                    self.exposed[i] = True  # 4.2: Momentum directly after a Takedown
+                self.log(i, "play", str(play), 0, "Momentum: another turn")
+                options = self.turn_options(i)
+                choice = self.policies[i].choose(self, i, options) if options else None
+                if choice is None:
+                    return
+                scored_takedown = self.play(i, choice) and choice.action == "takedown"
+                if choice.action == "resilience":
+                    scored_takedown = False
+                continue
+            return
+
+    def take_turn(self, i: int) -> bool:
+        """One transition turn; returns False when i passed."""
+        o = 1 - i
+        if self.skip_next[i]:
+            self.skip_next[i] = False
+            self.log(i, "skip", text="turn skipped")
+            return True
+        options = self.turn_options(i)
+        while self.draws_used[i] < self.draw_limit and self.deck and self.policies[i].wants_draw(self, i, options):
+            self.draws_used[i] += 1
+            self.draw(i)
+            options = self.turn_options(i)
+        choice = self.policies[i].choose(self, i, options) if options else None
+        if choice is None:
+            if self.positions[i] == BOTTOM:
+                self.exposed[o] = True  # 4.2: no Escape or Reversal: he loses his turn
+            self.exposed[i] = False
+            self.stalled[i] = False
+            self.log(i, "pass", text="no card to play")
+            return False
+        scored = self.play(i, choice)
+        while choice.action == "resilience" and self.fall is None:  # "immediately play an additional card"
+            options = self.turn_options(i)
+            choice = self.policies[i].choose(self, i, options) if options else None
+            if choice is None:
+                return True
+            scored = self.play(i, choice)
+        if self.fall is None:
+            self._extras(i, scored and choice.action == "takedown")
+        return True
+
+
+def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1) -> ScrapResult:
+    """Play one Quick Scrap (rulebook: Quick Scrap; docs/rulings/mat-clash.md)."""
+    scrap = Scrap(names, policies, deck, dice, draws, pin_after)
+    scrap.shuffle()
+    for _ in range(9):  # 1.2
+        for i in (0, 1):
+            scrap.draw(i, "dealt")
+    first = scrap.tenth_card()
+    scrap.log(first, "tenth", text="wins the 10th-card draw and starts")
+    passes = 0
+    player = first
+    while scrap.turn < TURN_GUARD:
+        moved = scrap.take_turn(player)
+        scrap.turn += 1
+        if scrap.fall is not None:
+            winner, how = scrap.fall
+            return ScrapResult(winner, "fall", how, (scrap.score(0), scrap.score(1)), scrap.turn, scrap.transitions, first, scrap.events)
+        passes = 0 if moved else passes + 1
+        if passes >= 2:  # 2.7: neither can complete another transition
+            break
+        player = 1 - player
+    return _by_score(scrap, first)
+
+
+def _by_score(scrap: Scrap, first: int) -> ScrapResult:
+    score = (scrap.score(0), scrap.score(1))
+    margin = abs(score[0] - score[1])
+    if margin:
+        winner = 0 if score[0] > score[1] else 1
+        method = "tech_fall" if margin >= 15 else "major" if margin >= 8 else "decision"
+        return ScrapResult(winner, method, "score", score, scrap.turn, scrap.transitions, first, scrap.events)
+    return _overtime(scrap, first, score)
+
+
+def _rank(card: Card) -> tuple[int, int]:
+    """4.7: MAT BEAST over Pin over any Specialty over base cards by value."""
+    return {"mat_beast": (3, 0), "pin": (2, 0), "specialty": (1, card.points)}.get(card.kind, (0, card.points))
+
+
+def _overtime(scrap: Scrap, first: int, score: tuple) -> ScrapResult:
+    order = (1 - first, first)  # "The wrestler who lost the original 10th card draw goes first"
+    while len(scrap.deck) >= 2:
+        drawn = {i: scrap.deck.pop(0) for i in order}
+        ranks = {i: _rank(c) for i, c in drawn.items()}
+        scrap.log(None, "overtime", f"{drawn[0].id} v {drawn[1].id}")
+        if ranks[0] != ranks[1]:
+            winner = 0 if ranks[0] > ranks[1] else 1
+            for i, card in drawn.items():
+                scrap.hands[i].append(card)
+            return ScrapResult(winner, "decision", "overtime", score, scrap.turn, scrap.transitions, first, scrap.events)
+        scrap.negate.extend(drawn.values())  # set aside (4.7); kept in one place for the count
+    scrap.log(first, "overtime", text="the deck is out: the 10th-card winner takes it")
+    return ScrapResult(first, "decision", "overtime", score, scrap.turn, scrap.transitions, first, scrap.events)
+
+
+@dataclass
+class DualResult:
+    scraps: list[ScrapResult]
+    team: tuple
+    winner: int
+    tiebreaker: bool
+
+
+def dual_match(names: list[str], policies: list[Any], deck: list[Card], dice: Dice) -> DualResult:
+    """4.8: five Quick Scraps (3 draws each, Pin after the second transition), team points."""
+    scraps = []
+    team = [0, 0]
+    for _ in range(5):
+        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2)
+        scraps.append(result)
+        team[result.winner] += result.team_points
+    tiebreaker = team[0] == team[1]
+    if tiebreaker:
+        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2)
+        scraps.append(result)
+        winner = result.winner
+    else:
+        winner = 0 if team[0] > team[1] else 1
+    return DualResult(scraps, tuple(team), winner, tiebreaker)
