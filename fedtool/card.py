@@ -27,6 +27,7 @@ class MatchModel(FileModel):
     grid: list | None = None
     referee: str | None = Field(default=None, max_length=80)
     stipulation: str | None = Field(default=None, max_length=40)
+    format: str | None = Field(default=None, max_length=40)  # Mat Clash: quick_scrap or dual_match
     strategies: dict[str, str] = {}
 
 
@@ -151,5 +152,9 @@ def strategy_path(card: Card, match: CardMatch, wrestler_id: str) -> Path:
     return found[0] if found else card.folder / f"{wrestler_id}.yaml"
 
 
-def card_raw(match: CardMatch, key: str) -> Any:
-    return match.raw.get(key)
+def fed_root_of(folder: Path) -> Path:
+    """The fed a card folder belongs to: the nearest folder above it with rosters/fed.yaml."""
+    for candidate in (folder, *folder.resolve().parents):
+        if (candidate / "rosters" / "fed.yaml").exists():
+            return candidate
+    return folder

@@ -54,11 +54,12 @@ def playthroughs() -> dict[str, dict[str, str]]:
         files["results.json"] = _invoke(["results", "1", "--json", "--fed", str(fed)])
         out["demo-week-01"] = files
 
-        _invoke(["run", "2", "--fed", str(fed)])
-        files = _collect(fed / "outbox" / "week-02")
-        files = {k: v for k, v in files.items() if not k.startswith("announcements/")}
-        files["results.json"] = _invoke(["results", "2", "--json", "--fed", str(fed)])
-        out["demo-week-02"] = files
+        for week in (2, 3):  # week 2: teams, a triangle, a cage; week 3: Mat Clash
+            _invoke(["run", str(week), "--fed", str(fed)])
+            files = _collect(fed / "outbox" / f"week-0{week}")
+            files = {k: v for k, v in files.items() if not k.startswith("announcements/")}
+            files["results.json"] = _invoke(["results", str(week), "--json", "--fed", str(fed)])
+            out[f"demo-week-0{week}"] = files
 
         example = fed / "strategies" / "example-part-vi"
         _invoke(["play", str(example), "--dice", str(example / "dice.txt"), "--fed", str(fed)])

@@ -10,6 +10,7 @@ from fedtool.rulesets.matchmatch.officials import read_referees, roll_referee, s
 from mm_builders import make_setup, make_sheet, make_strategy, run, uniform_grid
 
 STIPS = stipulations(None)
+MM_SECTION = "    dq_threshold: 10    # IV.2.c: defaults to 10\n"  # a line of the demo's matchmatch settings
 
 
 @pytest.mark.parametrize("referee, expected", [("Sam Atan", 16), ("Myron Opia", 14), ("Stan Model", 12), ("Bill Order", 11), ("Zero Tolerance", 8)])
@@ -123,7 +124,7 @@ def test_unknown_stipulation_and_unknown_field(demo_fed, fedtool):
     result = fedtool("run", "1", "--fed", demo_fed)
     assert "unknown stipulation 'ladder'; this fed has cage, strap, scaffold" in result.stderr
     settings = demo_fed / "rosters/fed.yaml"
-    settings.write_text(settings.read_text() + "    stipulations:\n      ladder: {name: Ladder Match, added_styles: [High-Flying], ladders: 2}\n")
+    settings.write_text(settings.read_text().replace(MM_SECTION, MM_SECTION + "    stipulations:\n      ladder: {name: Ladder Match, added_styles: [High-Flying], ladders: 2}\n"))
     result = fedtool("run", "1", "--fed", demo_fed)
     assert result.exit_code == 1
     assert "field ladders: unknown field 'ladders'" in result.stderr and "stipulation ladder (MatchMatch VII)" in result.stderr
@@ -131,7 +132,7 @@ def test_unknown_stipulation_and_unknown_field(demo_fed, fedtool):
 
 def test_a_fed_defined_stipulation_changes_the_match(demo_fed, fedtool):
     settings = demo_fed / "rosters/fed.yaml"
-    settings.write_text(settings.read_text() + "    stipulations:\n      ladder: {name: Ladder Match, description: Climb for the belt., added_styles: [High-Flying], pin: -3}\n")
+    settings.write_text(settings.read_text().replace(MM_SECTION, MM_SECTION + "    stipulations:\n      ladder: {name: Ladder Match, description: Climb for the belt., added_styles: [High-Flying], pin: -3}\n"))
     card = demo_fed / "strategies/week-01/card.yaml"
     card.write_text(card.read_text().replace("title: Main event\n", "title: Main event\n    stipulation: ladder\n"))
     assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0

@@ -5,8 +5,9 @@ from __future__ import annotations
 from ..errors import FedError, Problem
 from .base import Ruleset
 from .matchmatch import MatchMatch
+from .matclash import MatClash
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in (MatchMatch(),)}
+RULESETS: dict[str, Ruleset] = {r.id: r for r in (MatchMatch(), MatClash())}
 
 
 def get_ruleset(ruleset_id: str, where: tuple[str | None, str | None] = (None, None)) -> Ruleset:

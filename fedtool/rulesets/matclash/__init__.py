@@ -1,0 +1,221 @@
+"""Mat Clash: a folkstyle wrestling card game, played by mail through strategy policies."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import EmailStr, Field
+
+from ...card import Card as CardFile
+from ...card import CardMatch, fed_root_of, strategy_path
+from ...dice import Dice
+from ...errors import Collector, FedError, Problem
+from ...validation import FileModel, Name, validate
+from ...yamlio import load_yaml
+from ..base import Booking, Ruleset, WrestlerRecord
+from . import engine
+from .cards import SETS, build_deck, card_id, catalogue
+from .policy import Policy, read_policy
+
+METHOD_TITLES = {"fall": "by fall", "tech_fall": "by technical fall", "major": "by major decision", "decision": "by decision"}
+FINISH_WORDS = {"pin": "Pin", "mat_beast": "MAT BEAST", "feet_to_back": "Feet to Back", "spladle": "Spladle"}
+
+
+class OwnerModel(FileModel):
+    name: Name
+    email: EmailStr
+
+
+class SheetModel(FileModel):
+    """A Mat Clash wrestler: a name, an owner and optional flavour."""
+
+    name: Name
+    ruleset: Literal["matclash"]
+    owner: OwnerModel
+    moves: dict[str, str] = {}  # card -> the wrestler's signature move name
+    bio: str = Field(default="", max_length=4000)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    id: str
+    name: str
+    moves: dict
+    bio: str = ""
+    members: tuple = ()
+
+
+class MatClashSettings(FileModel):
+    """`rulesets: matclash:` in rosters/fed.yaml."""
+
+    sets: list[Literal["wave1", "wave2", "wave3", "short_print"]] = []
+    deck: str | None = None  # a fed's own deck file, relative to rosters/
+
+
+@dataclass
+class Played:
+    """A resolved Mat Clash match: one Quick Scrap or a Dual Match."""
+
+    format: str
+    scraps: list
+    winner: int | None
+    method: str
+    team: tuple | None
+    tiebreaker: bool
+    log: list
+
+
+class MatClash(Ruleset):
+    id = "matclash"
+    name = "Mat Clash"
+    template = "matclash/match"
+
+    def settings(self, raw: dict) -> MatClashSettings:
+        return validate(MatClashSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.matclash")
+
+    def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict) -> WrestlerRecord:
+        model = validate(SheetModel, data, file, "Mat Clash wrestler sheet")
+        moves = {card_id(k, file, f"field moves.{k}"): v for k, v in model.moves.items()}
+        sheet = Sheet(wrestler_id, model.name, moves, model.bio)
+        return WrestlerRecord(wrestler_id, model.name, self.id, model.owner.name, str(model.owner.email), sheet)
+
+    def initial_state(self, wrestler: WrestlerRecord) -> dict:
+        return {}  # Mat Clash keeps records only: standings come from the results
+
+    def book(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+        options = self.settings(settings)
+        fmt = match.raw.get("format", "quick_scrap")
+        where = f"line {match.line}, match {match.id}"
+        if fmt not in ("quick_scrap", "dual_match"):
+            raise FedError(Problem(card.shown, where, f"format {fmt!r}: Mat Clash is a quick_scrap or a dual_match", "Mat Clash"))
+        if len(wrestlers) != 2:
+            raise FedError(Problem(card.shown, where, f"a Mat Clash match has two wrestlers, not {len(wrestlers)}", "Mat Clash"))
+        problems = Collector()
+        policies, notes = [], []
+        for wrestler in wrestlers:
+            path = strategy_path(card, match, wrestler.id)
+            shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
+            if not path.exists():
+                policies.append(Policy())
+                notes.append(f"{wrestler.name} sent no strategy and plays the built-in default policy.")
+                continue
+            try:
+                policies.append(read_policy(load_yaml(path, shown), shown))
+            except FedError as exc:
+                problems.extend(exc)
+        deck = None
+        try:
+            if options.deck:
+                deck_path = fed_root_of(card.folder) / "rosters" / Path(options.deck).name  # a file in rosters/ only
+                deck = build_deck(tuple(options.sets), deck_path, f"rosters/{deck_path.name}")
+            else:
+                deck = build_deck(tuple(options.sets))
+        except FedError as exc:
+            problems.extend(exc)
+        problems.raise_if_any()
+        moves = [dict(w.sheet.moves, **p.moves) for w, p in zip(wrestlers, policies)]
+        setup = {"format": fmt, "names": [w.name for w in wrestlers], "ids": [w.id for w in wrestlers], "policies": policies, "deck": deck, "moves": moves}
+        return Booking(match, setup, wrestlers, notes, {"format": fmt})
+
+    def resolve(self, booking: Booking, dice: Dice) -> Played:
+        s = booking.setup
+        if s["format"] == "dual_match":
+            dual = engine.dual_match(s["names"], s["policies"], s["deck"], dice)
+            return Played("dual_match", dual.scraps, dual.winner, "dual", dual.team, dual.tiebreaker, dice.take_log())
+        scrap = engine.quick_scrap(s["names"], s["policies"], s["deck"], dice)
+        return Played("quick_scrap", [scrap], scrap.winner, scrap.method, None, False, dice.take_log())
+
+    def outcomes(self, booking: Booking, result: Played) -> list[str]:
+        return ["win" if i == result.winner else "loss" for i in (0, 1)]
+
+    def league_effects(self, booking, result, states, settings) -> dict:
+        return {}
+
+    def summary(self, booking: Booking, result: Played) -> dict:
+        ids = booking.setup["ids"]
+        return {
+            **booking.extra,
+            "winner": None if result.winner is None else ids[result.winner],
+            "method": result.method,
+            "round": len(result.scraps),
+            "team_points": list(result.team) if result.team else None,
+            "scraps": [
+                {"winner": ids[r.winner], "method": r.method, "finish": r.finish, "score": list(r.score), "team_points": r.team_points, "transitions": r.transitions}
+                for r in result.scraps
+            ],
+            "sides": [{"id": ids[i], "name": booking.setup["names"][i]} for i in (0, 1)],
+        }
+
+    def describe(self, booking: Booking, result: Played) -> dict:
+        s = booking.setup
+        names, moves = s["names"], s["moves"]
+        cards = catalogue()
+        scraps = []
+        for n, scrap in enumerate(result.scraps, 1):
+            transitions: dict[int, list[str]] = {}
+            for e in scrap.events:
+                line = _event_text(e, names, moves, cards)
+                if line:
+                    transitions.setdefault(e.turn // 2 + 1, []).append(line)
+            winner = names[scrap.winner]
+            how = f"by fall ({FINISH_WORDS[scrap.finish]})" if scrap.method == "fall" else METHOD_TITLES[scrap.method] + (" in overtime" if scrap.finish == "overtime" else "")
+            scraps.append({
+                "number": n,
+                "tiebreaker": result.tiebreaker and n == 6,
+                "first": names[scrap.first],
+                "transitions": [{"number": k, "lines": v} for k, v in sorted(transitions.items())],
+                "result": f"{winner} wins {how}, {scrap.score[0]}-{scrap.score[1]}",
+                "score": scrap.score,
+                "team_points": scrap.team_points,
+                "winner": winner,
+            })
+        fmt = "Dual Match" if result.format == "dual_match" else "Quick Scrap"
+        winner, loser = names[result.winner], names[1 - result.winner]
+        if result.format == "dual_match":
+            headline = f"{fmt}: {winner} def. {loser}, {max(result.team)}-{min(result.team)} in team points" + (" after a tiebreaker" if result.tiebreaker else "")
+        else:
+            headline = f"{fmt}: {winner} def. {loser} ({scraps[0]['result'].split(' wins ')[1]})"
+        running = [0, 0]
+        table = []
+        for scrap in result.scraps:
+            running[scrap.winner] += scrap.team_points
+            table.append({"winner": names[scrap.winner], "points": scrap.team_points, "totals": list(running)})
+        return {"headline": headline, "format": fmt, "names": names, "scraps": scraps, "team": list(result.team) if result.team else None, "team_table": table}
+
+
+def _event_text(e: engine.Event, names: list[str], moves: list[dict], cards: dict) -> str:
+    who = names[e.wrestler] if e.wrestler is not None else ""
+    score = f"{_short(names[0])} {e.score[0]}, {_short(names[1])} {e.score[1]}"
+    if e.kind in ("play", "answer"):
+        card_name = e.card
+        card = next((c for c in cards.values() if c.name == card_name.split(" as ")[0]), None)
+        move = moves[e.wrestler].get(card.id) if card else None
+        shown = f"{move} ({card_name})" if move else card_name
+        verb = "answers with" if e.kind == "answer" else "plays"
+        points = f", {'+' if e.points > 0 else ''}{e.points}" if e.points else ""
+        return f"{who} {verb} {shown}{points}: {e.text} ({score})."
+    if e.kind == "fall":
+        return f"**{who} wins by fall: {e.text}!**"
+    if e.kind == "skip":
+        return f"{who}'s turn is skipped."
+    if e.kind == "pass":
+        return f"{who} has no card to play."
+    if e.kind == "draw" and e.text == "draw":
+        return f"{who} draws a card."
+    if e.kind == "tenth" and e.text.startswith("wins"):
+        return f"{who} wins the 10th-card draw and starts."
+    if e.kind == "tenth" and e.wrestler is None:
+        return f"10th-card draw: {e.text}."
+    if e.kind == "overtime":
+        return f"Overtime draw: {e.card.replace('_', ' ')}." if e.card else f"{who}: {e.text}."
+    return ""
+
+
+def _short(name: str) -> str:
+    """The surname a commentator uses: the last word of the name."""
+    return name.split()[-1]
+
+
+__all__ = ["MatClash", "SETS"]

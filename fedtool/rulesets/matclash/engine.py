@@ -95,8 +95,16 @@ class Scrap:
         """2.2: completed transitions: pairs of turns taken, skipped or passed."""
         return self.turn // 2
 
-    def log(self, wrestler: int | None, kind: str, card: str = "", points: int = 0, text: str = "") -> None:
-        self.events.append(Event(self.turn, wrestler, kind, card, points, text, (self.score(0), self.score(1)), tuple(self.positions)))
+    def log(self, wrestler: int | None, kind: str, card: str = "", points: int = 0, text: str = "") -> Event:
+        event = Event(self.turn, wrestler, kind, card, points, text, (self.score(0), self.score(1)), tuple(self.positions))
+        self.events.append(event)
+        return event
+
+    def settle(self, event: Event, points: int) -> None:
+        """A play's outcome once answered (or not): its points, and the score and positions after."""
+        event.points = points
+        event.score = (self.score(0), self.score(1))
+        event.positions = tuple(self.positions)
 
     # ------------------------------------------------------------ the deck
 
@@ -217,25 +225,24 @@ class Scrap:
         self.stalled[i] = False
         self.exposed[i] = self.exposed[i] and action in ("near_fall", "spladle")
         if action == "takedown":
+            shot = self.log(i, "play", str(play), 0, "Takedown")
             answer = self._answer(o, "takedown", play)
             if answer is not None:
                 self._spend(o, answer)
             if answer is not None and answer.action == "defense":
                 self.negate.append(card)  # "both remain in the neutral position"
                 self._credit(o, answer.card, 0)
-                self.log(i, "play", str(play), 0, "Takedown")
                 self.log(o, "answer", str(answer), 0, "stops the Takedown")
                 return False
             if answer is not None and answer.action == "scramble":
                 self.negate.append(card)
                 self._credit(o, answer.card, 5)
                 self._move(o)
-                self.log(i, "play", str(play), 0, "Takedown")
                 self.log(o, "answer", str(answer), 5, "Scramble: the Takedown is his")
                 return False
             self._credit(i, card, 3)
             self._move(i)
-            self.log(i, "play", str(play), 3, "Takedown")
+            self.settle(shot, 3)
             if answer is not None:  # clone (4.5)
                 self._credit(o, answer.card, 3)
                 self._move(o)
@@ -244,7 +251,7 @@ class Scrap:
             return True
         if action == "feet_to_back":
             self._credit(i, card, 7)
-            self.log(i, "play", str(play), 7, "Feet to Back")
+            self.log(i, "play", str(play), 7, "Feet to Back: his back is on the mat")
             answer = self._answer(o, "feet_to_back", play)
             if answer is not None:
                 self._spend(o, answer)
@@ -272,8 +279,8 @@ class Scrap:
             self.log(i, "play", str(play), self.stacks[i][-1][1], "Escape")
             return True
         if action == "reversal":
+            shot = self.log(i, "play", str(play), 0, "Reversal")
             answer = self._answer(o, "reversal", play)
-            self.log(i, "play", str(play), 2, "Reversal")
             if answer is not None:
                 self._spend(o, answer)
                 self.negate.append(card)
@@ -282,6 +289,7 @@ class Scrap:
                 return False
             self._credit(i, card, 2)
             self._move(i)
+            self.settle(shot, 2)
             return True
         if action in ("near_fall", "spladle"):
             self._credit(i, card, card.points)
@@ -299,8 +307,8 @@ class Scrap:
             return True
         if action in ("pin", "mat_beast"):
             threat = action
-            answer = self._answer(o, threat, play)
             self.log(i, "play", str(play), 0, "Pin" if action == "pin" else "MAT BEAST")
+            answer = self._answer(o, threat, play)
             if answer is None:
                 self._credit(i, card, 0)
                 self.fall = (i, action)
