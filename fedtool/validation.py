@@ -8,7 +8,7 @@ from typing import Any, TypeVar
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError
+from pydantic import AfterValidator, BaseModel, ConfigDict, EmailStr, Field, ValidationError
 
 from .errors import FedError, Problem
 from .yamlio import line_of
@@ -35,6 +35,13 @@ def sensible_number(value: int) -> int:
 
 
 Name = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(_one_line_name)]
+
+
+class OwnerModel(FileModel):
+    """The player who owns a wrestler: mail goes to this address."""
+
+    name: Name
+    email: EmailStr
 # A sheet number: anything a message can still print; the rules judge the rest
 Points = Annotated[int, AfterValidator(sensible_number)]
 

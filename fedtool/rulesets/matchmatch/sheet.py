@@ -6,10 +6,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Annotated, Any
 
-from pydantic import AfterValidator, EmailStr, Field, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
 from ...errors import Collector
-from ...validation import FileModel, Name, Points, fraction, place, validate
+from ...validation import FileModel, Name, OwnerModel, Points, fraction, place, validate
 from ...validation import sensible_number
 from .rules import Vocabulary, vocabulary
 
@@ -32,11 +32,6 @@ def _stamina(value: int) -> int:
         shown = value if value < 10**9 else "of ten digits or more"
         raise ValueError(f"stamina {shown} is over the maximum of {STAMINA_MAX} (MatchMatch I.1)")
     return sensible_number(value)
-
-
-class OwnerModel(FileModel):
-    name: Name
-    email: EmailStr
 
 
 class PushModel(FileModel):

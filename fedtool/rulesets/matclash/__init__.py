@@ -6,13 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import EmailStr, Field
+from pydantic import Field
 
 from ...card import Card as CardFile
 from ...card import CardMatch, fed_root_of, strategy_path
 from ...dice import Dice
 from ...errors import Collector, FedError, Problem
-from ...validation import FileModel, Name, validate
+from ...validation import FileModel, Name, OwnerModel, validate
 from ...yamlio import load_yaml
 from ..base import Booking, Ruleset, WrestlerRecord
 from . import engine
@@ -21,11 +21,6 @@ from .policy import Policy, read_policy
 
 METHOD_TITLES = {"fall": "by fall", "tech_fall": "by technical fall", "major": "by major decision", "decision": "by decision"}
 FINISH_WORDS = {"pin": "Pin", "mat_beast": "MAT BEAST", "feet_to_back": "Feet to Back", "spladle": "Spladle"}
-
-
-class OwnerModel(FileModel):
-    name: Name
-    email: EmailStr
 
 
 class SheetModel(FileModel):
