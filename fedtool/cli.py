@@ -236,7 +236,10 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
         week, _, match_id = match_ref.partition("/")
         if not week.isdigit() or not match_id:
             raise click.BadParameter("write WEEK/MATCH, e.g. 1/m1", param_hint="--match")
-        setup = book_match(fed, int(week), match_id).setup
+        booking = book_match(fed, int(week), match_id)
+        if booking.match.ruleset != "matchmatch":
+            raise FedError(f"match {match_ref} is a {booking.match.ruleset} match; fedtool odds plays MatchMatch matches")
+        setup = booking.setup
     elif len(sheets) == 2 and len(strategies) == 2:
         grid_rows = [row.split() for row in grid.split("/")] if grid else None
         setup = exhibition_setup(

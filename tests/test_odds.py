@@ -76,3 +76,11 @@ def test_odds_usage_errors(fedtool):
     assert result.exit_code == 2 and "give --match WEEK/MATCH, or two --sheet and two --strategy" in result.output
     result = fedtool("odds", "--match", "1/m9", "--fed", ROOT)
     assert result.exit_code == 1 and "no match 'm9' on the card; it has m1, m2, m3, m4, m5" in result.stderr
+
+
+def test_odds_refuses_a_match_of_another_ruleset(fedtool):
+    from golden import ROOT
+
+    result = fedtool("odds", "--match", "3/m1", "--fed", ROOT)
+    assert result.exit_code == 1
+    assert "match 3/m1 is a matclash match; fedtool odds plays MatchMatch matches" in result.stderr
