@@ -225,7 +225,7 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
         for wrestler in sides:
             body = render(
                 env,
-                "announce.md.j2",
+                f"{ruleset.id}/announce.md.j2",
                 fed_name=fed.settings.name,
                 week_label=f"week {week}",
                 title=match.title,

@@ -77,3 +77,10 @@ def test_results_record_win_type_score_and_team_points(week_three, fedtool):
     for scrap in summary["scraps"][:5]:
         team[[s["id"] for s in summary["sides"]].index(scrap["winner"])] += scrap["team_points"]
     assert summary["team_points"] == team
+
+
+def test_opening_a_mat_clash_week_announces_the_format(demo_fed, fedtool):
+    assert fedtool("open", "3", "--fed", demo_fed).exit_code == 0
+    text = (demo_fed / "outbox/week-03/announcements/m1-tommy-reyes.md").read_text()
+    assert "Ruleset: Mat Clash, Quick Scrap. Up to 2 draws each; Pin and MAT BEAST after the first transition." in text
+    assert "Send your strategy as `tommy-reyes.yaml`" in text

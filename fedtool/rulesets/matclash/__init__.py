@@ -114,6 +114,13 @@ class MatClash(Ruleset):
         setup = {"format": fmt, "names": [w.name for w in wrestlers], "ids": [w.id for w in wrestlers], "policies": policies, "deck": deck, "moves": moves}
         return Booking(match, setup, wrestlers, notes, {"format": fmt})
 
+    def announce(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
+        fmt = match.raw.get("format", "quick_scrap")
+        rules = ("Five Quick Scraps, up to 3 draws each per scrap, Pin and MAT BEAST after the second transition; "
+                 "team points 6 for a fall, 5 technical fall, 4 major, 3 decision.") if fmt == "dual_match" else (
+                 "Up to 2 draws each; Pin and MAT BEAST after the first transition.")
+        return {"names": [w.name for w in wrestlers], "format": "Dual Match" if fmt == "dual_match" else "Quick Scrap", "format_rules": rules}
+
     def resolve(self, booking: Booking, dice: Dice) -> Played:
         s = booking.setup
         if s["format"] == "dual_match":
