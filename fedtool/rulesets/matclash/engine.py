@@ -77,7 +77,8 @@ class Scrap:
         self.positions = [NEUTRAL, NEUTRAL]
         self.draws_used = [0, 0]
         self.skip_next = [False, False]
-        self.exposed = [False, False]  # 4.2: the opponent's back is exposed to i
+        self.exposed = ["", ""]  # 4.2: how the opponent's back is exposed to i: momentum, lost_turn, feet_to_back
+        self.taken_down = [False, False]  # i is on bottom from the opponent's Takedown (for 4.2's lost turn)
         self.stalled = [False, False]  # no Pin or MAT BEAST in i's next play
         self.resilient = [False, False]  # 4.6: i cannot be pinned this scrap
         self.turn = 0
@@ -177,8 +178,9 @@ class Scrap:
             options += [Play(c, "feet_to_back") for c in hand if c.action == "feet_to_back"]
         if pos == BOTTOM:  # 4.1
             options += self._holding(i, "escape") + self._holding(i, "reversal")
-        if pos == TOP and self.exposed[i]:  # 4.2
-            options += [Play(c, c.action) for c in hand if c.action in ("near_fall", "spladle")]
+        if pos == TOP and self.exposed[i]:  # 4.2; Spladle names only Momentum and the lost turn
+            spladle = self.exposed[i] in ("momentum", "lost_turn")
+            options += [Play(c, c.action) for c in hand if c.action == "near_fall" or spladle and c.action == "spladle"]
         if self.transitions >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
             options += [Play(c, c.action) for c in hand if c.action in ("pin", "mat_beast")]
         options += self._holding(i, "stalling")
@@ -214,7 +216,20 @@ class Scrap:
             self.positions = [NEUTRAL, NEUTRAL]
         else:
             self.positions[top], self.positions[1 - top] = TOP, BOTTOM
-        self.exposed = [False, False]
+        self.exposed = ["", ""]
+        self.taken_down = [False, False]
+
+    def _table(self, i: int, card: Card) -> None:
+        """A card on the table while the opponent may answer it: in i's stack at 0 for now (4.4)."""
+        self.stacks[i].append((card, 0))
+
+    def _settle_card(self, i: int, points: int | None) -> None:
+        """The tabled card scores `points`, or (None) was answered and goes to the Negate stack."""
+        card, _ = self.stacks[i].pop()
+        if points is None:
+            self.negate.append(card)
+        else:
+            self._credit(i, card, points)
 
     def play(self, i: int, play: Play) -> bool:
         """Apply a play; returns True if it scored (for Cut Em and Momentum's exposure)."""
@@ -223,25 +238,28 @@ class Scrap:
         action, card = play.action, play.card
         stalled_before = self.stalled[i]
         self.stalled[i] = False
-        self.exposed[i] = self.exposed[i] and action in ("near_fall", "spladle")
+        if action not in ("near_fall", "spladle"):
+            self.exposed[i] = ""
         if action == "takedown":
             shot = self.log(i, "play", str(play), 0, "Takedown")
+            self._table(i, card)
             answer = self._answer(o, "takedown", play)
             if answer is not None:
                 self._spend(o, answer)
             if answer is not None and answer.action == "defense":
-                self.negate.append(card)  # "both remain in the neutral position"
+                self._settle_card(i, None)  # "both remain in the neutral position"
                 self._credit(o, answer.card, 0)
                 self.log(o, "answer", str(answer), 0, "stops the Takedown")
                 return False
             if answer is not None and answer.action == "scramble":
-                self.negate.append(card)
+                self._settle_card(i, None)
                 self._credit(o, answer.card, 5)
                 self._move(o)
                 self.log(o, "answer", str(answer), 5, "Scramble: the Takedown is his")
                 return False
-            self._credit(i, card, 3)
+            self._settle_card(i, 3)
             self._move(i)
+            self.taken_down[o] = True
             self.settle(shot, 3)
             if answer is not None:  # clone (4.5)
                 self._credit(o, answer.card, 3)
@@ -262,12 +280,12 @@ class Scrap:
                     return True
                 self._credit(o, answer.card, 0)
                 self._move(i)
-                self.exposed[i] = True  # 4.2: "after a FEET TO BACK card is played and the opponent defends the pin"
+                self.exposed[i] = "feet_to_back"  # 4.2: "after a FEET TO BACK card is played and the opponent defends the pin"
                 self.log(o, "answer", str(answer), 0, "defends the pin, on bottom")
                 return True
             if self.resilient[o]:  # Resilience: no converting Feet to Back into a Pin
                 self._move(i)
-                self.exposed[i] = True
+                self.exposed[i] = "feet_to_back"
                 self.log(o, "answer", "Resilience", 0, "unpinnable")
                 return True
             self.fall = (i, "feet_to_back")
@@ -280,21 +298,22 @@ class Scrap:
             return True
         if action == "reversal":
             shot = self.log(i, "play", str(play), 0, "Reversal")
+            self._table(i, card)
             answer = self._answer(o, "reversal", play)
             if answer is not None:
                 self._spend(o, answer)
-                self.negate.append(card)
+                self._settle_card(i, None)
                 self._credit(o, answer.card, 0)
                 self.log(o, "answer", str(answer), 0, "stops the Reversal")
                 return False
-            self._credit(i, card, 2)
+            self._settle_card(i, 2)
             self._move(i)
             self.settle(shot, 2)
             return True
         if action in ("near_fall", "spladle"):
             self._credit(i, card, card.points)
             self.log(i, "play", str(play), card.points, "Near Fall" if action == "near_fall" else "Spladle")
-            self.exposed[i] = False
+            self.exposed[i] = ""
             if action == "spladle":
                 answer = self._answer(o, "spladle", play)
                 if answer is None:
@@ -308,14 +327,15 @@ class Scrap:
         if action in ("pin", "mat_beast"):
             threat = action
             self.log(i, "play", str(play), 0, "Pin" if action == "pin" else "MAT BEAST")
+            self._table(i, card)
             answer = self._answer(o, threat, play)
             if answer is None:
-                self._credit(i, card, 0)
+                self._settle_card(i, 0)
                 self.fall = (i, action)
                 self.log(i, "fall", card.id, 0, "a fall")
                 return True
             self._spend(o, answer)
-            self.negate.append(card)
+            self._settle_card(i, None)
             self._credit(o, answer.card, 0)
             self.log(o, "answer", str(answer), 0, "kicks out")
             return False
@@ -362,7 +382,10 @@ class Scrap:
                 self.skip_next[o] = True
                 self._move(None)
                 self.log(i, "play", str(play), -1, "Cut Em: lets him up to take him down again")
-                scored_takedown = self.play(i, self.policies[i].choose(self, i, self._holding(i, "takedown")))
+                takedown = self.policies[i].choose(self, i, self._holding(i, "takedown"))
+                if takedown is None:
+                    return  # he let him up and did not shoot: the turn ends
+                scored_takedown = self.play(i, takedown)
                 continue
             momentum = self._holding(i, "momentum")
             if momentum and self.policies[i].use_momentum(self, i, scored_takedown):
@@ -371,15 +394,19 @@ class Scrap:
                 self._credit(i, play.card, 0)
                 self.skip_next[o] = True
                 if scored_takedown:
-                    self.exposed[i] = True  # 4.2: Momentum directly after a Takedown
+                    self.exposed[i] = "momentum"  # 4.2: Momentum directly after a Takedown
                 self.log(i, "play", str(play), 0, "Momentum: another turn")
                 options = self.turn_options(i)
                 choice = self.policies[i].choose(self, i, options) if options else None
                 if choice is None:
                     return
                 scored_takedown = self.play(i, choice) and choice.action == "takedown"
-                if choice.action == "resilience":
-                    scored_takedown = False
+                while choice.action == "resilience" and self.fall is None:  # "immediately play an additional card"
+                    options = self.turn_options(i)
+                    choice = self.policies[i].choose(self, i, options) if options else None
+                    if choice is None:
+                        return
+                    scored_takedown = self.play(i, choice) and choice.action == "takedown"
                 continue
             return
 
@@ -397,9 +424,9 @@ class Scrap:
             options = self.turn_options(i)
         choice = self.policies[i].choose(self, i, options) if options else None
         if choice is None:
-            if self.positions[i] == BOTTOM:
-                self.exposed[o] = True  # 4.2: no Escape or Reversal: he loses his turn
-            self.exposed[i] = False
+            if self.positions[i] == BOTTOM and self.taken_down[i] and not any(p.action in ("escape", "reversal") for p in options):
+                self.exposed[o] = "lost_turn"  # 4.2: no Escape or Reversal after a Takedown: he loses his turn
+            self.exposed[i] = ""
             self.stalled[i] = False
             self.log(i, "pass", text="no card to play")
             return False
