@@ -28,6 +28,7 @@ class MatchModel(FileModel):
     referee: str | None = Field(default=None, max_length=80)
     stipulation: str | None = Field(default=None, max_length=40)
     format: str | None = Field(default=None, max_length=40)  # Mat Clash: quick_scrap or dual_match
+    favored: str | None = Field(default=None, max_length=63)  # Face to the Mat: the favored side (4.a)
     strategies: dict[str, str] = {}
 
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from ..errors import FedError, Problem
 from .base import Ruleset
 from .matchmatch import MatchMatch
+from .facemat import FaceToTheMat
 from .matclash import MatClash
 
-RULESETS: dict[str, Ruleset] = {r.id: r for r in (MatchMatch(), MatClash())}
+RULESETS: dict[str, Ruleset] = {r.id: r for r in (MatchMatch(), MatClash(), FaceToTheMat())}
 
 
 def get_ruleset(ruleset_id: str, where: tuple[str | None, str | None] = (None, None)) -> Ruleset:

@@ -1,3 +1,101 @@
-"""Face to the Mat: the ruleset's data files (track, FAC deck, TV Move tables, Wild Card
-charts, Highlight Reels), written fresh for fedtool. The engine is issue 5's next step; this
-package is not yet in the ruleset registry."""
+"""Face to the Mat: TV grades, grudges, Fast Action Cards and the match track."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...card import Card as CardFile
+from ...card import CardMatch
+from ...dice import Dice
+from ...errors import FedError, Problem
+from ..base import Booking, Ruleset, WrestlerRecord
+from . import engine
+from .rules import GRADES
+from .sheet import read_card
+
+CHARTS = {None: "normal", "normal": "normal", "cage": "cage", "hardcore": "hardcore"}
+
+
+def _title(wrestler_id: str) -> str:
+    return wrestler_id.replace("-", " ").title()
+
+
+class FaceToTheMat(Ruleset):
+    id = "facemat"
+    name = "Face to the Mat"
+    template = "facemat/match"
+
+    def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict) -> WrestlerRecord:
+        from ...validation import validate
+        from .sheet import CardModel
+
+        card = read_card(data, file, wrestler_id)
+        owner = validate(CardModel, data, file, "Face to the Mat wrestler card (3)").owner
+        return WrestlerRecord(wrestler_id, card.name, self.id, owner.name, str(owner.email), card)
+
+    def initial_state(self, wrestler: WrestlerRecord) -> dict:
+        return {}
+
+    def book(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+        where = f"line {match.line}, match {match.id}"
+        if len(wrestlers) != 2:
+            raise FedError(Problem(card.shown, where, "this first Face to the Mat engine plays singles matches", "Face to the Mat 4"))
+        stip = match.raw.get("stipulation")
+        if stip not in CHARTS:
+            raise FedError(Problem(card.shown, where, f"stipulation {stip!r}: Face to the Mat matches here are normal, cage or hardcore", "Face to the Mat 9"))
+        if stip == "hardcore":
+            soft = [w.name for w in wrestlers if "MEAN" not in w.sheet.skills]
+            if soft:
+                raise FedError(Problem(card.shown, where, f"{', '.join(soft)} is not MEAN: a hardcore match is only for wrestlers with MEAN", "Face to the Mat 9.f"))
+        favored = match.raw.get("favored")
+        if favored is not None and favored not in match.sides:
+            raise FedError(Problem(card.shown, where, f"favored {favored!r} is not in this match", "Face to the Mat 4.a"))
+        if favored is None:  # 4.a; ruling: the higher TV grade is favored, the first listed on a tie
+            order = sorted(range(2), key=lambda i: GRADES.index(wrestlers[i].sheet.tv_grade))
+            favored = wrestlers[order[0]].id
+        pair = sorted(wrestlers, key=lambda w: w.id != favored)
+        hotbox = {}
+        for role, w in zip(("favored", "underdog"), pair):
+            hotbox[f"{role}_ally"] = _title(w.sheet.allies[0]) if w.sheet.allies else "a friend from the locker room"
+            hotbox[f"{role}_foe"] = _title(w.sheet.foes[0]) if w.sheet.foes else "an old rival"
+        setup = engine.Setup(match.id, (pair[0].sheet, pair[1].sheet), hotbox, CHARTS[stip])
+        return Booking(match, setup, pair, [f"{pair[0].name} is favored; {pair[1].name} is the underdog."], {"stipulation": stip})
+
+    def resolve(self, booking: Booking, dice: Dice) -> engine.Result:
+        return engine.resolve(booking.setup, dice)
+
+    def outcomes(self, booking: Booking, result: engine.Result) -> list[str]:
+        order = [w.id for w in booking.wrestlers]
+        outs = ["draw", "draw"] if result.winner is None else ["win" if i == result.winner else "loss" for i in (0, 1)]
+        return [outs[order.index(side)] for side in booking.match.sides]
+
+    def league_effects(self, booking, result, states, settings) -> dict:
+        return {}  # TV grade and grudge changes: the next step of issue 5 (see the note)
+
+    def summary(self, booking: Booking, result: engine.Result) -> dict:
+        ws = booking.wrestlers
+        return {
+            **booking.extra,
+            "winner": None if result.winner is None else ws[result.winner].id,
+            "method": result.method,
+            "round": result.facs,
+            "favored": ws[0].id,
+            "sides": [{"id": w.id, "name": w.name, "track": result.positions[i], "tv_grade": w.sheet.tv_grade} for i, w in enumerate(ws)],
+            "storyline": [{"wrestler": ws[i].id, "kind": kind, "change": change} for i, kind, change, _ in result.league],
+        }
+
+    def describe(self, booking: Booking, result: engine.Result) -> dict:
+        names = [w.name for w in booking.wrestlers]
+        if result.winner is None:
+            headline = f"{names[0]} vs. {names[1]}: a time-limit draw"
+        else:
+            how = {"pin": "by pinfall", "finisher": f"with {booking.wrestlers[result.winner].sheet.finisher_name}"}[result.method]
+            headline = f"{names[result.winner]} def. {names[1 - result.winner]} {how} ({result.facs} FACs)"
+        lines = [{"kind": ln.kind, "text": ln.text, "positions": ln.positions} for ln in result.lines if ln.text]
+        return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": booking.setup.hotbox}
+
+    def announce(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
+        return {"names": [w.name for w in wrestlers], "stipulation": match.raw.get("stipulation") or "normal"}
+
+
+__all__ = ["FaceToTheMat"]

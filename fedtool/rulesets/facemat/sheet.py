@@ -1,0 +1,75 @@
+"""Face to the Mat wrestler cards (rulebook 3), read and checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import Field
+
+from ...errors import Collector
+from ...validation import FileModel, Name, OwnerModel, place, validate
+from .rules import GRADES, SKILLS, SYMBOLS, parse_range
+
+
+class FinisherModel(FileModel):
+    name: str = Field(min_length=1, max_length=80)
+    range: str | int
+
+
+class CardModel(FileModel):
+    name: Name
+    ruleset: Literal["facemat"]
+    owner: OwnerModel
+    tv_grade: str
+    grudge: int = Field(default=0, ge=-20, le=20)  # 3.b: "Numerical value (can be negative)"
+    alignment: Literal["face", "heel"]
+    skills: dict[str, str] = {}
+    finisher: FinisherModel
+    signature_moves: dict[str, str] = {}
+    allies: list[str] = []
+    foes: list[str] = []
+    bio: str = Field(default="", max_length=4000)
+
+
+@dataclass(frozen=True)
+class Wrestler:
+    id: str
+    name: str
+    tv_grade: str
+    grudge: int
+    alignment: str
+    skills: dict  # skill -> symbol
+    finisher_name: str
+    finisher_range: tuple[int, int]
+    signature_moves: dict
+    allies: tuple[str, ...] = ()
+    foes: tuple[str, ...] = ()
+    members: tuple = field(default=())
+
+
+def read_card(data: Any, file: str, wrestler_id: str) -> Wrestler:
+    model = validate(CardModel, data, file, "Face to the Mat wrestler card (3)")
+    problems = Collector()
+    grade = model.tv_grade.strip().upper()
+    if grade not in GRADES:
+        problems.add(file, place(data, ("tv_grade",)), f"TV grade {model.tv_grade!r} is outside AAA-F ({', '.join(GRADES)})", "Face to the Mat 3.a")
+    skills = {}
+    for skill, symbol in model.skills.items():
+        key = skill.strip().upper()
+        if key not in SKILLS:
+            problems.add(file, place(data, ("skills", skill)), f"unknown skill {skill!r}; the twelve skills are {', '.join(SKILLS)}", "Face to the Mat 3.c")
+        elif symbol.strip().lower() not in SYMBOLS:
+            problems.add(file, place(data, ("skills", skill)), f"unknown symbol {symbol!r}: a skill's symbol is star, square or circle", "Face to the Mat 3.d")
+        else:
+            skills[key] = symbol.strip().lower()
+    finisher = parse_range(model.finisher.range)
+    if finisher is None:
+        problems.add(file, place(data, ("finisher", "range")), f"finisher range {model.finisher.range!r} is not a d66 range such as 11-33 (each digit 1 to 6)", "Face to the Mat 3.e")
+    for section in ("signature_moves",):
+        for skill in getattr(model, section):
+            if skill.strip().upper() not in SKILLS:
+                problems.add(file, place(data, (section, skill)), f"unknown skill {skill!r}", "Face to the Mat 3.c")
+    problems.raise_if_any()
+    return Wrestler(wrestler_id, model.name, grade, model.grudge, model.alignment, skills, model.finisher.name, finisher,
+                    {k.strip().upper(): v for k, v in model.signature_moves.items()}, tuple(model.allies), tuple(model.foes))

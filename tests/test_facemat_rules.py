@@ -1,0 +1,115 @@
+"""Face to the Mat, computed by hand from the rulebook (../shared/rules/004_...txt)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fedtool.dice import ScriptedDice
+from fedtool.errors import FedError
+from fedtool.rulesets.facemat import engine
+from fedtool.rulesets.facemat.rules import d66, kicks_out, parse_range
+from fedtool.rulesets.facemat.sheet import Wrestler, read_card
+from fedtool.yamlio import parse_yaml
+
+
+def test_d66_reads_tens_then_ones():
+    """3.e: "2d6 roll where one die is the 10s column, and one die is the 1s column"."""
+    assert d66(3, 5) == 35 and d66(1, 1) == 11 and d66(6, 6) == 66
+    assert parse_range("11-33") == (11, 33) and parse_range("11") == (11, 11)
+    for bad in ("11-37", "10-33", "07", "41-23", "eleven"):
+        assert parse_range(bad) is None
+
+
+@pytest.mark.parametrize("grade, top", [("AAA", 43), ("AA", 36), ("A", 33), ("B", 26), ("C", 23), ("D", 16), ("E", 13), ("F", 11)])
+def test_kickout_range_for_every_grade(grade, top):
+    """8.a: "AAA: 11-43 AA: 11-36 A: 11-33 B: 11-26 C: 11-23 D: 11-16 E: 11-13 F: 11"."""
+    assert kicks_out(grade, 11) and kicks_out(grade, top)
+    assert not kicks_out(grade, d66(top // 10, top % 10 + 1) if top % 10 < 6 else d66(top // 10 + 1, 1))
+
+
+def wrestler(wid, grade="B", skills=None, finisher=(11, 33), alignment="face", grudge=0):
+    return Wrestler(wid, wid.title(), grade, grudge, alignment, skills or {}, "the Finisher", finisher, {})
+
+
+def quiet_tables(cards):
+    """The real track and TV tables, `cards` as the whole FAC deck, and reels whose every
+    event does nothing, so a test's dice are only the ones it is about."""
+    from fedtool.rulesets.facemat.rules import data
+
+    still = {n: {"text": "Quiet.", "effect": "none"} for n in range(2, 13)}
+    reels = {"pick": {n: "A" for n in range(1, 7)}, "reels": {"A": {"title": "Quiet", "events": still}, "K": {"title": "K", "events": still}}}
+    return {**data(), "facs": cards, "reels": reels}
+
+
+def test_a_failed_finisher_goes_back_to_the_corner_and_a_hit_wins(monkeypatch):
+    """8.b: "Success if roll falls within wrestler's FINISHER range. If failed, move token back
+    to corner square" (space 9, the README's gold corner). One Signature card worth 15.
+    FAC 1: tied at Start, so the favored (A) performs (7: "If tied, FAVORED"): A reaches 15
+    and rolls 4, 4 = 44, outside 11-33: back to 9. FAC 2: B trails (0 < 9) and performs: 15,
+    rolls 1, 1 = 11, inside 11-26: B wins with his finisher."""
+    card = {"id": "s", "type": "SIGNATURE", "points": 15, "square": False, "control": False, "text": "{performer} hits it."}
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([card]))
+    a, b = wrestler("a", finisher=(11, 33)), wrestler("b", finisher=(11, 26))
+    dice = ScriptedDice([1, 1, 1, 4, 4, 1, 1, 1, 1, 1])  # pre-match reel; A's finisher; B's; post-match reel
+    result = engine.resolve(engine.Setup("m", (a, b), {}), dice)
+    finishers = [ln for ln in result.lines if ln.kind == "finisher"]
+    assert "44, not in 11-33" in finishers[0].text and finishers[0].positions == (9, 0)
+    assert (result.winner, result.method, result.facs) == (1, "finisher", 2)
+    assert dice.remaining == 0
+
+
+def test_symbols_decide_who_can_use_a_skill(monkeypatch):
+    """3.d: "Square: Can only be used on square spaces; Circle: Can only be used on circle
+    spaces". A has MEAN on a circle; B has none. Space 0 is a circle: A scores 3 to space 3
+    (circle), again to 6 (circle), again to 9, a square: now neither can use the card."""
+    card = {"id": "m", "type": "MEAN", "points": 3, "square": False, "control": False, "text": "{performer} is mean."}
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([card]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 5)
+    a, b = wrestler("a", skills={"MEAN": "circle"}), wrestler("b")
+    result = engine.resolve(engine.Setup("m", (a, b), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
+    assert [ln.positions for ln in result.lines if ln.kind == "move"] == [(3, 0), (6, 0), (9, 0)]
+    assert sum("neither man can use it" in ln.text for ln in result.lines) == 2
+    assert result.method == "time_limit"
+
+
+def test_the_trailing_wrestler_performs_a_move_both_can_make(monkeypatch):
+    """7: "TRAILING wrestler performs move; If tied, FAVORED wrestler performs move". Both
+    have AGILE (star): FAC 1 tied, the favored A scores 2; FAC 2 B trails and scores 2; FAC 3
+    tied again: A."""
+    card = {"id": "g", "type": "AGILE", "points": 2, "square": False, "control": False, "text": "{performer} flies."}
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([card]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 3)
+    a, b = wrestler("a", skills={"AGILE": "star"}), wrestler("b", skills={"AGILE": "star"})
+    result = engine.resolve(engine.Setup("m", (a, b), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
+    assert [ln.who for ln in result.lines if ln.kind == "move"] == [0, 1, 0]
+
+
+def card_data(**changes):
+    base = ("name: Test\nruleset: facemat\nowner: {name: T, email: t@players.example}\ntv_grade: B\nalignment: face\n"
+            "skills: {AGILE: star}\nfinisher: {name: Drop, range: 11-33}\n")
+    for key, value in changes.items():
+        base = base.replace(f"{key}: ", f"{key}: {value} #", 1) if key in base else base + f"{key}: {value}\n"
+    return parse_yaml(base, "card.yaml")
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"tv_grade": "G"}, "TV grade 'G' is outside AAA-F"),
+    ({"skills": "{SNEAKY: star}"}, "unknown skill 'SNEAKY'"),
+    ({"skills": "{AGILE: triangle}"}, "unknown symbol 'triangle': a skill's symbol is star, square or circle"),
+    ({"finisher": "{name: Drop, range: 11-37}"}, "finisher range '11-37' is not a d66 range"),
+    ({"finisher": "{name: Drop, range: 10-33}"}, "finisher range '10-33' is not a d66 range"),
+])
+def test_bad_wrestler_cards(changes, message):
+    with pytest.raises(FedError) as caught:
+        read_card(card_data(**changes), "card.yaml", "test")
+    assert message in str(caught.value) and "card.yaml, line" in str(caught.value)
+
+
+def test_hardcore_is_for_mean_wrestlers_only(demo_fed, fedtool):
+    card = demo_fed / "strategies/week-03/card.yaml"
+    card.write_text(card.read_text().replace("    title: Face to the Mat debut\n", "    title: Face to the Mat debut\n    stipulation: hardcore\n"))
+    assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
+    assert fedtool("run", "2", "--fed", demo_fed).exit_code == 0
+    result = fedtool("run", "3", "--fed", demo_fed)
+    assert result.exit_code == 1
+    assert "Vince Valor is not MEAN: a hardcore match is only for wrestlers with MEAN [Face to the Mat 9.f]" in result.stderr
