@@ -65,7 +65,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     state = {"winner": None, "method": "time_limit"}
 
     def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
-        lines.append(Line(len([ln for ln in lines if ln.kind == "fac"]), kind, text, who, points, tuple(pos)))
+        lines.append(Line(drawn, kind, text, who, points, tuple(pos)))
 
     def leader() -> int:
         return 0 if pos[0] > pos[1] else 1 if pos[1] > pos[0] else 0  # 7: tied -> favored
@@ -200,10 +200,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return candidates[0]
         return trailing()  # 7: "TRAILING wrestler performs move; if tied, FAVORED"
 
+    drawn = 0
     storyline("pre-match")
     deck = list(tables["facs"])
     quiet = 0
-    drawn = 0
     while state["winner"] is None and drawn < FAC_GUARD:
         if not deck:
             deck = list(tables["facs"])
