@@ -78,6 +78,16 @@ def m002_team_members(db: Database) -> None:
     db["wrestlers"].add_column("members", str)
 
 
+@migrations()
+def m003_tv_grades_and_grudges(db: Database) -> None:
+    """Face to the Mat keeps TV grades and grudge grades in the league (issue 5)."""
+    db["wrestler_states"].add_column("tv_grade", str)
+    db["wrestler_states"].add_column("grudge", int)
+
+
+STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge")
+
+
 WEEK_TABLES = ("dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
 
 
@@ -111,17 +121,20 @@ def undo_week(db: Database, week: int) -> None:
 def states_before(db: Database, week: int) -> dict[str, dict]:
     """Each wrestler's stored state going into `week`: the latest row from an earlier week."""
     rows = db.execute(
-        """
-        SELECT s.wrestler_id, s.push_level, s.push_points, s.injury FROM wrestler_states s
+        f"""
+        SELECT s.wrestler_id, {", ".join("s." + k for k in STATE_KEYS)} FROM wrestler_states s
         JOIN (SELECT wrestler_id, MAX(week) AS week FROM wrestler_states WHERE week < ? GROUP BY wrestler_id) latest
         ON s.wrestler_id = latest.wrestler_id AND s.week = latest.week
         """,
         [week],
     ).fetchall()
-    return {
-        wrestler_id: {"push_level": level, "push_points": Fraction(points), "injury": injury}
-        for wrestler_id, level, points, injury in rows
-    }
+    states = {}
+    for wrestler_id, *values in rows:
+        state = {k: v for k, v in zip(STATE_KEYS, values) if v is not None}
+        if "push_points" in state:
+            state["push_points"] = Fraction(state["push_points"])
+        states[wrestler_id] = state
+    return states
 
 
 def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: str, wrestlers: list, matches: list[dict], states: dict[str, tuple[dict, str]], dice: list[dict]) -> None:
@@ -163,8 +176,10 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
             "week": week,
             "wrestler_id": wid,
             "push_level": state.get("push_level"),
-            "push_points": str(state.get("push_points", Fraction(0))),
-            "injury": state.get("injury", 0),
+            "push_points": str(state["push_points"]) if "push_points" in state else None,
+            "injury": state.get("injury"),
+            "tv_grade": state.get("tv_grade"),
+            "grudge": state.get("grudge"),
             "reason": reason,
         }
         for wid, (state, reason) in sorted(states.items())

@@ -113,3 +113,47 @@ def test_hardcore_is_for_mean_wrestlers_only(demo_fed, fedtool):
     result = fedtool("run", "3", "--fed", demo_fed)
     assert result.exit_code == 1
     assert "Vince Valor is not MEAN: a hardcore match is only for wrestlers with MEAN [Face to the Mat 9.f]" in result.stderr
+
+
+def test_the_boo_rule_pushes_the_favored_after_three_quiet_facs(monkeypatch):
+    """10.a: "If three consecutive FACs result in no scoring: Roll 1d6; Move favored wrestler's
+    token that many spaces forward." Nobody can use the MEAN card (neither has MEAN): after the
+    third quiet FAC the Boo roll of 4 moves A (favored) from 0 to 4; the guard then ends it."""
+    card = {"id": "m", "type": "MEAN", "points": 3, "square": False, "control": False, "text": "{performer} is mean."}
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([card]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 3)
+    a, b = wrestler("a"), wrestler("b")
+    dice = ScriptedDice([1, 1, 1, 4, 1, 1, 1])  # pre-match reel, the Boo 1d6, post-match reel
+    result = engine.resolve(engine.Setup("m", (a, b), {}, boo_rule=True), dice)
+    boo = [ln for ln in result.lines if ln.kind == "boo"]
+    assert len(boo) == 1 and boo[0].positions == (4, 0) and result.positions == [4, 0]
+    assert dice.remaining == 0
+
+
+def test_an_upset_moves_both_tv_grades():
+    """docs/rulings/face-to-the-mat.md (tv_changes: upsets): the underdog who wins goes up a
+    grade (C -> B), the favored who loses goes down one (A -> B); a favored win changes nothing."""
+    from fedtool.rulesets.base import Booking, WrestlerRecord
+    from fedtool.rulesets.facemat import FaceToTheMat, shift_grade
+
+    assert shift_grade("AAA", 1) == "AAA" and shift_grade("F", -1) == "F" and shift_grade("C", 1) == "B"
+    ws = [WrestlerRecord("fav", "Fav", "facemat", "o", "o@x.example", wrestler("fav", "A")),
+          WrestlerRecord("dog", "Dog", "facemat", "o", "o@x.example", wrestler("dog", "C"))]
+    booking = Booking(None, None, ws)
+    states = {"fav": {"tv_grade": "A", "grudge": 0}, "dog": {"tv_grade": "C", "grudge": 0}}
+    upset = engine.Result(1, "pin", 20, [0, 12])
+    changes = FaceToTheMat().league_effects(booking, upset, states, {})
+    assert {wid: state["tv_grade"] for wid, (state, _) in changes.items()} == {"fav": "B", "dog": "B"}
+    assert FaceToTheMat().league_effects(booking, engine.Result(0, "pin", 20, [12, 0]), states, {}) == {}
+    assert FaceToTheMat().league_effects(booking, upset, states, {"tv_changes": "none"}) == {}
+
+
+def test_rerun_undoes_tv_grade_changes_before_applying_them_again(demo_fed, fedtool):
+    import sqlite3
+
+    for week in ("1", "2", "3"):
+        assert fedtool("run", week, "--fed", demo_fed).exit_code == 0
+    query = "SELECT wrestler_id, tv_grade, grudge FROM wrestler_states WHERE week = 3 AND tv_grade IS NOT NULL ORDER BY wrestler_id"
+    first = sqlite3.connect(demo_fed / "fed.db").execute(query).fetchall()
+    assert fedtool("run", "3", "--rerun", "--fed", demo_fed).exit_code == 0
+    assert sqlite3.connect(demo_fed / "fed.db").execute(query).fetchall() == first

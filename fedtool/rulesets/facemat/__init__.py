@@ -2,18 +2,43 @@
 
 from __future__ import annotations
 
-from typing import Any
+from dataclasses import replace
+from typing import Any, Literal
+
+from pydantic import Field
 
 from ...card import Card as CardFile
 from ...card import CardMatch
 from ...dice import Dice
 from ...errors import FedError, Problem
+from ...validation import FileModel, validate
 from ..base import Booking, Ruleset, WrestlerRecord
 from . import engine
 from .rules import GRADES
 from .sheet import read_card
 
 CHARTS = {None: "normal", "normal": "normal", "cage": "cage", "hardcore": "hardcore"}
+
+
+class Tiers(FileModel):
+    gold: int = Field(default=3, ge=0, le=10)
+    silver: int = Field(default=2, ge=0, le=10)
+    bronze: int = Field(default=1, ge=0, le=10)
+
+
+class FaceToTheMatSettings(FileModel):
+    """`rulesets: facemat:` in rosters/fed.yaml (the advanced options of section 10)."""
+
+    boo_rule: bool = False  # 10.a
+    tv_table: Literal["standard", "steep", "flat"] = "standard"  # the three published TV Move tables
+    tiers: Tiers = Tiers()  # 10.h: varied gold, silver and bronze moves
+    tv_changes: Literal["upsets", "none"] = "upsets"  # TV grades outside grudge matches (docs/rulings)
+
+
+def shift_grade(grade: str, change: int) -> str:
+    """A TV grade moved `change` steps (+1 = one grade better), kept within AAA-F."""
+    index = min(len(GRADES) - 1, max(0, GRADES.index(grade) - change))
+    return GRADES[index]
 
 
 def _title(wrestler_id: str) -> str:
@@ -33,11 +58,17 @@ class FaceToTheMat(Ruleset):
         owner = validate(CardModel, data, file, "Face to the Mat wrestler card (3)").owner
         return WrestlerRecord(wrestler_id, card.name, self.id, owner.name, str(owner.email), card)
 
+    def settings(self, raw: dict) -> FaceToTheMatSettings:
+        return validate(FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat")
+
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
-        return {}
+        return {"tv_grade": wrestler.sheet.tv_grade, "grudge": wrestler.sheet.grudge}
 
     def book(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+        options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
+        # the league's current grades, not the sheet's starting ones
+        wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=states[w.id]["tv_grade"], grudge=states[w.id]["grudge"])) for w in wrestlers]
         if len(wrestlers) != 2:
             raise FedError(Problem(card.shown, where, "this first Face to the Mat engine plays singles matches", "Face to the Mat 4"))
         stip = match.raw.get("stipulation")
@@ -58,7 +89,8 @@ class FaceToTheMat(Ruleset):
         for role, w in zip(("favored", "underdog"), pair):
             hotbox[f"{role}_ally"] = _title(w.sheet.allies[0]) if w.sheet.allies else "a friend from the locker room"
             hotbox[f"{role}_foe"] = _title(w.sheet.foes[0]) if w.sheet.foes else "an old rival"
-        setup = engine.Setup(match.id, (pair[0].sheet, pair[1].sheet), hotbox, CHARTS[stip])
+        tiers = (options.tiers.gold, options.tiers.silver, options.tiers.bronze)
+        setup = engine.Setup(match.id, (pair[0].sheet, pair[1].sheet), hotbox, CHARTS[stip], options.tv_table, tiers, options.boo_rule)
         return Booking(match, setup, pair, [f"{pair[0].name} is favored; {pair[1].name} is the underdog."], {"stipulation": stip})
 
     def resolve(self, booking: Booking, dice: Dice) -> engine.Result:
@@ -69,8 +101,27 @@ class FaceToTheMat(Ruleset):
         outs = ["draw", "draw"] if result.winner is None else ["win" if i == result.winner else "loss" for i in (0, 1)]
         return [outs[order.index(side)] for side in booking.match.sides]
 
-    def league_effects(self, booking, result, states, settings) -> dict:
-        return {}  # TV grade and grudge changes: the next step of issue 5 (see the note)
+    def league_effects(self, booking: Booking, result: engine.Result, states: dict, settings: dict) -> dict:
+        """TV grades and grudges after the match: the fed's TV rule (by default an upset lifts
+        the underdog a grade and drops the favored one) and the storylines' own effects."""
+        ws = booking.wrestlers
+        new = {w.id: dict(states[w.id]) for w in ws}
+        reasons: dict[str, list[str]] = {w.id: [] for w in ws}
+        if self.settings(settings).tv_changes == "upsets" and result.winner == 1:
+            for i, change in ((1, 1), (0, -1)):
+                before = new[ws[i].id]["tv_grade"]
+                new[ws[i].id]["tv_grade"] = shift_grade(before, change)
+                reasons[ws[i].id].append(f"upset ({'won' if i == 1 else 'lost'} as the {'underdog' if i == 1 else 'favorite'}): TV grade {before} -> {new[ws[i].id]['tv_grade']}")
+        for i, kind, change, _ in result.league:
+            state = new[ws[i].id]
+            if kind == "tv":
+                before = state["tv_grade"]
+                state["tv_grade"] = shift_grade(before, change)
+                reasons[ws[i].id].append(f"storyline: TV grade {before} -> {state['tv_grade']}")
+            else:
+                state["grudge"] += change
+                reasons[ws[i].id].append(f"storyline: grudge {state['grudge'] - change} -> {state['grudge']}")
+        return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != states[wid]}
 
     def summary(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers

@@ -252,9 +252,9 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             quiet += 1
             if setup.boo_rule and quiet >= BOO_AFTER:  # 10.a
                 n = dice.die(6, "Boo rule 1d6")
+                pos[0] = min(finish, pos[0] + n)
                 say("boo", f"The crowd boos three quiet exchanges: {names[0]} is pushed {n} forward.")
                 quiet = 0
-                pos[0] = min(finish, pos[0] + n)
                 attempt(0)
         else:
             quiet = 0
