@@ -85,7 +85,14 @@ def m003_tv_grades_and_grudges(db: Database) -> None:
     db["wrestler_states"].add_column("grudge", int)
 
 
-STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge")
+@migrations()
+def m004_stakes(db: Database) -> None:
+    """Face to the Mat grudge stakes carried into the league: who left town, title shots."""
+    db["wrestler_states"].add_column("left_town", int)
+    db["wrestler_states"].add_column("title_shot", int)
+
+
+STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot")
 
 
 WEEK_TABLES = ("dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
@@ -180,6 +187,8 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
             "injury": state.get("injury"),
             "tv_grade": state.get("tv_grade"),
             "grudge": state.get("grudge"),
+            "left_town": state.get("left_town"),
+            "title_shot": state.get("title_shot"),
             "reason": reason,
         }
         for wid, (state, reason) in sorted(states.items())

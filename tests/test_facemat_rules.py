@@ -157,3 +157,52 @@ def test_rerun_undoes_tv_grade_changes_before_applying_them_again(demo_fed, fedt
     first = sqlite3.connect(demo_fed / "fed.db").execute(query).fetchall()
     assert fedtool("run", "3", "--rerun", "--fed", demo_fed).exit_code == 0
     assert sqlite3.connect(demo_fed / "fed.db").execute(query).fetchall() == first
+
+
+@pytest.mark.parametrize("faces, kind, stakes", [
+    ((1, 1), "normal", "tv_grade"), ((3, 3), "cage", "loser_leaves_town"), ((6, 4, 5), "cage", "title_shot"),
+    ((5, 6), "normal", "special_prize"),  # a hardcore roll for wrestlers who are not MEAN is a normal match (9.f)
+])
+def test_grudge_match_type_and_stakes_rolls(faces, kind, stakes):
+    """9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or
+    choose)"; "Roll 1d6 for stakes: 1-2 TV Grade change, 3-4 Loser leaves town, 5 Title shot,
+    6 Special prize"."""
+    from fedtool.rulesets.facemat import roll_grudge
+
+    grudge = roll_grudge(engine.Setup("m", (wrestler("a"), wrestler("b")), {}), ScriptedDice(list(faces)))
+    assert (grudge["type"], grudge["stakes"]) == (kind, stakes)
+
+
+@pytest.mark.parametrize("stakes, fav, dog, flags", [
+    ("tv_grade", "D", "A", {}),  # 9.a always +-1, and TV grades at stake: +-2
+    ("loser_leaves_town", "C", "B", {"fav": {"left_town": 1}}),
+    ("title_shot", "C", "B", {"dog": {"title_shot": 1}}),
+])
+def test_grudge_stakes_are_carried_into_the_league(stakes, fav, dog, flags):
+    """9.a: "Always causes TV Grade changes for participants", and the stakes are carried out.
+    The underdog (C) beats the favored (B)."""
+    from fedtool.rulesets.base import Booking, WrestlerRecord
+    from fedtool.rulesets.facemat import FaceToTheMat
+
+    ws = [WrestlerRecord("fav", "Fav", "facemat", "o", "o@x.example", wrestler("fav", "B")),
+          WrestlerRecord("dog", "Dog", "facemat", "o", "o@x.example", wrestler("dog", "C"))]
+    booking = Booking(None, None, ws, extra={"grudge": {"stakes": stakes, "stakes_text": stakes}})
+    states = {"fav": {"tv_grade": "B", "grudge": 0}, "dog": {"tv_grade": "C", "grudge": 0}}
+    changes = FaceToTheMat().league_effects(booking, engine.Result(1, "pin", 20, [3, 12]), states, {})
+    assert changes["fav"][0]["tv_grade"] == fav and changes["dog"][0]["tv_grade"] == dog
+    for wid, flag in flags.items():
+        assert flag.items() <= changes[wid][0].items()
+
+
+def test_a_wrestler_who_left_town_cannot_be_booked(demo_fed, fedtool):
+    import sqlite3
+
+    for week in ("1", "2", "3"):
+        assert fedtool("run", week, "--fed", demo_fed).exit_code == 0
+    db = sqlite3.connect(demo_fed / "fed.db")
+    db.execute("UPDATE wrestler_states SET left_town = 1 WHERE wrestler_id = 'the-warden'")
+    db.commit()
+    (demo_fed / "strategies/week-05").mkdir()
+    (demo_fed / "strategies/week-05/card.yaml").write_text("matches:\n  - {ruleset: facemat, sides: [vince-valor, the-warden]}\n")
+    result = fedtool("run", "5", "--fed", demo_fed)
+    assert result.exit_code == 1 and "The Warden left town after losing a loser-leaves-town grudge match" in result.stderr

@@ -17,7 +17,11 @@ from . import engine
 from .rules import GRADES
 from .sheet import read_card
 
-CHARTS = {None: "normal", "normal": "normal", "cage": "cage", "hardcore": "hardcore"}
+CHARTS = {None: "normal", "normal": "normal", "cage": "cage", "hardcore": "hardcore", "grudge": "normal"}
+# 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
+GRUDGE_TYPES = {1: "normal", 2: "normal", 3: "cage", 4: "cage", 5: "hardcore", 6: None}
+# 9.a: "Roll 1d6 for stakes: 1-2 TV Grade change, 3-4 Loser leaves town, 5 Title shot, 6 Special prize"
+GRUDGE_STAKES = {1: "tv_grade", 2: "tv_grade", 3: "loser_leaves_town", 4: "loser_leaves_town", 5: "title_shot", 6: "special_prize"}
 
 
 class Tiers(FileModel):
@@ -33,6 +37,19 @@ class FaceToTheMatSettings(FileModel):
     tv_table: Literal["standard", "steep", "flat"] = "standard"  # the three published TV Move tables
     tiers: Tiers = Tiers()  # 10.h: varied gold, silver and bronze moves
     tv_changes: Literal["upsets", "none"] = "upsets"  # TV grades outside grudge matches (docs/rulings)
+
+
+def roll_grudge(setup: engine.Setup, dice: Dice) -> dict:
+    """9.a: the match-type and stakes rolls (a 6 rolls again: docs/rulings). A hardcore roll
+    for a pair that is not both MEAN makes it a normal match (9.f: MEAN wrestlers only)."""
+    kind = None
+    while kind is None:
+        kind = GRUDGE_TYPES[dice.die(6, "grudge match type 1d6")]
+    if kind == "hardcore" and not all("MEAN" in w.skills for w in setup.wrestlers):
+        kind = "normal"
+    stakes = GRUDGE_STAKES[dice.die(6, "grudge stakes 1d6")]
+    stakes_text = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot", "special_prize": "a special prize"}[stakes]
+    return {"type": kind, "chart": kind, "stakes": stakes, "type_text": f"a {kind} match", "stakes_text": stakes_text}
 
 
 def shift_grade(grade: str, change: int) -> str:
@@ -73,11 +90,14 @@ class FaceToTheMat(Ruleset):
             raise FedError(Problem(card.shown, where, "this first Face to the Mat engine plays singles matches", "Face to the Mat 4"))
         stip = match.raw.get("stipulation")
         if stip not in CHARTS:
-            raise FedError(Problem(card.shown, where, f"stipulation {stip!r}: Face to the Mat matches here are normal, cage or hardcore", "Face to the Mat 9"))
+            raise FedError(Problem(card.shown, where, f"stipulation {stip!r}: Face to the Mat matches here are normal, cage, hardcore or grudge", "Face to the Mat 9"))
         if stip == "hardcore":
             soft = [w.name for w in wrestlers if "MEAN" not in w.sheet.skills]
             if soft:
                 raise FedError(Problem(card.shown, where, f"{', '.join(soft)} is not MEAN: a hardcore match is only for wrestlers with MEAN", "Face to the Mat 9.f"))
+        gone = [w.name for w in wrestlers if states[w.id].get("left_town")]
+        if gone:
+            raise FedError(Problem(card.shown, where, f"{', '.join(gone)} left town after losing a loser-leaves-town grudge match", "Face to the Mat 9.a"))
         favored = match.raw.get("favored")
         if favored is not None and favored not in match.sides:
             raise FedError(Problem(card.shown, where, f"favored {favored!r} is not in this match", "Face to the Mat 4.a"))
@@ -94,7 +114,17 @@ class FaceToTheMat(Ruleset):
         return Booking(match, setup, pair, [f"{pair[0].name} is favored; {pair[1].name} is the underdog."], {"stipulation": stip})
 
     def resolve(self, booking: Booking, dice: Dice) -> engine.Result:
-        return engine.resolve(booking.setup, dice)
+        setup = booking.setup
+        grudge = None
+        if booking.extra.get("stipulation") == "grudge":
+            grudge = roll_grudge(setup, dice)
+            booking.extra["grudge"] = grudge
+            setup = replace(setup, chart=grudge["chart"])
+        result = engine.resolve(setup, dice)
+        if grudge:
+            names = [w.name for w in setup.wrestlers]
+            result.lines.insert(0, engine.Line(0, "storyline", f"A grudge match! The dice make it {grudge['type_text']}, with {grudge['stakes_text']} on the line ({names[0]} vs. {names[1]}).", None, 0, (0, 0)))
+        return result
 
     def outcomes(self, booking: Booking, result: engine.Result) -> list[str]:
         order = [w.id for w in booking.wrestlers]
@@ -107,7 +137,22 @@ class FaceToTheMat(Ruleset):
         ws = booking.wrestlers
         new = {w.id: dict(states[w.id]) for w in ws}
         reasons: dict[str, list[str]] = {w.id: [] for w in ws}
-        if self.settings(settings).tv_changes == "upsets" and result.winner == 1:
+        grudge = booking.extra.get("grudge")
+        if grudge and result.winner is not None:
+            # 9.a: "Always causes TV Grade changes for participants": winner up one, loser down one
+            w_id, l_id = ws[result.winner].id, ws[1 - result.winner].id
+            steps = 2 if grudge["stakes"] in ("tv_grade", "special_prize") else 1  # the stakes add a grade
+            for wid, change in ((w_id, steps), (l_id, -1 if grudge["stakes"] != "tv_grade" else -2)):
+                before = new[wid]["tv_grade"]
+                new[wid]["tv_grade"] = shift_grade(before, change)
+                reasons[wid].append(f"grudge match ({grudge['stakes_text']}): TV grade {before} -> {new[wid]['tv_grade']}")
+            if grudge["stakes"] == "loser_leaves_town":
+                new[l_id]["left_town"] = 1
+                reasons[l_id].append("lost a loser-leaves-town grudge match: leaves town")
+            if grudge["stakes"] == "title_shot":
+                new[w_id]["title_shot"] = 1
+                reasons[w_id].append("won a title shot in a grudge match")
+        elif self.settings(settings).tv_changes == "upsets" and result.winner == 1:
             for i, change in ((1, 1), (0, -1)):
                 before = new[ws[i].id]["tv_grade"]
                 new[ws[i].id]["tv_grade"] = shift_grade(before, change)
