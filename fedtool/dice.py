@@ -110,6 +110,25 @@ class SeededDice(Dice):
         self._log.append((self.round, purpose, faces))
         return faces
 
+    def roll_each(self, sizes: list[int], purpose: str) -> bytes:
+        """`Dice.roll_each` in one pass over the shared stream (a shuffle is many dice)."""
+        faces = bytearray()
+        buffer, at = self._other, self._other_at
+        for sides in sizes:
+            usable = 256 - 256 % sides
+            while True:
+                if at >= len(buffer):
+                    buffer, at = self._block(b"other"), 0
+                byte = buffer[at]
+                at += 1
+                if byte < usable:
+                    faces.append(byte % sides + 1)
+                    break
+        self._other, self._other_at = buffer, at
+        faces = bytes(faces)
+        self._log.append((self.round, purpose, faces))
+        return faces
+
     def _face(self, sides: int) -> bytes:
         usable = 256 - 256 % sides
         while True:

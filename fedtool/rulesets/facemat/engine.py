@@ -171,14 +171,18 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         event = reels["reels"][reel]["events"][faces[0] + faces[1]]
         effect(event["effect"], fill(event["text"]))
 
+    hot = setup.hotbox
+    base = {"favored": names[0], "underdog": names[1], "ally": hot.get("favored_ally", "an ally"), "foe": hot.get("favored_foe", "a rival")}
+    as_performer = [_Fill(base, performer=names[i], opponent=names[1 - i]) for i in (0, 1)]
+
     def fill(text: str, performer: int | None = None) -> str:
-        hot = setup.hotbox
-        values = {"favored": names[0], "underdog": names[1], "ally": hot.get("favored_ally", "an ally"), "foe": hot.get("favored_foe", "a rival"),
-                  "performer": names[performer] if performer is not None else names[0], "opponent": names[1 - performer] if performer is not None else names[1],
-                  "winner": names[state["winner"]] if state["winner"] is not None else names[0], "loser": names[1 - state["winner"]] if state["winner"] is not None else names[1]}
-        for key, value in values.items():
-            text = text.replace("{" + key + "}", value)
-        return text
+        if "{" not in text:
+            return text
+        if state["winner"] is not None:
+            values = _Fill(base, performer=names[0], opponent=names[1], winner=names[state["winner"]], loser=names[1 - state["winner"]])
+        else:
+            values = as_performer[performer if performer is not None else 0]
+        return text.format_map(values)
 
     def performer_of(card: dict) -> int | None:
         kind = card["type"]
@@ -206,12 +210,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     quiet = 0
     while state["winner"] is None and drawn < FAC_GUARD:
         if not deck:
-            deck = list(tables["facs"])
-        if len(deck) == len(tables["facs"]):
-            faces = dice.roll_each(list(range(len(deck), 1, -1)), f"shuffle the FACs: one die each, d{len(deck)} down to d2")
-            for i, face in zip(range(len(deck) - 1, 0, -1), faces):
-                j = face - 1
-                deck[i], deck[j] = deck[j], deck[i]
+            deck = list(tables["facs"])  # all drawn: the deck is gathered up again
+        if len(deck) > 1:  # drawing at random from what is left is shuffling lazily
+            j = dice.die(len(deck), f"draw a FAC: d{len(deck)}") - 1
+            deck[j], deck[-1] = deck[-1], deck[j]
         card = deck.pop()
         drawn += 1
         dice.round = drawn
@@ -262,6 +264,16 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     storyline("post-match")
     say("end", "")
     return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log())
+
+
+class _Fill(dict):
+    """Placeholders for chart and card texts; an unknown one stays as written."""
+
+    def __init__(self, base: dict, **more: str):
+        super().__init__(base, **more)
+
+    def __missing__(self, key: str) -> str:
+        return "{" + key + "}"
 
 
 def _points(card: dict, wrestler: Wrestler, setup: Setup, tables: dict, dice: Dice, name: str) -> int:
