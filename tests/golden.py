@@ -54,7 +54,7 @@ def playthroughs() -> dict[str, dict[str, str]]:
         files["results.json"] = _invoke(["results", "1", "--json", "--fed", str(fed)])
         out["demo-week-01"] = files
 
-        for week in (2, 3, 4):  # 2: teams, a triangle, a cage; 3: Mat Clash, Face to the Mat; 4: a grudge match
+        for week in (2, 3, 4, 5):  # 2: teams, triangle, cage; 3: Mat Clash, Face to the Mat; 4: grudge; 5: tag
             _invoke(["run", str(week), "--fed", str(fed)])
             files = _collect(fed / "outbox" / f"week-0{week}")
             files = {k: v for k, v in files.items() if not k.startswith("announcements/")}

@@ -87,14 +87,14 @@ def test_several_problems_are_all_reported(demo_fed, fedtool):
 
 def test_an_existing_league_is_left_alone_by_a_refused_week(demo_fed, fedtool):
     assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
-    (demo_fed / "strategies/week-05").mkdir()
-    (demo_fed / "strategies/week-05/card.yaml").write_text("matches:\n  - sides: [big-earl, nobody-here]\n", encoding="utf-8")
+    (demo_fed / "strategies/week-06").mkdir()
+    (demo_fed / "strategies/week-06/card.yaml").write_text("matches:\n  - sides: [big-earl, nobody-here]\n", encoding="utf-8")
     db_before = (demo_fed / "fed.db").read_bytes()
-    result = fedtool("run", "5", "--fed", demo_fed)
+    result = fedtool("run", "6", "--fed", demo_fed)
     assert result.exit_code == 1
-    assert "strategies/week-05/card.yaml, line 2, match m1: unknown wrestler 'nobody-here'" in result.stderr
+    assert "strategies/week-06/card.yaml, line 2, match m1: unknown wrestler 'nobody-here'" in result.stderr
     assert (demo_fed / "fed.db").read_bytes() == db_before
-    assert not (demo_fed / "outbox/week-05").exists()
+    assert not (demo_fed / "outbox/week-06").exists()
 
 
 def test_a_week_runs_once_unless_rerun(demo_fed, fedtool):

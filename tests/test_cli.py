@@ -80,21 +80,21 @@ def test_open_refuses_to_reroll_silently(demo_fed, fedtool):
 
 
 def test_open_a_new_week_rolls_grids_the_run_then_reads(demo_fed, fedtool):
-    week2 = demo_fed / "strategies/week-05"
+    week2 = demo_fed / "strategies/week-06"
     week2.mkdir()
     (week2 / "card.yaml").write_text("matches:\n  - sides: [big-earl, rocky-ridge]\n    rounds: 3\n")
-    assert fedtool("open", "5", "--fed", demo_fed).exit_code == 0
+    assert fedtool("open", "6", "--fed", demo_fed).exit_code == 0
     opening = (week2 / "opening.yaml").read_text()
     assert "m1:" in opening and "grid:" in opening
     # the fed has a 2d6 referee table (VII.1), so open rolls one and tells the players
     referee = opening.split("referee: ")[1].split()[0:2]
     assert " ".join(referee) in {"Sam Atan", "Myron Opia", "Stan Model", "Bill Order", "Zero Tolerance"}
-    announcement = (demo_fed / "outbox/week-05/announcements/m1-big-earl.md").read_text()
+    announcement = (demo_fed / "outbox/week-06/announcements/m1-big-earl.md").read_text()
     assert "Big Earl Hollis chooses a letter A-C, Rocky Ridge chooses a number 1-3" in announcement
     assert "3 rounds" in announcement
     assert f"Your referee: **{' '.join(referee)}**" in announcement
     # without strategies the run names both missing files
-    result = fedtool("run", "5", "--fed", demo_fed)
+    result = fedtool("run", "6", "--fed", demo_fed)
     assert result.exit_code == 1
-    assert "strategies/week-05/big-earl.yaml: no strategy from Big Earl Hollis for match m1" in result.stderr
-    assert "strategies/week-05/rocky-ridge.yaml: no strategy from Rocky Ridge for match m1" in result.stderr
+    assert "strategies/week-06/big-earl.yaml: no strategy from Big Earl Hollis for match m1" in result.stderr
+    assert "strategies/week-06/rocky-ridge.yaml: no strategy from Rocky Ridge for match m1" in result.stderr

@@ -202,7 +202,35 @@ def test_a_wrestler_who_left_town_cannot_be_booked(demo_fed, fedtool):
     db = sqlite3.connect(demo_fed / "fed.db")
     db.execute("UPDATE wrestler_states SET left_town = 1 WHERE wrestler_id = 'the-warden'")
     db.commit()
-    (demo_fed / "strategies/week-05").mkdir()
-    (demo_fed / "strategies/week-05/card.yaml").write_text("matches:\n  - {ruleset: facemat, sides: [vince-valor, the-warden]}\n")
-    result = fedtool("run", "5", "--fed", demo_fed)
+    (demo_fed / "strategies/week-06").mkdir()
+    (demo_fed / "strategies/week-06/card.yaml").write_text("matches:\n  - {ruleset: facemat, sides: [vince-valor, the-warden]}\n")
+    result = fedtool("run", "6", "--fed", demo_fed)
     assert result.exit_code == 1 and "The Warden left town after losing a loser-leaves-town grudge match" in result.stderr
+
+
+def test_a_tag_team_tags_out_when_it_scores(monkeypatch):
+    """9.c: "When a wrestler scores, they tag out to their partner". One AGILE card worth 5;
+    only A and his partner A Two have AGILE. FAC 1: A scores (0 -> 5) and tags A Two in; FAC 2:
+    A Two scores (5 -> 10) and tags A back in. The team moves one token."""
+    card = {"id": "g", "type": "AGILE", "points": 5, "square": False, "control": False, "text": "{performer} flies."}
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([card]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 2)
+    a, a2 = wrestler("a", skills={"AGILE": "star"}), wrestler("a two", skills={"AGILE": "star"})
+    b, b2 = wrestler("b"), wrestler("b two")
+    result = engine.resolve(engine.Setup("m", (a, b), {}, partners=(a2, b2)), ScriptedDice([1, 1, 1, 1, 1, 1]))
+    assert [(ln.kind, ln.text) for ln in result.lines if ln.kind in ("move", "tag")] == [
+        ("move", "A moves to space 5 (+5, Agile)."), ("tag", "A tags out to A Two."),
+        ("move", "A Two moves to space 10 (+5, Agile)."), ("tag", "A Two tags out to A."),
+    ]
+    assert result.positions == [10, 0]
+
+
+def test_everyone_in_a_tag_match_is_helped(monkeypatch):
+    """9.c: "All wrestlers automatically gain the HELPED quality" (a star: docs/rulings). Nobody
+    has HELPED on his card; the HELPED card is used by the favored team on a tied track."""
+    card = {"id": "h", "type": "HELPED", "points": 2, "square": False, "control": False, "text": "{performer} gets help."}
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([card]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 1)
+    result = engine.resolve(engine.Setup("m", (wrestler("a"), wrestler("b")), {}, partners=(wrestler("c"), wrestler("d"))),
+                            ScriptedDice([1, 1, 1, 1, 1, 1]))
+    assert result.positions == [2, 0]

@@ -17,7 +17,7 @@ from . import engine
 from .rules import GRADES
 from .sheet import read_card
 
-CHARTS = {None: "normal", "normal": "normal", "cage": "cage", "hardcore": "hardcore", "grudge": "normal"}
+CHARTS = {None: "normal", "normal": "normal", "cage": "cage", "hardcore": "hardcore", "grudge": "normal", "tag": "normal"}
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
 GRUDGE_TYPES = {1: "normal", 2: "normal", 3: "cage", 4: "cage", 5: "hardcore", 6: None}
 # 9.a: "Roll 1d6 for stakes: 1-2 TV Grade change, 3-4 Loser leaves town, 5 Title shot, 6 Special prize"
@@ -86,9 +86,11 @@ class FaceToTheMat(Ruleset):
         where = f"line {match.line}, match {match.id}"
         # the league's current grades, not the sheet's starting ones
         wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=states[w.id]["tv_grade"], grudge=states[w.id]["grudge"])) for w in wrestlers]
-        if len(wrestlers) != 2:
-            raise FedError(Problem(card.shown, where, "this first Face to the Mat engine plays singles matches", "Face to the Mat 4"))
         stip = match.raw.get("stipulation")
+        sides_needed = 4 if stip == "tag" else 2
+        if len(wrestlers) != sides_needed:
+            kind = "a tag match is four wrestlers, the first two a team (9.c)" if stip == "tag" else "a singles match is two wrestlers"
+            raise FedError(Problem(card.shown, where, f"{kind}, not {len(wrestlers)}", "Face to the Mat 9"))
         if stip not in CHARTS:
             raise FedError(Problem(card.shown, where, f"stipulation {stip!r}: Face to the Mat matches here are normal, cage, hardcore or grudge", "Face to the Mat 9"))
         if stip == "hardcore":
@@ -101,17 +103,26 @@ class FaceToTheMat(Ruleset):
         favored = match.raw.get("favored")
         if favored is not None and favored not in match.sides:
             raise FedError(Problem(card.shown, where, f"favored {favored!r} is not in this match", "Face to the Mat 4.a"))
-        if favored is None:  # 4.a; ruling: the higher TV grade is favored, the first listed on a tie
-            order = sorted(range(2), key=lambda i: GRADES.index(wrestlers[i].sheet.tv_grade))
-            favored = wrestlers[order[0]].id
-        pair = sorted(wrestlers, key=lambda w: w.id != favored)
+        teams = [wrestlers[0:2], wrestlers[2:4]] if stip == "tag" else [wrestlers[0:1], wrestlers[1:2]]
+        if favored is None:  # 4.a; ruling: the better TV grade (a team's best) is favored, the first listed on a tie
+            best = [min(GRADES.index(w.sheet.tv_grade) for w in team) for team in teams]
+            first = 0 if best[0] <= best[1] else 1
+        else:
+            first = 0 if any(w.id == favored for w in teams[0]) else 1
+        teams = [teams[first], teams[1 - first]]
+        pair = [teams[0][0], teams[1][0]]
         hotbox = {}
         for role, w in zip(("favored", "underdog"), pair):
             hotbox[f"{role}_ally"] = _title(w.sheet.allies[0]) if w.sheet.allies else "a friend from the locker room"
             hotbox[f"{role}_foe"] = _title(w.sheet.foes[0]) if w.sheet.foes else "an old rival"
         tiers = (options.tiers.gold, options.tiers.silver, options.tiers.bronze)
-        setup = engine.Setup(match.id, (pair[0].sheet, pair[1].sheet), hotbox, CHARTS[stip], options.tv_table, tiers, options.boo_rule)
-        return Booking(match, setup, pair, [f"{pair[0].name} is favored; {pair[1].name} is the underdog."], {"stipulation": stip})
+        partners = (teams[0][1].sheet, teams[1][1].sheet) if stip == "tag" else ()
+        setup = engine.Setup(match.id, (pair[0].sheet, pair[1].sheet), hotbox, CHARTS[stip], options.tv_table, tiers, options.boo_rule, partners)
+        ordered = pair + ([teams[0][1], teams[1][1]] if stip == "tag" else [])  # side i's men: ordered[i], ordered[i + 2]
+        label = [" & ".join(w.name for w in team) for team in teams]
+        verb = "are" if stip == "tag" else "is"
+        note = f"{label[0]} {verb} favored; {label[1]} {verb} the underdog{'s' if stip == 'tag' else ''}."
+        return Booking(match, setup, ordered, [note], {"stipulation": stip})
 
     def resolve(self, booking: Booking, dice: Dice) -> engine.Result:
         setup = booking.setup
@@ -127,9 +138,10 @@ class FaceToTheMat(Ruleset):
         return result
 
     def outcomes(self, booking: Booking, result: engine.Result) -> list[str]:
-        order = [w.id for w in booking.wrestlers]
-        outs = ["draw", "draw"] if result.winner is None else ["win" if i == result.winner else "loss" for i in (0, 1)]
-        return [outs[order.index(side)] for side in booking.match.sides]
+        side_of = {w.id: n % 2 for n, w in enumerate(booking.wrestlers)}
+        if result.winner is None:
+            return ["draw"] * len(booking.match.sides)
+        return ["win" if side_of[wid] == result.winner else "loss" for wid in booking.match.sides]
 
     def league_effects(self, booking: Booking, result: engine.Result, states: dict, settings: dict) -> dict:
         """TV grades and grudges after the match: the fed's TV rule (by default an upset lifts
@@ -137,6 +149,10 @@ class FaceToTheMat(Ruleset):
         ws = booking.wrestlers
         new = {w.id: dict(states[w.id]) for w in ws}
         reasons: dict[str, list[str]] = {w.id: [] for w in ws}
+        if len(ws) == 4:  # a tag match: both partners share the team's fortunes
+            team_of = {0: [ws[0], ws[2]], 1: [ws[1], ws[3]]}
+        else:
+            team_of = {0: [ws[0]], 1: [ws[1]]}
         grudge = booking.extra.get("grudge")
         if grudge and result.winner is not None:
             # 9.a: "Always causes TV Grade changes for participants": winner up one, loser down one
@@ -154,38 +170,42 @@ class FaceToTheMat(Ruleset):
                 reasons[w_id].append("won a title shot in a grudge match")
         elif self.settings(settings).tv_changes == "upsets" and result.winner == 1:
             for i, change in ((1, 1), (0, -1)):
-                before = new[ws[i].id]["tv_grade"]
-                new[ws[i].id]["tv_grade"] = shift_grade(before, change)
-                reasons[ws[i].id].append(f"upset ({'won' if i == 1 else 'lost'} as the {'underdog' if i == 1 else 'favorite'}): TV grade {before} -> {new[ws[i].id]['tv_grade']}")
+                for w in team_of[i]:
+                    before = new[w.id]["tv_grade"]
+                    new[w.id]["tv_grade"] = shift_grade(before, change)
+                    reasons[w.id].append(f"upset ({'won' if i == 1 else 'lost'} as the {'underdog' if i == 1 else 'favorite'}): TV grade {before} -> {new[w.id]['tv_grade']}")
         for i, kind, change, _ in result.league:
-            state = new[ws[i].id]
-            if kind == "tv":
-                before = state["tv_grade"]
-                state["tv_grade"] = shift_grade(before, change)
-                reasons[ws[i].id].append(f"storyline: TV grade {before} -> {state['tv_grade']}")
-            else:
-                state["grudge"] += change
-                reasons[ws[i].id].append(f"storyline: grudge {state['grudge'] - change} -> {state['grudge']}")
+            for w in team_of[i]:
+                state = new[w.id]
+                if kind == "tv":
+                    before = state["tv_grade"]
+                    state["tv_grade"] = shift_grade(before, change)
+                    reasons[w.id].append(f"storyline: TV grade {before} -> {state['tv_grade']}")
+                else:
+                    state["grudge"] += change
+                    reasons[w.id].append(f"storyline: grudge {state['grudge'] - change} -> {state['grudge']}")
         return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != states[wid]}
 
     def summary(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
         return {
             **booking.extra,
-            "winner": None if result.winner is None else ws[result.winner].id,
+            "winner": None if result.winner is None else ws[result.winner].id,  # the team's first man in a tag match
             "method": result.method,
             "round": result.facs,
             "favored": ws[0].id,
-            "sides": [{"id": w.id, "name": w.name, "track": result.positions[i], "tv_grade": w.sheet.tv_grade} for i, w in enumerate(ws)],
+            "sides": [{"id": w.id, "name": w.name, "track": result.positions[i % 2], "tv_grade": w.sheet.tv_grade} for i, w in enumerate(ws)],
             "storyline": [{"wrestler": ws[i].id, "kind": kind, "change": change} for i, kind, change, _ in result.league],
         }
 
     def describe(self, booking: Booking, result: engine.Result) -> dict:
-        names = [w.name for w in booking.wrestlers]
+        ws = booking.wrestlers
+        names = [" & ".join(w.name for w in ws[i::2]) for i in (0, 1)]
         if result.winner is None:
             headline = f"{names[0]} vs. {names[1]}: a time-limit draw"
         else:
-            how = {"pin": "by pinfall", "finisher": f"with {booking.wrestlers[result.winner].sheet.finisher_name}"}[result.method]
+            finisher = ws[result.winner].sheet.finisher_name if len(ws) == 2 else "a finisher"
+            how = {"pin": "by pinfall", "finisher": f"with {finisher}"}[result.method]
             headline = f"{names[result.winner]} def. {names[1 - result.winner]} {how} ({result.facs} FACs)"
         lines = [{"kind": ln.kind, "text": ln.text, "positions": ln.positions} for ln in result.lines if ln.text]
         return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": booking.setup.hotbox}

@@ -6,7 +6,7 @@ finishers. The engine returns data: the writeup and the league are elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...dice import Dice
 from .rules import d66, data, kicks_out
@@ -25,6 +25,7 @@ class Setup:
     tv_table: str = "standard"
     tiers: tuple = (3, 2, 1)  # 7.c gold, silver, bronze (10.h varies them)
     boo_rule: bool = False
+    partners: tuple = ()  # a tag match (9.c): each side's partner, who comes in when he scores
 
 
 @dataclass
@@ -55,7 +56,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     track = tables["track"]
     shapes = {s["space"]: s["shape"] for s in track["spaces"]}
     pins, finish, corner = set(track["pin_spaces"]), track["finisher_space"], track["corner"]
-    w = setup.wrestlers
+    teams = [(setup.wrestlers[i], setup.partners[i]) for i in (0, 1)] if setup.partners else None
+    if teams:  # 9.c: "All wrestlers automatically gain the HELPED quality" (a star: docs/rulings)
+        teams = [tuple(replace(m, skills={**m.skills, "HELPED": "star"}) for m in team) for team in teams]
+    w = [teams[0][0], teams[1][0]] if teams else list(setup.wrestlers)
     names = [x.name for x in w]
     pos = [track["start"], track["start"]]
     lines: list[Line] = []
@@ -108,6 +112,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         last_scorer = i
         say("move", f"{names[i]} moves to space {pos[i]} (+{points}, {why}).", i, points)
         attempt(i)
+        if teams and state["winner"] is None:  # 9.c: "When a wrestler scores, they tag out to their partner"
+            partner = teams[i][1] if w[i] is teams[i][0] else teams[i][0]
+            say("tag", f"{names[i]} tags out to {partner.name}.", i)
+            w[i], names[i] = partner, partner.name
+            base.update(favored=names[0], underdog=names[1])
+            as_performer[:] = [_Fill(base, performer=names[k], opponent=names[1 - k]) for k in (0, 1)]
 
     def attempt(i: int) -> None:
         o = 1 - i
