@@ -211,7 +211,9 @@ class FaceToTheMat(Ruleset):
         return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": booking.setup.hotbox}
 
     def announce(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
-        return {"names": [w.name for w in wrestlers], "stipulation": match.raw.get("stipulation") or "normal"}
+        stip = match.raw.get("stipulation") or "normal"
+        teams = [wrestlers[0:2], wrestlers[2:4]] if stip == "tag" else [[w] for w in wrestlers]
+        return {"sides": [" & ".join(w.name for w in team) for team in teams], "stipulation": stip}
 
 
 __all__ = ["FaceToTheMat"]
