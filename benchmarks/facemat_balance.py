@@ -14,7 +14,6 @@ from collections import Counter
 
 from fedtool.dice import SeededDice
 from fedtool.rulesets.facemat.engine import Setup, resolve
-from fedtool.rulesets.facemat.rules import GRADES
 from fedtool.rulesets.facemat.sheet import Wrestler
 
 SKILLS_A = {"AGILE": "star", "QUICK": "circle", "FAVORITE": "square", "SMART": "star", "STRONG": "circle"}

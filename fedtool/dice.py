@@ -129,16 +129,6 @@ class SeededDice(Dice):
         self._log.append((self.round, purpose, faces))
         return faces
 
-    def _face(self, sides: int) -> bytes:
-        usable = 256 - 256 % sides
-        while True:
-            if self._other_at >= len(self._other):
-                self._other, self._other_at = self._block(b"other"), 0
-            byte = self._other[self._other_at]
-            self._other_at += 1
-            if byte < usable:
-                return bytes((byte % sides + 1,))
-
     def _block(self, stream: bytes) -> bytes:
         block = self._blocks.get(stream, 0)
         self._blocks[stream] = block + 1

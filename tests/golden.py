@@ -10,7 +10,6 @@ and read the diff before committing it.
 
 from __future__ import annotations
 
-import json
 import shutil
 import sys
 import tempfile

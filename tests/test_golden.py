@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import difflib
-from pathlib import Path
-
 import pytest
 
 from golden import GOLDEN, playthroughs

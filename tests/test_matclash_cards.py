@@ -15,7 +15,7 @@ import pytest
 
 from fedtool.dice import ScriptedDice
 from fedtool.rulesets.matclash import cards, engine
-from fedtool.rulesets.matclash.engine import BOTTOM, NEUTRAL, TOP, Play
+from fedtool.rulesets.matclash.engine import BOTTOM, NEUTRAL, TOP
 
 C = cards.catalogue()
 WILDS = ("beastin", "beastin_sp")

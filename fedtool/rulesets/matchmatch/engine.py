@@ -20,7 +20,7 @@ from functools import cached_property
 
 from ...dice import Dice
 from .grid import cell_style, grid_style
-from .rules import STAMINA, RoundType, vocabulary
+from .rules import STAMINA, vocabulary
 from .sheet import Sheet
 from .strategy import Action, Strategy
 

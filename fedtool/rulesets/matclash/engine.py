@@ -236,7 +236,6 @@ class Scrap:
         o = 1 - i
         self._spend(i, play)
         action, card = play.action, play.card
-        stalled_before = self.stalled[i]
         self.stalled[i] = False
         if action not in ("near_fall", "spladle"):
             self.exposed[i] = ""
