@@ -268,8 +268,7 @@ def _resolve_card(fed: Fed, card: Card, bookings: list[Booking], week: int | Non
         dice.round = 0
         dice.take_log()
         result = ruleset.resolve(booking, dice)
-        log = result.log if hasattr(result, "log") else dice.take_log()
-        played.append(Played(booking, ruleset, result, seed, log, ruleset.summary(booking, result), ruleset.outcomes(booking, result)))
+        played.append(Played(booking, ruleset, result, seed, result.log, ruleset.summary(booking, result), ruleset.outcomes(booking, result)))
     return played
 
 

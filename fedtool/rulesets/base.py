@@ -69,7 +69,9 @@ class Ruleset:
         raise NotImplementedError
 
     def resolve(self, booking: Booking, dice: Dice) -> Any:
-        """Play the match with the dice handed in. Pure: returns the result, writes nothing."""
+        """Play the match with the dice handed in. Pure: returns the result, writes nothing.
+
+        The result carries `log`: the match's rolls, taken from the dice (`dice.take_log()`)."""
         raise NotImplementedError
 
     def outcomes(self, booking: Booking, result: Any) -> list[str]:
