@@ -241,3 +241,15 @@ def test_a_tag_match_is_announced_team_against_team(demo_fed, fedtool):
     text = (demo_fed / "outbox/week-05/announcements/m1-vince-valor.md").read_text()
     assert text.startswith("# Delta Championship Wrestling, week 5: Vince Valor & Marcus Bright vs. The Warden & Dutch Kessler")
     assert "no strategy\nis needed" in text
+
+
+def test_a_cage_halves_helped_cards(monkeypatch):
+    """9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)": a HELPED
+    card worth 3 scores 1 (3 // 2) in a cage, 3 outside it."""
+    card = {"id": "h", "type": "HELPED", "points": 3, "square": False, "control": False, "text": "{performer} gets help."}
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([card]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 1)
+    helped = wrestler("a", skills={"HELPED": "star"})
+    for chart, expected in (("cage", 1), ("normal", 3)):
+        result = engine.resolve(engine.Setup("m", (helped, wrestler("b")), {}, chart=chart), ScriptedDice([1, 1, 1, 1, 1, 1]))
+        assert result.positions == [expected, 0], chart

@@ -296,4 +296,6 @@ def _points(card: dict, wrestler: Wrestler, setup: Setup, tables: dict, dice: Di
     base = dice.die(6, f"{name} d6 points") if points == "d6" else int(points or 0)
     if card.get("square"):
         base += dice.die(6, f"{name} square icon 1d6")
+    if kind == "HELPED" and setup.chart == "cage":
+        base //= 2  # 9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)"
     return base
