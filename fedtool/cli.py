@@ -265,6 +265,33 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
             click.echo(f"{s.label:<34} {s.share:>7.1%}  {s.low:.1%} - {s.high:.1%}")
 
 
+@cli.command()
+@click.argument("week", type=click.IntRange(0, 9999), required=False)
+@click.option("--dry-run", is_flag=True, help="List what would be sent; send nothing.")
+@fed_option
+def send(fed: Fed, week: int | None, dry_run: bool):
+    """Deliver the outbox's mails over SMTP: each once, failures kept for next time.
+
+    The server is `mail: smtp:` in rosters/fed.yaml (host, port, security, user); the
+    password is read from FEDTOOL_SMTP_PASSWORD. Without WEEK, every week's mail.
+
+    \b
+    Example:
+      fedtool send 1 --dry-run
+      FEDTOOL_SMTP_PASSWORD=... fedtool send 1
+    """
+    from .mail import send_outbox
+
+    report = send_outbox(fed, week, dry_run)
+    for line in report.sent:
+        click.echo(("would send " if dry_run else "sent ") + line)
+    for line in report.failed:
+        click.echo(click.style("not sent: ", fg="yellow") + line, err=True)
+    click.echo(f"{len(report.sent)} {'to send' if dry_run else 'sent'}, {report.already} sent before, {len(report.failed)} kept for next time")
+    if report.failed:
+        raise SystemExit(1)
+
+
 def _print_report(fed: Fed, report) -> None:
     for line in report.headlines:
         click.echo(line)

@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import EmailStr, Field
 
@@ -18,8 +18,18 @@ SETTINGS_FILE = "fed.yaml"
 WRESTLER_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
 
 
+class SmtpSettings(FileModel):
+    """How `fedtool send` reaches the mail server; the password is FEDTOOL_SMTP_PASSWORD."""
+
+    host: str = Field(min_length=1, max_length=255)
+    port: int = Field(default=587, ge=1, le=65535)
+    security: Literal["starttls", "ssl", "none"] = "starttls"
+    user: str | None = None
+
+
 class MailSettings(FileModel):
     from_address: EmailStr = "fedhead@fed.example"
+    smtp: SmtpSettings | None = None
     list_address: EmailStr | None = None
     reply_to: EmailStr | None = None
 

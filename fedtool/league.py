@@ -92,6 +92,12 @@ def m004_stakes(db: Database) -> None:
     db["wrestler_states"].add_column("title_shot", int)
 
 
+@migrations()
+def m005_sent_mail(db: Database) -> None:
+    """`fedtool send`: each mail delivered, by Message-ID, so nothing goes twice."""
+    db["sent_mail"].create({"message_id": str, "file": str, "to": str, "sent_at": str}, pk="message_id")
+
+
 STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot")
 
 
