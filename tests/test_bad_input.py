@@ -149,3 +149,23 @@ def test_unknown_setting_is_refused(demo_fed, fedtool):
     result = fedtool("run", "1", "--fed", demo_fed)
     assert result.exit_code == 1
     assert "rosters/fed.yaml" in result.stderr and "unknown field 'push_level'" in result.stderr
+
+
+def test_a_fed_may_play_its_default_strategy_for_a_side_without_a_valid_one(demo_fed, fedtool):
+    """Issue 6 / docs/rulings/matchmatch.md "Default strategy": with `missing_strategy: default`
+    a missing or unplayable strategy is replaced by the fed's default, and the writeup says so.
+    Relampago (Technical 4, High-Flying 7) vs. Mad Dog Maddox (Brawling 8): "+" High-Flying and
+    Technical, "-" Brawling; second on the card, he picks row 1 (High-Flying, his best, is in
+    rows 1 and 2: the first)."""
+    settings = demo_fed / "rosters/fed.yaml"
+    settings.write_text(settings.read_text().replace("dq_threshold: 10    # IV.2.c: defaults to 10\n",
+                                                     "dq_threshold: 10\n    missing_strategy: default\n"))
+    missing_strategy(demo_fed)
+    illegal_strategy(demo_fed)
+    result = fedtool("run", "1", "--fed", demo_fed)
+    assert result.exit_code == 0, result.output
+    m5 = (demo_fed / "outbox/week-01/m5.md").read_text()
+    assert "> Relámpago sent no strategy: the fed's default strategy played." in m5
+    assert "- Relámpago: +High-Flying +Technical -Brawling, grid 1 (the fed's default strategy" in m5
+    m2 = (demo_fed / "outbox/week-01/m2.md").read_text()
+    assert "> Big Earl Hollis sent a strategy that cannot be played (Teamwork cannot be a \"+\" style): the fed's default strategy played." in m2

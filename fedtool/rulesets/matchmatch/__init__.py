@@ -21,7 +21,7 @@ from .plaintext import Reading, parse_plaintext
 from .officials import Referee, find_referee, read_referees, roll_referee, slack_threshold, stipulations
 from .rules import vocabulary
 from .sheet import read_sheet
-from .strategy import check_coverage, read_strategy
+from .strategy import Action, Strategy, check_coverage, read_strategy
 from .team import is_team, read_team
 
 SETTINGS_FILE = "rosters/fed.yaml"
@@ -39,7 +39,28 @@ class MatchMatchSettings(FileModel):
     push_finishes: list[Literal["pin", "submission", "countout", "dq"]] = ["pin", "submission", "countout", "dq"]
     referees: list[dict] = []  # VII.1: name, type, dq_threshold, roll (2d6)
     opponent_conditions: bool = False  # Part V: "Conditionals based on the enemy's states may not be allowed"
+    missing_strategy: Literal["refuse", "default"] = "refuse"  # a side with no valid strategy: refuse the week, or play the default
     stipulations: dict[str, dict] = {}  # VII: the fed's own specialty matches (data/stipulations.yaml)
+
+
+def default_strategy(sheet, opponent, side: int, grid: list[list[str]], rounds: int, file: str) -> Strategy:
+    """The fed's default MatchMatch strategy for a side with none: its two best styles "+",
+    the opponent's best style "-", the grid pick giving the best style it can reach, and a
+    Normal round on Stamina every round (docs/rulings/matchmatch.md, "Default strategy")."""
+    vocab = vocabulary()
+    usable = [s for s in vocab.style_ids if s != "teamwork"]
+    plus = tuple(sorted(usable, key=lambda s: (-sheet.styles[s], usable.index(s)))[:2])
+    minus = sorted(usable, key=lambda s: (-opponent.styles[s], usable.index(s)))[0]
+    if side == 0:
+        picks = {letter: max(sheet.styles[grid[row][col]] for row in range(3)) for col, letter in enumerate("ABC")}
+    elif side == 1:
+        picks = {str(row + 1): max(sheet.styles[s] for s in grid[row]) for row in range(3)}
+    else:
+        picks = {f"{letter}{row + 1}": sheet.styles[grid[row][col]] for row in range(3) for col, letter in enumerate("ABC")}
+    pick = max(picks, key=lambda k: (picks[k], -list(picks).index(k)))
+    normal = vocab.round_types["normal"]
+    actions = tuple(Action(n, normal, "stamina", "", None, f"round {n}") for n in range(1, rounds + 1))
+    return Strategy(plus, minus, pick, actions, file, default=True)
 
 
 def load_strategy_data(path: Path, shown: str) -> tuple[Any, list[Reading] | None]:
@@ -112,6 +133,7 @@ class MatchMatch(Ruleset):
             raise FedError(Problem(card.shown, f"line {match.sides_line}, match {match.id}", f"a MatchMatch match has two to four sides, not {len(wrestlers)}", "MatchMatch III.1; docs/rulings/matchmatch.md"))
         rounds = match.rounds or options.rounds
         problems = Collector()
+        notes: list[str] = []
         grid = referee = None
         stip = engine.Stipulation()
         for step in ("grid", "referee", "stipulation"):
@@ -129,18 +151,28 @@ class MatchMatch(Ruleset):
         for index, wrestler in enumerate(wrestlers):
             path = strategy_path(card, match, wrestler.id)
             shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
-            if not path.exists():
-                problems.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "MatchMatch III: every side submits a strategy")
-                continue
             state = states[wrestler.id]
-            try:
-                strategy = read_strategy(load_strategy_data(path, shown)[0], shown, wrestler.sheet, index, rounds, state["push_level"], opponent_conditions=options.opponent_conditions)
-            except FedError as exc:
-                problems.extend(exc)
+            mine = Collector()
+            strategy = None
+            if not path.exists():
+                mine.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "MatchMatch III: every side submits a strategy")
+            else:
+                try:
+                    strategy = read_strategy(load_strategy_data(path, shown)[0], shown, wrestler.sheet, index, rounds, state["push_level"], opponent_conditions=options.opponent_conditions)
+                except FedError as exc:
+                    mine.extend(exc)
+            if strategy is not None:
+                for action in strategy.actions():
+                    if action.type.id in stip.forbidden:
+                        mine.add(shown, f"line {action.line}, {action.source}", f"{action.type.name} may not be stratted in a {stip.name}", f"MatchMatch VII: {stip.name}")
+            if mine and options.missing_strategy == "default" and grid is not None:
+                opponent = wrestlers[1 - index] if len(wrestlers) == 2 else wrestlers[(index + 1) % len(wrestlers)]
+                strategy = default_strategy(wrestler.sheet, opponent.sheet, index, grid, rounds, shown)
+                why = "sent no strategy" if not path.exists() else f"sent a strategy that cannot be played ({mine.problems[0].message})"
+                notes.append(f"{wrestler.name} {why}: the fed's default strategy played.")
+            elif mine:
+                problems.problems.extend(mine.problems)
                 continue
-            for action in strategy.actions():
-                if action.type.id in stip.forbidden:
-                    problems.add(shown, f"line {action.line}, {action.source}", f"{action.type.name} may not be stratted in a {stip.name}", f"MatchMatch VII: {stip.name}")
             threshold = slack_threshold(base_threshold, wrestler.sheet.ref_slack) + stip.dq_threshold
             sides.append(engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], threshold, state["push_level"]))
         teams = [bool(w.members) for w in wrestlers]
@@ -151,7 +183,6 @@ class MatchMatch(Ruleset):
         for side in setup.sides:
             problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
         problems.raise_if_any()
-        notes = []
         if referee:
             notes.append(f"Referee: {referee.name} ({referee.type}, DQ threshold {referee.dq_threshold}).")
         return Booking(match, setup, wrestlers, notes, {"referee": referee.name if referee else None, "stipulation": stip.id or None})
