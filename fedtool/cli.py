@@ -266,6 +266,32 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
 
 @cli.command()
+@click.argument("week", type=click.IntRange(0, 9999))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: match, wrestler, file, arrived, verdict, problems.")
+@fed_option
+def status(fed: Fed, week: int, as_json: bool):
+    """Show, per match and side, which strategies arrived, when, and whether they stand.
+
+    \b
+    Example:
+      fedtool status 2
+    """
+    from .week import week_status
+
+    rows = week_status(fed, week)
+    if as_json:
+        click.echo(json.dumps([{**r.__dict__, "problems": [str(p) for p in r.problems]} for r in rows], indent=2, ensure_ascii=False))
+        return
+    for r in rows:
+        when = f" ({r.arrived})" if r.arrived else ""
+        click.echo(f"{r.match:<6} {r.wrestler:<32} {r.verdict:<10} {r.file or ''}{when}")
+        for problem in r.problems:
+            click.echo(f"{'':<6} {'':<32} {str(problem)}")
+    missing = [r for r in rows if r.verdict in ("missing", "refused")]
+    click.echo(f"{len(rows) - len(missing)} of {len(rows)} sides ready" + (f"; waiting on {', '.join(r.wrestler for r in missing)}" if missing else ""))
+
+
+@cli.command()
 @click.argument("week", type=click.IntRange(0, 9999), required=False)
 @click.option("--dry-run", is_flag=True, help="List what would be sent; send nothing.")
 @fed_option

@@ -189,6 +189,39 @@ def check_strategy_file(fed: Fed, path: Path) -> StrategyCheck:
     raise FedError(Problem(shown, None, "no match on the card in this folder uses this file", "fedtool read"))
 
 
+@dataclass
+class SideStatus:
+    match: str
+    wrestler: str
+    file: str | None  # the strategy file, if one arrived
+    arrived: str | None  # when (the file's time, UTC)
+    verdict: str  # "stands", "refused", "missing", "default" (the ruleset plays its default), "not needed"
+    problems: list = field(default_factory=list)
+
+
+def week_status(fed: Fed, week: int) -> list[SideStatus]:
+    """What each side of a week's card has sent, and whether it stands (issue 6, item 4)."""
+    card = _week_card(fed, week)
+    problems = Collector()
+    wrestlers = load_wrestlers(fed, card, problems)
+    problems.raise_if_any()
+    out = []
+    for match in card.matches:
+        for wrestler_id in match.sides:
+            path = strategy_path(card, match, wrestler_id)
+            if match.ruleset == "facemat":
+                out.append(SideStatus(match.id, wrestlers[wrestler_id].name, None, None, "not needed"))
+                continue
+            if not path.exists():
+                verdict = "default" if match.ruleset == "matclash" else "missing"
+                out.append(SideStatus(match.id, wrestlers[wrestler_id].name, None, None, verdict))
+                continue
+            arrived = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).isoformat(timespec="minutes")
+            check = check_strategy_file(fed, path)
+            out.append(SideStatus(match.id, wrestlers[wrestler_id].name, fed.shown(path), arrived, "refused" if check.problems else "stands", check.problems))
+    return out
+
+
 # ---------------------------------------------------------------- opening
 
 

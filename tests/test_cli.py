@@ -98,3 +98,18 @@ def test_open_a_new_week_rolls_grids_the_run_then_reads(demo_fed, fedtool):
     assert result.exit_code == 1
     assert "strategies/week-06/big-earl.yaml: no strategy from Big Earl Hollis for match m1" in result.stderr
     assert "strategies/week-06/rocky-ridge.yaml: no strategy from Rocky Ridge for match m1" in result.stderr
+
+
+def test_status_shows_what_arrived_and_who_is_missing(demo_fed, fedtool):
+    (demo_fed / "strategies/week-02/brother-bob.yaml").unlink()
+    vane = demo_fed / "strategies/week-02/victor-vane.yaml"
+    vane.write_text(vane.read_text().replace("plus: [Technical, Cheating]", "plus: [Technical, Teamwork]"))
+    result = fedtool("status", "2", "--fed", demo_fed)
+    assert result.exit_code == 0
+    lines = result.output.splitlines()
+    assert any(line.startswith("m4") and "Dr. Victor Vane" in line and "refused" in line for line in lines)
+    assert any('victor-vane.yaml, line 2, field plus.1: Teamwork cannot be a "+" style [MatchMatch III.1]' in line for line in lines)
+    assert any(line.startswith("m4") and "Brother Bob" in line and "missing" in line for line in lines)
+    assert lines[-1] == "7 of 9 sides ready; waiting on Dr. Victor Vane, Brother Bob"
+    data = json.loads(fedtool("status", "3", "--json", "--fed", demo_fed).output)
+    assert {(r["wrestler"], r["verdict"]) for r in data} >= {("Wes Kimura", "default"), ("Vince Valor", "not needed")}
