@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,6 +34,7 @@ class MatchModel(FileModel):
 
 class CardModel(FileModel):
     title: str = Field(default="", max_length=200)
+    deadline: datetime.datetime | None = None  # strategies by mail after this are refused
     week: int | None = None
     rounds: int | None = Field(default=None, ge=1, le=200)
     notes: str = Field(default="", max_length=20000)
@@ -65,6 +67,7 @@ class Card:
     rounds: int | None
     matches: list[CardMatch]
     opened: bool
+    deadline: datetime.datetime | None = None
 
 
 def load_card(folder: Path, shown_folder: str, default_ruleset: str, week: int | None = None) -> Card:
@@ -129,7 +132,10 @@ def load_card(folder: Path, shown_folder: str, default_ruleset: str, week: int |
             raise FedError(Problem(opening_shown, None, "expected `matches:` mapping match ids to what was rolled", "opening file"))
         for match in matches:
             match.opening = dict(opening.get("matches", {}).get(match.id) or {})
-    return Card(folder, shown, model.title, model.notes, model.rounds, matches, opened)
+    deadline = model.deadline
+    if deadline is not None and deadline.tzinfo is None:
+        deadline = deadline.replace(tzinfo=datetime.timezone.utc)  # a deadline without a zone is UTC
+    return Card(folder, shown, model.title, model.notes, model.rounds, matches, opened, deadline)
 
 
 STRATEGY_SUFFIXES = (".yaml", ".txt")  # YAML, or the rulebook's plain-text layout

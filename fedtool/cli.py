@@ -266,6 +266,29 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
 
 @cli.command()
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@fed_option
+def inbox(fed: Fed, source: Path):
+    """Read strategies from a mailbox (a Maildir, an mbox file or a folder of .eml files).
+
+    Each mail from a wrestler's registered owner, with the week and the wrestler in its
+    subject, is checked in full; a strategy that stands is filed under strategies/week-NN/;
+    every order mail gets an answer queued in the outbox (fedtool send delivers it).
+
+    \b
+    Example:
+      fedtool inbox ~/Maildir/fed
+    """
+    from .inbox import intake
+
+    report = intake(fed, source)
+    for o in report.outcomes:
+        click.echo(f"{o.verdict:<9} {o.sender:<32} {o.why.splitlines()[0] if o.why else ''}")
+    click.echo(f"{report.count('accepted')} accepted, {report.count('refused')} refused, {report.count('ignored')} ignored, "
+               f"{report.count('duplicate')} read before; {len(report.replies)} answers queued")
+
+
+@cli.command()
 @click.argument("week", type=click.IntRange(0, 9999))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: match, wrestler, file, arrived, verdict, problems.")
 @fed_option

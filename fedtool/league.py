@@ -98,6 +98,12 @@ def m005_sent_mail(db: Database) -> None:
     db["sent_mail"].create({"message_id": str, "file": str, "to": str, "sent_at": str}, pk="message_id")
 
 
+@migrations()
+def m006_inbox_seen(db: Database) -> None:
+    """`fedtool inbox`: each mail read, by Message-ID, so the same mail read twice counts once."""
+    db["inbox_seen"].create({"message_id": str, "sender": str, "verdict": str, "why": str, "read_at": str}, pk="message_id")
+
+
 STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot")
 
 

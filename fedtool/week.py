@@ -155,8 +155,11 @@ class StrategyCheck:
     complete: bool  # False while the other side's strategy is missing (the table is unknown)
 
 
-def check_strategy_file(fed: Fed, path: Path) -> StrategyCheck:
-    """How a strategy file reads, and whether it stands for its match on the week's card."""
+def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None) -> StrategyCheck:
+    """How a strategy file reads, and whether it stands for its match on the week's card.
+
+    With `wrestler_id`, the file is checked as that wrestler's strategy for his match on the
+    card in its folder, whatever its name (mail intake checks before it files)."""
     from .rulesets.matchmatch import load_strategy_data
 
     shown = fed.shown(path)
@@ -168,8 +171,10 @@ def check_strategy_file(fed: Fed, path: Path) -> StrategyCheck:
             return StrategyCheck(shown, "plain text", [], None, exc.problems, False)
     card = load_card(path.parent, fed.shown(path.parent), fed.settings.ruleset)
     for match in card.matches:
-        for wrestler_id in match.sides:
-            if strategy_path(card, match, wrestler_id).resolve() == path.resolve():
+        for side in match.sides:
+            if wrestler_id is not None and side == wrestler_id:
+                match.strategy_files[side] = path.name
+            if strategy_path(card, match, side).resolve() == path.resolve():
                 label = f"{match.id}: {' vs. '.join(match.sides)}"
                 card.matches = [match]
                 problems = Collector()

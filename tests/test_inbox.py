@@ -1,0 +1,93 @@
+"""Strategies by mail (issue 6): recorded mails in a real Maildir, each checked for the answer
+chosen and what was filed."""
+
+from __future__ import annotations
+
+import mailbox
+from email.message import EmailMessage
+from email.utils import format_datetime
+import datetime
+
+from fedtool.fed import Fed
+from fedtool.inbox import intake
+
+
+def mail(sender, subject, body="", attachment=None, message_id=None, date=None, **headers):
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = sender, "strategies@dcw.example", subject
+    m["Message-ID"] = message_id or f"<{abs(hash((sender, subject, body)))}@players.example>"
+    m["Date"] = format_datetime(date or datetime.datetime(2026, 11, 20, 12, tzinfo=datetime.timezone.utc))
+    for key, value in headers.items():
+        m[key.replace("_", "-")] = value
+    m.set_content(body or "Strategy attached.")
+    if attachment:
+        name, text = attachment
+        m.add_attachment(text.encode(), maintype="text", subtype="plain", filename=name)
+    return m
+
+
+def maildir(tmp_path, mails):
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    for m in mails:
+        box.add(m)
+    return tmp_path / "Maildir"
+
+
+def replies(report):
+    """Each queued answer's body text, by file."""
+    from email import message_from_bytes, policy
+
+    return {p.name: message_from_bytes(p.read_bytes(), policy=policy.default).get_content() for p in report.replies}
+
+
+def test_a_week_of_mail(demo_fed, tmp_path):
+    week = demo_fed / "strategies/week-01"
+    bob_good = (week / "brother-bob.yaml").read_text()
+    sam_before = (week / "friendly-sam.yaml").read_text()
+    sam_bad = sam_before.replace("plus: [High-Flying, Technical]", "plus: [High-Flying, Teamwork]")
+    earl = (week / "big-earl.yaml").read_text()
+    mails = [
+        mail("Bob's Player <bob@players.example>", "Week 1 brother-bob", bob_good, message_id="<good@x>"),
+        mail("Impostor <evil@attacker.example>", "week 1 brother-bob", bob_good, message_id="<spoof@x>"),
+        mail("sam@players.example", "Week 1: Friendly Sam", sam_bad, message_id="<bad@x>"),
+        mail("earl@players.example", "week 1 big-earl", attachment=("my strat.yaml", earl), message_id="<attached@x>"),
+        mail("bob@players.example", "Auto: out of office (week 1 brother-bob)", "I am away", message_id="<auto@x>", Auto_Submitted="auto-replied"),
+        mail("MAILER-DAEMON@mx.example", "Undelivered Mail (week 1)", "bounce", message_id="<bounce@x>"),
+        mail("Bob's Player <bob@players.example>", "Week 1 brother-bob", bob_good, message_id="<good@x>"),
+        mail("hank@players.example", "week 1 rocky-ridge", "x" * 1_100_000, message_id="<big@x>"),
+    ]
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, mails))
+    verdicts = [(o.message_id, o.verdict) for o in report.outcomes]
+    assert verdicts == [("<good@x>", "accepted"), ("<spoof@x>", "refused"), ("<bad@x>", "refused"), ("<attached@x>", "accepted"),
+                        ("<auto@x>", "ignored"), ("<bounce@x>", "ignored"), ("<good@x>", "duplicate"), ("<big@x>", "refused")]
+    assert len(report.replies) == 5  # every order mail answered; nothing to auto-replies, bounces or duplicates
+    texts = list(replies(report).values())
+    assert any(t.startswith("Accepted: the strategy for Brother Bob, week 1 (m1: brother-bob vs. friendly-sam)") for t in texts)
+    assert any("evil@attacker.example is not the registered owner of Brother Bob" in t for t in texts)
+    assert any('your strategy, line 2, field plus.1: Teamwork cannot be a "+" style [MatchMatch III.1]' in t for t in texts)
+    assert any("the limit is 1,000,000" in t for t in texts)
+    assert (week / "friendly-sam.yaml").read_text() == sam_before  # a bad strategy never replaces a good one
+    assert not list(week.glob("~incoming~*"))
+    answer = next(p for p in report.replies if "Accepted" in p.read_text())
+    assert "Auto-Submitted: auto-replied" in answer.read_text() and "In-Reply-To: <good@x>" in answer.read_text()
+
+
+def test_late_mail_is_refused_after_the_deadline(demo_fed, tmp_path):
+    card = demo_fed / "strategies/week-01/card.yaml"
+    card.write_text(card.read_text().replace("week: 1\n", "week: 1\ndeadline: 2026-11-20T18:00:00Z\n"))
+    good = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+    late = mail("bob@players.example", "Week 1 brother-bob", good.replace("Closed fists", "Late fists"), message_id="<late@x>",
+                date=datetime.datetime(2026, 11, 21, 9, tzinfo=datetime.timezone.utc))
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, [late]))
+    assert report.outcomes[0].verdict == "refused"
+    assert "The deadline for week 1 was 2026-11-20T18:00:00+00:00" in next(iter(replies(report).values()))
+    assert "Late fists" not in (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+
+
+def test_inbox_command_and_reading_twice(demo_fed, fedtool, tmp_path):
+    good = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+    box = maildir(tmp_path, [mail("bob@players.example", "week 1 brother-bob", good, message_id="<once@x>")])
+    first = fedtool("inbox", box, "--fed", demo_fed)
+    assert first.exit_code == 0 and "1 accepted, 0 refused, 0 ignored, 0 read before; 1 answers queued" in first.output
+    again = fedtool("inbox", box, "--fed", demo_fed)
+    assert "0 accepted, 0 refused, 0 ignored, 1 read before; 0 answers queued" in again.output
