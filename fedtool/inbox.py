@@ -25,7 +25,8 @@ from typing import Iterator
 from .card import load_card
 from .errors import Collector, FedError, Problem
 from .fed import Fed, week_name
-from .league import open_league
+from .league import open_league, states_before
+from .rulesets import get_ruleset
 from .week import check_strategy_file, load_wrestlers
 
 MAX_BYTES = 1_000_000
@@ -132,8 +133,18 @@ def _reply(fed: Fed, original: EmailMessage, to: str, subject: str, text: str) -
 def intake(fed: Fed, source: Path, now: datetime.datetime | None = None) -> IntakeReport:
     """Read every mail in `source`, file the strategies that stand, queue an answer for each."""
     report = IntakeReport()
+    weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
     db = open_league(fed.database)
     seen = {row["message_id"] for row in db["inbox_seen"].rows}
+    batch = []
+
+    def record() -> None:
+        # the "read" marks go in together, a hundred mails at a time: a crash can at worst
+        # re-read the last hundred, and filing the same strategy again changes nothing
+        with db.atomic():
+            db["inbox_seen"].insert_all(batch, pk="message_id")
+        batch.clear()
+
     for raw in messages(source):
         message = BytesParser(policy=policy.default).parsebytes(raw[: MAX_BYTES + 1])
         message_id = str(message.get("Message-ID") or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>")
@@ -146,21 +157,24 @@ def intake(fed: Fed, source: Path, now: datetime.datetime | None = None) -> Inta
         if silent:
             outcome = Outcome(message_id, sender, "ignored", silent)
         else:
-            outcome, reply_text, subject = _judge(fed, message, raw, sender, now)
+            outcome, reply_text, subject = _judge(fed, message, raw, sender, now, weeks)
             reply = _reply(fed, message, sender, subject, reply_text)
-            week = outcome.week
-            folder = fed.outbox / (week_name(week) if week is not None else "inbox") / "replies" / "mail"
+            folder = fed.outbox / (week_name(outcome.week) if outcome.week is not None else "inbox") / "replies" / "mail"
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
             path.write_bytes(bytes(reply))
             report.replies.append(path)
-        db["inbox_seen"].insert({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": outcome.why,
-                                 "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}, pk="message_id")
+        batch.append({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": outcome.why,
+                      "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
+        if len(batch) >= 100:
+            record()
         report.outcomes.append(outcome)
+    if batch:
+        record()
     return report
 
 
-def _judge(fed: Fed, message: EmailMessage, raw: bytes, sender: str, now: datetime.datetime | None):
+def _judge(fed: Fed, message: EmailMessage, raw: bytes, sender: str, now: datetime.datetime | None, weeks: dict):
     """Decide one order mail: (outcome, the answer's text, its subject)."""
     subject = str(message.get("Subject", ""))
     answer_subject = f"Re: {subject}"[:200]
@@ -181,11 +195,17 @@ def _judge(fed: Fed, message: EmailMessage, raw: bytes, sender: str, now: dateti
     folder = fed.week_dir(week)
     if not (folder / "card.yaml").exists():
         return refuse(f"There is no card for week {week}.")
-    card = load_card(folder, fed.shown(folder), fed.settings.ruleset, week)
+    if week not in weeks:
+        card = load_card(folder, fed.shown(folder), fed.settings.ruleset, week)
+        wrestlers = load_wrestlers(fed, card, Collector())
+        states = states_before(open_league(fed.database, create=False), week)
+        for w in wrestlers.values():
+            states.setdefault(w.id, get_ruleset(w.ruleset).initial_state(w))
+        weeks[week] = (card, wrestlers, states)
+    card, wrestlers, states = weeks[week]
     sides = {w: m for m in card.matches for w in m.sides}
     lowered = subject.lower()
     wrestler_id = next((w for w in sorted(sides, key=len, reverse=True) if w in lowered), None)
-    wrestlers = load_wrestlers(fed, card, Collector())
     if wrestler_id is None:
         wrestler_id = next((w.id for w in wrestlers.values() if w.name.lower() in lowered), None)
     if wrestler_id is None or wrestler_id not in wrestlers:
@@ -207,7 +227,7 @@ def _judge(fed: Fed, message: EmailMessage, raw: bytes, sender: str, now: dateti
     candidate = folder / f"~incoming~{wrestler_id}{suffix}"
     candidate.write_text(text, encoding="utf-8")
     try:
-        check = check_strategy_file(fed, candidate, wrestler_id)
+        check = check_strategy_file(fed, candidate, wrestler_id, (wrestlers, states))
     except FedError as exc:
         check = None
         errors = exc.problems

@@ -155,11 +155,12 @@ class StrategyCheck:
     complete: bool  # False while the other side's strategy is missing (the table is unknown)
 
 
-def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None) -> StrategyCheck:
+def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, context: tuple | None = None) -> StrategyCheck:
     """How a strategy file reads, and whether it stands for its match on the week's card.
 
     With `wrestler_id`, the file is checked as that wrestler's strategy for his match on the
-    card in its folder, whatever its name (mail intake checks before it files)."""
+    card in its folder, whatever its name (mail intake checks before it files). `context`,
+    (wrestlers, states), spares reading the sheets and the league again for each mail."""
     from .rulesets.matchmatch import load_strategy_data
 
     shown = fed.shown(path)
@@ -177,13 +178,16 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None) ->
             if strategy_path(card, match, side).resolve() == path.resolve():
                 label = f"{match.id}: {' vs. '.join(match.sides)}"
                 card.matches = [match]
-                problems = Collector()
-                wrestlers = load_wrestlers(fed, card, problems)
-                problems.raise_if_any()
-                week = re.fullmatch(r"week-(\d+)", path.parent.name)
-                states = states_before(open_league(fed.database, create=False), int(week.group(1))) if week else {}
-                for wrestler in wrestlers.values():
-                    states.setdefault(wrestler.id, get_ruleset(wrestler.ruleset).initial_state(wrestler))
+                if context is not None:
+                    wrestlers, states = context
+                else:
+                    problems = Collector()
+                    wrestlers = load_wrestlers(fed, card, problems)
+                    problems.raise_if_any()
+                    week = re.fullmatch(r"week-(\d+)", path.parent.name)
+                    states = states_before(open_league(fed.database, create=False), int(week.group(1))) if week else {}
+                    for wrestler in wrestlers.values():
+                        states.setdefault(wrestler.id, get_ruleset(wrestler.ruleset).initial_state(wrestler))
                 try:
                     _book_all(fed, card, wrestlers, states)
                     return StrategyCheck(shown, "plain text" if readings else "YAML", readings, label, [], True)
