@@ -227,7 +227,7 @@ def _judge(fed: Fed, message: EmailMessage, raw: bytes, sender: str, now: dateti
     candidate = folder / f"~incoming~{wrestler_id}{suffix}"
     candidate.write_text(text, encoding="utf-8")
     try:
-        check = check_strategy_file(fed, candidate, wrestler_id, (wrestlers, states))
+        check = check_strategy_file(fed, candidate, wrestler_id, (card, wrestlers, states))
     except FedError as exc:
         check = None
         errors = exc.problems

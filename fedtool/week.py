@@ -160,7 +160,7 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
 
     With `wrestler_id`, the file is checked as that wrestler's strategy for his match on the
     card in its folder, whatever its name (mail intake checks before it files). `context`,
-    (wrestlers, states), spares reading the sheets and the league again for each mail."""
+    (card, wrestlers, states), spares reading them and the league again for each mail."""
     from .rulesets.matchmatch import load_strategy_data
 
     shown = fed.shown(path)
@@ -170,16 +170,17 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
             readings = load_strategy_data(path, shown)[1]
         except FedError as exc:
             return StrategyCheck(shown, "plain text", [], None, exc.problems, False)
-    card = load_card(path.parent, fed.shown(path.parent), fed.settings.ruleset)
-    for match in card.matches:
-        for side in match.sides:
+    card = context[0] if context is not None else load_card(path.parent, fed.shown(path.parent), fed.settings.ruleset)
+    for original in card.matches:
+        for side in original.sides:
+            match = original
             if wrestler_id is not None and side == wrestler_id:
-                match.strategy_files[side] = path.name
+                match = dataclasses.replace(original, strategy_files={**original.strategy_files, side: path.name})
             if strategy_path(card, match, side).resolve() == path.resolve():
                 label = f"{match.id}: {' vs. '.join(match.sides)}"
-                card.matches = [match]
+                card = dataclasses.replace(card, matches=[match])
                 if context is not None:
-                    wrestlers, states = context
+                    _, wrestlers, states = context
                 else:
                     problems = Collector()
                     wrestlers = load_wrestlers(fed, card, problems)
