@@ -93,25 +93,12 @@ class SeededDice(Dice):
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
         """Dice other than d6 (grids, shuffles, bigger style dice): one shared stream, each
         byte kept only if it maps evenly onto the die (rejection sampling)."""
-        if not 1 <= sides <= 255:
-            raise ValueError(f"a d{sides} cannot be rolled")
-        usable = 256 - 256 % sides
-        faces = bytearray()
-        buffer, at = self._other, self._other_at
-        while len(faces) < count:
-            if at >= len(buffer):
-                buffer, at = self._block(b"other"), 0
-            byte = buffer[at]
-            at += 1
-            if byte < usable:
-                faces.append(byte % sides + 1)
-        self._other, self._other_at = buffer, at
-        faces = bytes(faces)
-        self._log.append((self.round, purpose, faces))
-        return faces
+        return self.roll_each([sides] * count, purpose)
 
     def roll_each(self, sizes: list[int], purpose: str) -> bytes:
         """`Dice.roll_each` in one pass over the shared stream (a shuffle is many dice)."""
+        if any(not 1 <= sides <= 255 for sides in sizes):
+            raise ValueError(f"a die of {max(sizes)} or {min(sizes)} sides cannot be rolled")
         faces = bytearray()
         buffer, at = self._other, self._other_at
         for sides in sizes:

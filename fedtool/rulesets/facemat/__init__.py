@@ -68,12 +68,8 @@ class FaceToTheMat(Ruleset):
     template = "facemat/match"
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict) -> WrestlerRecord:
-        from ...validation import validate
-        from .sheet import CardModel
-
         card = read_card(data, file, wrestler_id)
-        owner = validate(CardModel, data, file, "Face to the Mat wrestler card (3)").owner
-        return WrestlerRecord(wrestler_id, card.name, self.id, owner.name, str(owner.email), card)
+        return WrestlerRecord(wrestler_id, card.name, self.id, card.owner_name, card.owner_email, card)
 
     def settings(self, raw: dict) -> FaceToTheMatSettings:
         return validate(FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat")

@@ -46,6 +46,8 @@ class Wrestler:
     allies: tuple[str, ...] = ()
     foes: tuple[str, ...] = ()
     members: tuple = field(default=())
+    owner_name: str = ""
+    owner_email: str = ""
 
 
 def read_card(data: Any, file: str, wrestler_id: str) -> Wrestler:
@@ -72,4 +74,5 @@ def read_card(data: Any, file: str, wrestler_id: str) -> Wrestler:
                 problems.add(file, place(data, (section, skill)), f"unknown skill {skill!r}", "Face to the Mat 3.c")
     problems.raise_if_any()
     return Wrestler(wrestler_id, model.name, grade, model.grudge, model.alignment, skills, model.finisher.name, finisher,
-                    {k.strip().upper(): v for k, v in model.signature_moves.items()}, tuple(model.allies), tuple(model.foes))
+                    {k.strip().upper(): v for k, v in model.signature_moves.items()}, tuple(model.allies), tuple(model.foes),
+                    owner_name=model.owner.name, owner_email=str(model.owner.email))
