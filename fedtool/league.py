@@ -104,10 +104,56 @@ def m006_inbox_seen(db: Database) -> None:
     db["inbox_seen"].create({"message_id": str, "sender": str, "verdict": str, "why": str, "read_at": str}, pk="message_id")
 
 
-STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot")
+@migrations()
+def m007_titles(db: Database) -> None:
+    """Titles (issue 7): each title match as the run decided it (undone by --rerun), and the
+    fedhead's vacate and award rulings, effective after a week (kept by --rerun)."""
+    db["title_matches"].create(
+        {"match_id": str, "week": int, "title_id": str, "holder_before": str, "winner": str, "method": str, "result": str, "reason": str},
+        pk="match_id",
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db["title_matches"].create_index(["title_id"])
+    db["title_rulings"].create(
+        {"id": int, "title_id": str, "action": str, "wrestler_id": str, "after_week": int, "reason": str, "made_at": str},
+        pk="id",
+    )
 
 
-WEEK_TABLES = ("dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
+@migrations()
+def m008_match_writeups(db: Database) -> None:
+    """Each match's writeup as the run rendered it (Markdown and the HTML fragment), so
+    `fedtool site` never depends on outbox folders surviving (issue 7)."""
+    db["match_writeups"].create(
+        {"match_id": str, "week": int, "headline": str, "markdown": str, "html": str},
+        pk="match_id",
+        foreign_keys=[("match_id", "matches", "id")],
+    )
+    db["match_writeups"].create_index(["week"])
+
+
+@migrations()
+def m009_mail_loop(db: Database) -> None:
+    """Issue 6: which week and wrestler each mail was for and when it arrived (for `fedtool
+    status`), and players' strategy-mail passwords, salted and hashed (`fedtool password`)."""
+    for column in ("week", "wrestler_id", "arrived"):
+        db["inbox_seen"].add_column(column, int if column == "week" else str)
+    db["player_passwords"].create({"email": str, "hash": str, "set_at": str}, pk="email")
+
+
+@migrations()
+def m010_allies_foes_challenges(db: Database) -> None:
+    """Face to the Mat storylines in the league: allies and foes (JSON lists of wrestler ids)
+    as they change, and a pending grudge match challenge (issue 5)."""
+    for column in ("allies", "foes", "challenge"):
+        db["wrestler_states"].add_column(column, str)
+
+
+STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot", "allies", "foes", "challenge")
+LIST_KEYS = ("allies", "foes")  # stored as JSON
+
+
+WEEK_TABLES = ("title_matches", "match_writeups", "dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
 
 
 def open_league(path: Path, create: bool = True) -> Database:
@@ -152,6 +198,9 @@ def states_before(db: Database, week: int) -> dict[str, dict]:
         state = {k: v for k, v in zip(STATE_KEYS, values) if v is not None}
         if "push_points" in state:
             state["push_points"] = Fraction(state["push_points"])
+        for key in LIST_KEYS:
+            if key in state:
+                state[key] = json.loads(state[key])
         states[wrestler_id] = state
     return states
 
@@ -201,6 +250,8 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
             "grudge": state.get("grudge"),
             "left_town": state.get("left_town"),
             "title_shot": state.get("title_shot"),
+            **{key: json.dumps(state[key]) if state.get(key) is not None else None for key in LIST_KEYS},
+            "challenge": state.get("challenge"),
             "reason": reason,
         }
         for wid, (state, reason) in sorted(states.items())
@@ -234,3 +285,11 @@ def dice_log(db: Database, week: int, match_id: str | None = None) -> list[dict]
         where += " AND match_id = ?"
         params.append(match_id)
     return list(db["dice_rolls"].rows_where(where, params, order_by="rowid"))
+
+
+def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
+    """Store each match's rendered writeup (m008), keyed like `matches.id`. The caller holds the transaction."""
+    db["match_writeups"].insert_all(
+        {"match_id": match_id, "week": week, "headline": w["headline"], "markdown": w["markdown"], "html": w["html"]}
+        for match_id, w in writeups.items()
+    )

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
 
 from ...card import Card as CardFile
-from ...card import CardMatch
+from ...card import CardMatch, fed_root_of, strategy_path
 from ...dice import Dice
-from ...errors import FedError, Problem
-from ...validation import FileModel, validate
+from ...errors import Collector, FedError, Problem
+from ...validation import FileModel, place, validate
+from ...yamlio import load_yaml
 from ..base import Booking, Ruleset, WrestlerRecord
-from . import engine
-from .rules import GRADES
-from .sheet import read_card
+from . import engine, royale
+from .rules import GRADES, SKILLS
+from .sheet import Wrestler, read_card
 
-CHARTS = {None: "normal", "normal": "normal", "cage": "cage", "hardcore": "hardcore", "grudge": "normal", "tag": "normal"}
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
 GRUDGE_TYPES = {1: "normal", 2: "normal", 3: "cage", 4: "cage", 5: "hardcore", 6: None}
 # 9.a: "Roll 1d6 for stakes: 1-2 TV Grade change, 3-4 Loser leaves town, 5 Title shot, 6 Special prize"
@@ -30,6 +32,13 @@ class Tiers(FileModel):
     bronze: int = Field(default=1, ge=0, le=10)
 
 
+class ObjectSettings(FileModel):
+    """10.b chairs, tables and ladders: chips on the spaces the fed chooses."""
+
+    spaces: list[int] = Field(default=[4, 8, 11], max_length=15)
+    bonus: int = Field(default=2, ge=0, le=6)  # 10.b.iv "additional effects (determined by GM)"
+
+
 class FaceToTheMatSettings(FileModel):
     """`rulesets: facemat:` in rosters/fed.yaml (the advanced options of section 10)."""
 
@@ -37,6 +46,25 @@ class FaceToTheMatSettings(FileModel):
     tv_table: Literal["standard", "steep", "flat"] = "standard"  # the three published TV Move tables
     tiers: Tiers = Tiers()  # 10.h: varied gold, silver and bronze moves
     tv_changes: Literal["upsets", "none"] = "upsets"  # TV grades outside grudge matches (docs/rulings)
+    objects: ObjectSettings | None = None  # 10.b: on when given
+    advanced_tag: bool = False  # 10.c.i
+    refreshment: bool = False  # 10.c.ii
+    interviews: bool = False  # 10.d: an interview segment before each match
+    ref_bump: Literal["fac", "downed", "off"] = "fac"  # 10.e
+    out_of_ring: bool = False  # 10.f
+    increased_kickouts: bool = False  # 10.g
+    mini_match_to: int = Field(default=12, ge=1, le=15)  # 9.e.i: a Match-Up mini-match ends on this space
+
+
+class StrategyModel(FileModel):
+    """strategies/week-NN/<wrestler>.yaml for Face to the Mat: what the player controls."""
+
+    signature_moves: dict[str, str] = {}
+    finisher: str | None = Field(default=None, min_length=1, max_length=80)
+    promo: str = Field(default="", max_length=2000)
+    challenge: str | None = Field(default=None, max_length=63)
+    use_object: Literal["always", "never", "when_trailing"] = "always"
+    call_for_help: Literal["never", "when_trailing", "at_once"] = "never"
 
 
 def roll_grudge(setup: engine.Setup, dice: Dice) -> dict:
@@ -45,7 +73,7 @@ def roll_grudge(setup: engine.Setup, dice: Dice) -> dict:
     kind = None
     while kind is None:
         kind = GRUDGE_TYPES[dice.die(6, "grudge match type 1d6")]
-    if kind == "hardcore" and not all("MEAN" in w.skills for w in setup.wrestlers):
+    if kind == "hardcore" and not all("MEAN" in w.skills for w in setup.wrestlers + setup.partners):
         kind = "normal"
     stakes = GRUDGE_STAKES[dice.die(6, "grudge stakes 1d6")]
     stakes_text = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot", "special_prize": "a special prize"}[stakes]
@@ -62,6 +90,68 @@ def _title(wrestler_id: str) -> str:
     return wrestler_id.replace("-", " ").title()
 
 
+MATCH_TYPES = ("normal", "cage", "hardcore", "grudge", "tag", "three_for_all", "battle_royale")
+FORMATS = {"three_for_all": ("every_man", "two_on_one"), "battle_royale": royale.METHODS}
+
+
+def match_type(stipulation: str | None) -> tuple[str, str]:
+    """A card's stipulation read as (match type, Wild Card chart). Hardcore "can be combined
+    with other match types" (9.f.iii), and so can the cage: `hardcore tag`, `cage grudge`."""
+    words = (stipulation or "normal").replace("+", " ").split()
+    chart = "hardcore" if "hardcore" in words else "cage" if "cage" in words else "normal"
+    kinds = [w for w in words if w not in ("hardcore", "cage", "normal")]
+    kind = kinds[0] if len(kinds) == 1 else "normal" if not kinds else "?"
+    return kind, chart
+
+
+def _roster(root: Path) -> dict[str, WrestlerRecord]:
+    """Every Face to the Mat wrestler on the fed's roster (for the HOT BOX and challenges)."""
+    from ...fed import Fed
+    from ...week import read_roster_sheet
+
+    fed = Fed.load(root)
+    files = tuple(sorted((wid, path.stat().st_mtime_ns) for wid, path in fed.roster_files.items()))
+    return _roster_cached(root, files)
+
+
+@lru_cache(maxsize=8)
+def _roster_cached(root: Path, files: tuple) -> dict[str, WrestlerRecord]:
+    from ...fed import Fed
+    from ...week import read_roster_sheet
+    from ...yamlio import load_yaml
+
+    fed = Fed.load(root)
+    out = {}
+    for wid, _ in files:
+        path = fed.roster_files[wid]
+        data = load_yaml(path, fed.shown(path))
+        if isinstance(data, dict) and data.get("ruleset") == "facemat":
+            out[wid] = read_roster_sheet(fed, wid)
+    return out
+
+
+def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> engine.Plan:
+    """A Face to the Mat strategy file, checked against the wrestler's card and the roster."""
+    model = validate(StrategyModel, data, file, "Face to the Mat strategy")
+    problems = Collector()
+    moves = []
+    for skill, name in model.signature_moves.items():
+        key = skill.strip().upper()
+        if key not in SKILLS and key not in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING"):
+            problems.add(file, place(data, ("signature_moves", skill)), f"unknown skill {skill!r}; name a move for one of {', '.join(SKILLS)}, TV_MOVE, SIGNATURE, GRUDGE or TRAILING", "Face to the Mat 3.c")
+        elif not name.strip() or len(name) > 80:
+            problems.add(file, place(data, ("signature_moves", skill)), "a move's name is 1 to 80 characters", "Face to the Mat strategy")
+        else:
+            moves.append((key, name.strip()))
+    if model.challenge is not None:
+        if model.challenge == wrestler.id:
+            problems.add(file, place(data, ("challenge",)), "a wrestler cannot challenge himself", "Face to the Mat 9.a")
+        elif model.challenge not in roster:
+            problems.add(file, place(data, ("challenge",)), f"challenge {model.challenge!r}: no Face to the Mat wrestler by that id on the roster", "Face to the Mat 9.a")
+    problems.raise_if_any()
+    return engine.Plan(tuple(moves), model.finisher, model.use_object, model.call_for_help, model.promo.strip(), model.challenge)
+
+
 class FaceToTheMat(Ruleset):
     id = "facemat"
     name = "Face to the Mat"
@@ -75,140 +165,275 @@ class FaceToTheMat(Ruleset):
         return validate(FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat")
 
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
-        return {"tv_grade": wrestler.sheet.tv_grade, "grudge": wrestler.sheet.grudge}
+        sheet = wrestler.sheet
+        return {"tv_grade": sheet.tv_grade, "grudge": sheet.grudge, "allies": list(sheet.allies), "foes": list(sheet.foes)}
 
     def book(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
         options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
+        root = fed_root_of(card.folder)
+        roster = _roster(root)
+
+        def current(w: WrestlerRecord) -> dict:
+            return {**self.initial_state(w), **{k: v for k, v in states.get(w.id, {}).items() if v is not None}}
+
         # the league's current grades, not the sheet's starting ones
-        wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=states[w.id]["tv_grade"], grudge=states[w.id]["grudge"])) for w in wrestlers]
+        now = {w.id: current(w) for w in wrestlers}
+        wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=now[w.id]["tv_grade"], grudge=now[w.id]["grudge"])) for w in wrestlers]
         stip = match.raw.get("stipulation")
-        sides_needed = 4 if stip == "tag" else 2
-        if len(wrestlers) != sides_needed:
-            kind = "a tag match is four wrestlers, the first two a team (9.c)" if stip == "tag" else "a singles match is two wrestlers"
-            raise FedError(Problem(card.shown, where, f"{kind}, not {len(wrestlers)}", "Face to the Mat 9"))
-        if stip not in CHARTS:
-            raise FedError(Problem(card.shown, where, f"stipulation {stip!r}: Face to the Mat matches here are normal, cage, hardcore or grudge", "Face to the Mat 9"))
-        if stip == "hardcore":
+        kind, chart = match_type(stip)
+        if kind not in MATCH_TYPES:
+            raise FedError(Problem(card.shown, where, f"stipulation {stip!r}: a Face to the Mat match is one of {', '.join(MATCH_TYPES)}, optionally with hardcore or cage (e.g. 'hardcore tag')", "Face to the Mat 9"))
+        fmt = match.raw.get("format") or (FORMATS[kind][0] if kind in FORMATS else None)
+        if fmt is not None and fmt not in FORMATS.get(kind, ()):
+            allowed = "; ".join(f"{k}: {', '.join(v)}" for k, v in FORMATS.items())
+            raise FedError(Problem(card.shown, where, f"format {fmt!r} does not apply to a {kind} match ({allowed})", "Face to the Mat 9.d-e"))
+        n = len(wrestlers)
+        needed = {"tag": (4, 4, "a tag match is four wrestlers, the first two a team (9.c)"),
+                  "three_for_all": (3, 3, "a three-for-all is three wrestlers (9.d)"),
+                  "battle_royale": (4 if fmt == "four_play" else 3, 40, f"a battle royale is {'four' if fmt == 'four_play' else 'three'} to 40 wrestlers (9.e)")}
+        low, high, text = needed.get(kind, (2, 2, "a singles match is two wrestlers"))
+        if not low <= n <= high:
+            raise FedError(Problem(card.shown, where, f"{text}, not {n}", "Face to the Mat 9"))
+        if chart == "hardcore":
             soft = [w.name for w in wrestlers if "MEAN" not in w.sheet.skills]
             if soft:
                 raise FedError(Problem(card.shown, where, f"{', '.join(soft)} is not MEAN: a hardcore match is only for wrestlers with MEAN", "Face to the Mat 9.f"))
-        gone = [w.name for w in wrestlers if states[w.id].get("left_town")]
+        gone = [w.name for w in wrestlers if now[w.id].get("left_town")]
         if gone:
             raise FedError(Problem(card.shown, where, f"{', '.join(gone)} left town after losing a loser-leaves-town grudge match", "Face to the Mat 9.a"))
         favored = match.raw.get("favored")
         if favored is not None and favored not in match.sides:
             raise FedError(Problem(card.shown, where, f"favored {favored!r} is not in this match", "Face to the Mat 4.a"))
-        teams = [wrestlers[0:2], wrestlers[2:4]] if stip == "tag" else [wrestlers[0:1], wrestlers[1:2]]
-        if favored is None:  # 4.a; ruling: the better TV grade (a team's best) is favored, the first listed on a tie
-            best = [min(GRADES.index(w.sheet.tv_grade) for w in team) for team in teams]
-            first = 0 if best[0] <= best[1] else 1
-        else:
-            first = 0 if any(w.id == favored for w in teams[0]) else 1
-        teams = [teams[first], teams[1 - first]]
-        pair = [teams[0][0], teams[1][0]]
-        hotbox = {}
-        for role, w in zip(("favored", "underdog"), pair):
-            hotbox[f"{role}_ally"] = _title(w.sheet.allies[0]) if w.sheet.allies else "a friend from the locker room"
-            hotbox[f"{role}_foe"] = _title(w.sheet.foes[0]) if w.sheet.foes else "an old rival"
+
+        # 4.a billing: favored first, underdog last
+        teams = [wrestlers[0:2], wrestlers[2:4]] if kind == "tag" else [[w] for w in wrestlers]
+        best = [min(GRADES.index(w.sheet.tv_grade) for w in team) for team in teams]
+        order = sorted(range(len(teams)), key=lambda k: (not any(w.id == favored for w in teams[k]), best[k], k))
+        teams = [teams[k] for k in order]
+        front = [team[0] for team in teams]
+
+        # 4.b the HOT BOX: each side's ally and foe, and the two highest grudge grades not in the match
+        def name_of(wid: str) -> str:
+            return roster[wid].name if wid in roster else _title(wid)
+
+        in_match = {w.id for w in wrestlers}  # the HOT BOX is ringside: nobody in the match
+        ally_ids = [next((a for a in now[w.id].get("allies") or () if a not in in_match), None) for w in front]
+        foe_ids = [next((f for f in now[w.id].get("foes") or () if f not in in_match), None) for w in front]
+        grudges = []
+        for wid, record in roster.items():
+            state = {**self.initial_state(record), **{k: v for k, v in states.get(wid, {}).items() if v is not None}}
+            if wid not in in_match and not state.get("left_town"):
+                grudges.append((-state["grudge"], record.name, wid))
+        grudge_ids = [wid for _, _, wid in sorted(grudges)[:2]]
+        hotbox = {"allies": [name_of(a) if a else "a friend from the locker room" for a in ally_ids],
+                  "foes": [name_of(f) if f else "an old rival" for f in foe_ids],
+                  "grudge": [name_of(g) for g in grudge_ids]}
+
+        # the players' strategies (what the cards leave to them)
+        problems = Collector()
+        plans = {}
+        notes = []
+        for w in wrestlers:
+            path = strategy_path(card, match, w.id)
+            shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
+            if not path.exists():
+                plans[w.id] = engine.Plan()
+                continue
+            try:
+                plans[w.id] = read_plan(load_yaml(path, shown), shown, w.sheet, roster)
+            except FedError as exc:
+                problems.extend(exc)
+        problems.raise_if_any()
+        missing = [w.name for w in wrestlers if not strategy_path(card, match, w.id).exists()]
+        if missing:
+            notes.append(f"No strategy from {', '.join(missing)}: the cards decide, with the card's own move names (the fed's default).")
+
         tiers = (options.tiers.gold, options.tiers.silver, options.tiers.bronze)
-        partners = (teams[0][1].sheet, teams[1][1].sheet) if stip == "tag" else ()
-        setup = engine.Setup(match.id, (pair[0].sheet, pair[1].sheet), hotbox, CHARTS[stip], options.tv_table, tiers, options.boo_rule, partners)
-        ordered = pair + ([teams[0][1], teams[1][1]] if stip == "tag" else [])  # side i's men: ordered[i], ordered[i + 2]
+        mode = {"two_on_one": "two_on_one", "every_man": "every_man"}.get(fmt, "singles")
+        partners = tuple(team[1].sheet for team in teams) if kind == "tag" else ()
+        ordered = front + ([team[1] for team in teams] if kind == "tag" else [])  # side i's men: ordered[i], ordered[i + 2]
+        adv = engine.Options(
+            objects=options.objects is not None, object_spaces=tuple(options.objects.spaces) if options.objects else (),
+            object_bonus=options.objects.bonus if options.objects else 2, advanced_tag=options.advanced_tag,
+            refreshment=options.refreshment, ref_bump=options.ref_bump, out_of_ring=options.out_of_ring,
+            increased_kickouts=options.increased_kickouts)
+        setup = engine.Setup(match.id, tuple(w.sheet for w in front), hotbox, chart, options.tv_table, tiers, options.boo_rule, partners,
+                             mode=mode, plans=tuple(plans[w.id] for w in ordered), options=adv, ref_bump_at=match.raw.get("ref_bump_at"))
         label = [" & ".join(w.name for w in team) for team in teams]
-        verb = "are" if stip == "tag" else "is"
-        note = f"{label[0]} {verb} favored; {label[1]} {verb} the underdog{'s' if stip == 'tag' else ''}."
-        return Booking(match, setup, ordered, [note], {"stipulation": stip})
+        if kind == "tag":
+            billing = f"{label[0]} are favored; {label[1]} are the underdogs."
+        elif mode == "two_on_one":
+            billing = f"{label[0]} is favored, two on one against {label[1]} and {label[2]} (9.d.i)."
+        elif len(label) > 2:
+            billing = f"{label[0]} is favored; {label[-1]} is the underdog; billing: {', '.join(label)}."
+        else:
+            billing = f"{label[0]} is favored; {label[1]} is the underdog."
+        sides = [[k, k + len(front)] for k in range(len(front))] if kind == "tag" else [[k] for k in range(len(front))]
+        extra = {"stipulation": stip, "match_type": kind, "format": fmt, "sides": sides, "teams": list(engine.teams_of(setup)),
+                 "hotbox_ids": {"allies": ally_ids, "foes": foe_ids, "grudge": grudge_ids},
+                 "interviews": options.interviews, "mini_match_to": options.mini_match_to,
+                 "challenges": {w.id: plans[w.id].challenge for w in ordered if plans[w.id].challenge}}
+        return Booking(match, setup, ordered, [billing, *notes], extra)
 
     def resolve(self, booking: Booking, dice: Dice) -> engine.Result:
-        setup = booking.setup
-        grudge = None
-        if booking.extra.get("stipulation") == "grudge":
+        setup, extra = booking.setup, booking.extra
+        first: list = []
+        league: list = []
+        if extra.get("interviews"):  # 10.d: the segment before the bell
+            first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice)
+        if extra.get("match_type") == "grudge":
             grudge = roll_grudge(setup, dice)
-            booking.extra["grudge"] = grudge
+            extra["grudge"] = grudge
             setup = replace(setup, chart=grudge["chart"])
-        result = engine.resolve(setup, dice)
-        if grudge:
             names = [w.name for w in setup.wrestlers]
-            result.lines.insert(0, engine.Line(0, "storyline", f"A grudge match! The dice make it {grudge['type_text']}, with {grudge['stakes_text']} on the line ({names[0]} vs. {names[1]}).", None, 0, (0, 0)))
+            first.append(engine.Line(0, "storyline", f"A grudge match! The dice make it {grudge['type_text']}, with {grudge['stakes_text']} on the line ({' vs. '.join(names)}).", None, 0, (0,) * len(names)))
+        if extra.get("match_type") == "battle_royale":
+            result = royale.battle_royale(setup, extra["format"], dice, extra["mini_match_to"])
+        else:
+            result = engine.resolve(setup, dice)
+        result.lines[:0] = first
+        result.league[:0] = league
         return result
 
+    @staticmethod
+    def _layout(booking: Booking) -> tuple[list, list]:
+        """Each side's wrestlers (indexes into booking.wrestlers) and each side's team."""
+        if "sides" in booking.extra:
+            return booking.extra["sides"], booking.extra["teams"]
+        n = len(booking.wrestlers)  # a booking made by hand: four is a tag match (side i: i, i + 2)
+        return ([[0, 2], [1, 3]], [0, 1]) if n == 4 else ([[k] for k in range(n)], list(range(n)))
+
+    def _winning_side_men(self, booking: Booking, result: engine.Result) -> tuple[list, list]:
+        """The wrestlers (indexes into booking.wrestlers) of the winning team and of the rest."""
+        sides, teams = self._layout(booking)
+        won = [k for side, members in enumerate(sides) for k in members if teams[side] == teams[result.winner]]
+        lost = [k for side, members in enumerate(sides) for k in members if teams[side] != teams[result.winner]]
+        return won, lost
+
     def outcomes(self, booking: Booking, result: engine.Result) -> list[str]:
-        side_of = {w.id: n % 2 for n, w in enumerate(booking.wrestlers)}
         if result.winner is None:
             return ["draw"] * len(booking.match.sides)
-        return ["win" if side_of[wid] == result.winner else "loss" for wid in booking.match.sides]
+        won, _ = self._winning_side_men(booking, result)
+        winners = {booking.wrestlers[k].id for k in won}
+        return ["win" if wid in winners else "loss" for wid in booking.match.sides]
 
     def league_effects(self, booking: Booking, result: engine.Result, states: dict, settings: dict) -> dict:
-        """TV grades and grudges after the match: the fed's TV rule (by default an upset lifts
-        the underdog a grade and drops the favored one) and the storylines' own effects."""
+        """TV grades, grudges, allies and foes after the match: the grudge match's stakes (9.a),
+        else the fed's TV rule (by default an upset lifts the underdog a grade and drops the
+        favored one), the storylines' own effects, and challenges issued."""
         ws = booking.wrestlers
-        new = {w.id: dict(states[w.id]) for w in ws}
+        sides, _ = self._layout(booking)
+        new = {w.id: {**self.initial_state(w), **{k: v for k, v in states.get(w.id, {}).items() if v is not None}} for w in ws}
+        old = {wid: {k: (list(v) if isinstance(v, list) else v) for k, v in state.items()} for wid, state in new.items()}
         reasons: dict[str, list[str]] = {w.id: [] for w in ws}
-        if len(ws) == 4:  # a tag match: both partners share the team's fortunes
-            team_of = {0: [ws[0], ws[2]], 1: [ws[1], ws[3]]}
-        else:
-            team_of = {0: [ws[0]], 1: [ws[1]]}
+
+        def grade(wid: str, change: int, why: str) -> None:
+            before = new[wid]["tv_grade"]
+            new[wid]["tv_grade"] = shift_grade(before, change)
+            reasons[wid].append(f"{why}: TV grade {before} -> {new[wid]['tv_grade']}")
+
         grudge = booking.extra.get("grudge")
-        if grudge and result.winner is not None:
-            # 9.a: "Always causes TV Grade changes for participants": winner up one, loser down one
-            w_id, l_id = ws[result.winner].id, ws[1 - result.winner].id
-            steps = 2 if grudge["stakes"] in ("tv_grade", "special_prize") else 1  # the stakes add a grade
-            for wid, change in ((w_id, steps), (l_id, -1 if grudge["stakes"] != "tv_grade" else -2)):
-                before = new[wid]["tv_grade"]
-                new[wid]["tv_grade"] = shift_grade(before, change)
-                reasons[wid].append(f"grudge match ({grudge['stakes_text']}): TV grade {before} -> {new[wid]['tv_grade']}")
-            if grudge["stakes"] == "loser_leaves_town":
-                new[l_id]["left_town"] = 1
-                reasons[l_id].append("lost a loser-leaves-town grudge match: leaves town")
-            if grudge["stakes"] == "title_shot":
-                new[w_id]["title_shot"] = 1
-                reasons[w_id].append("won a title shot in a grudge match")
-        elif self.settings(settings).tv_changes == "upsets" and result.winner == 1:
-            for i, change in ((1, 1), (0, -1)):
-                for w in team_of[i]:
-                    before = new[w.id]["tv_grade"]
-                    new[w.id]["tv_grade"] = shift_grade(before, change)
-                    reasons[w.id].append(f"upset ({'won' if i == 1 else 'lost'} as the {'underdog' if i == 1 else 'favorite'}): TV grade {before} -> {new[w.id]['tv_grade']}")
-        for i, kind, change, _ in result.league:
-            for w in team_of[i]:
-                state = new[w.id]
+        if result.winner is not None:
+            won, lost = self._winning_side_men(booking, result)
+            if grudge:
+                # 9.a: "Always causes TV Grade changes for participants": winners up one, losers down one
+                up = 2 if grudge["stakes"] in ("tv_grade", "special_prize") else 1  # the stakes add a grade
+                down = -2 if grudge["stakes"] == "tv_grade" else -1
+                for k in won:
+                    grade(ws[k].id, up, f"grudge match ({grudge['stakes_text']})")
+                for k in lost:
+                    grade(ws[k].id, down, f"grudge match ({grudge['stakes_text']})")
+                if grudge["stakes"] == "loser_leaves_town":
+                    for k in lost:
+                        new[ws[k].id]["left_town"] = 1
+                        reasons[ws[k].id].append("lost a loser-leaves-town grudge match: leaves town")
+                if grudge["stakes"] == "title_shot":
+                    for k in won:
+                        new[ws[k].id]["title_shot"] = 1
+                        reasons[ws[k].id].append("won a title shot in a grudge match")
+            elif self.settings(settings).tv_changes == "upsets" and 0 not in won:
+                for k in won:
+                    grade(ws[k].id, 1, "upset (won as the underdog)")
+                for k in sides[0]:
+                    grade(ws[k].id, -1, "upset (lost as the favorite)")
+        ids = booking.extra.get("hotbox_ids") or {"allies": [None] * len(sides)}
+        for side, kind, change, _ in result.league:
+            for k in sides[side]:
+                wid = ws[k].id
+                state = new[wid]
                 if kind == "tv":
-                    before = state["tv_grade"]
-                    state["tv_grade"] = shift_grade(before, change)
-                    reasons[w.id].append(f"storyline: TV grade {before} -> {state['tv_grade']}")
-                else:
+                    grade(wid, change, "storyline")
+                elif kind == "grudge":
                     state["grudge"] += change
-                    reasons[w.id].append(f"storyline: grudge {state['grudge'] - change} -> {state['grudge']}")
-        return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != states[wid]}
+                    reasons[wid].append(f"storyline: grudge {state['grudge'] - change} -> {state['grudge']}")
+                elif kind == "foe" and ids["allies"][side]:  # his HOT BOX ally turns on him
+                    turned = ids["allies"][side]
+                    state["allies"] = [a for a in state["allies"] if a != turned]
+                    state["foes"] = [turned] + [f for f in state["foes"] if f != turned]
+                    reasons[wid].append(f"storyline: {_title(turned)} turns on him (ally -> foe)")
+                elif kind == "ally":  # respect earned: his opponent becomes an ally
+                    other = next((ws[j].id for s, members in enumerate(sides) if s != side for j in members), None)
+                    if other:
+                        state["foes"] = [f for f in state["foes"] if f != other]
+                        state["allies"] = [other] + [a for a in state["allies"] if a != other]
+                        reasons[wid].append(f"storyline: {_title(other)} becomes an ally")
+        for wid, target in booking.extra.get("challenges", {}).items():
+            new[wid]["challenge"] = target
+            reasons[wid].append(f"issued a grudge match challenge to {_title(target)} (9.a)")
+        return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid]}
 
     def summary(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
+        sides, teams = self._layout(booking)
+        side_of = {k: side for side, members in enumerate(sides) for k in members}
+        extra = {k: v for k, v in booking.extra.items() if k in ("stipulation", "match_type", "format", "grudge")}
+        won = [ws[k].id for k in self._winning_side_men(booking, result)[0]] if result.winner is not None else []
         return {
-            **booking.extra,
-            "winner": None if result.winner is None else ws[result.winner].id,  # the team's first man in a tag match
+            **extra,
+            "winner": None if result.winner is None else ws[result.winner].id,  # the side that scored the fall (its man listed first)
+            "winners": won,
             "method": result.method,
             "round": result.facs,
             "favored": ws[0].id,
-            "sides": [{"id": w.id, "name": w.name, "track": result.positions[i % 2], "tv_grade": w.sheet.tv_grade} for i, w in enumerate(ws)],
-            "storyline": [{"wrestler": ws[i].id, "kind": kind, "change": change} for i, kind, change, _ in result.league],
+            "sides": [{"id": w.id, "name": w.name, "track": result.positions[side_of[k]], "tv_grade": w.sheet.tv_grade} for k, w in enumerate(ws)],
+            "eliminations": [{"wrestler": ws[side].id, "by": None if by is None else ws[by].id, "method": how, "fac": fac} for side, by, how, fac in result.eliminations],
+            "storyline": [{"wrestler": ws[sides[side][0]].id, "kind": kind, "change": change} for side, kind, change, _ in result.league],
         }
 
     def describe(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
-        names = [" & ".join(w.name for w in ws[i::2]) for i in (0, 1)]
+        sides, teams = self._layout(booking)
+        names = [" & ".join(ws[k].name for k in members) for members in sides]
         if result.winner is None:
-            headline = f"{names[0]} vs. {names[1]}: a time-limit draw"
+            headline = f"{' vs. '.join(names)}: a time-limit draw"
         else:
-            finisher = ws[result.winner].sheet.finisher_name if len(ws) == 2 else "a finisher"
-            how = {"pin": "by pinfall", "finisher": f"with {finisher}"}[result.method]
-            headline = f"{names[result.winner]} def. {names[1 - result.winner]} {how} ({result.facs} FACs)"
+            won, _ = self._winning_side_men(booking, result)
+            winners = " & ".join(names[s] for s in range(len(sides)) if teams[s] == teams[result.winner])
+            losers = " & ".join(names[s] for s in range(len(sides)) if teams[s] != teams[result.winner])
+            plan = booking.setup.plans[result.winner] if booking.setup.plans else engine.Plan()
+            finisher = (plan.finisher_name or ws[result.winner].sheet.finisher_name) if booking.extra.get("match_type") != "tag" else "a finisher"
+            how = {"pin": "by pinfall", "finisher": f"with {finisher}"}.get(result.method, "")
+            kind = booking.extra.get("match_type")
+            if kind == "battle_royale" or booking.extra.get("format") == "every_man":
+                headline = f"{winners} wins the {'battle royale' if kind == 'battle_royale' else 'three-for-all'}, the last one standing {how} ({result.facs} FACs{' in the final' if kind == 'battle_royale' and booking.extra['format'] != 'four_play' else ''})"
+            else:
+                headline = f"{winners} def. {losers} {how} ({result.facs} FACs)"
         lines = [{"kind": ln.kind, "text": ln.text, "positions": ln.positions} for ln in result.lines if ln.text]
-        return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": booking.setup.hotbox}
+        hot = booking.setup.hotbox
+        hotbox = {}
+        for k, name in enumerate(names):
+            if k < len(hot.get("allies", [])):
+                hotbox[f"{name}'s ally"] = hot["allies"][k]
+                hotbox[f"{name}'s foe"] = hot["foes"][k]
+        for k, name in enumerate(hot.get("grudge", [])):
+            hotbox[f"grudge {k + 1}"] = name
+        return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": hotbox}
 
     def announce(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
         stip = match.raw.get("stipulation") or "normal"
-        teams = [wrestlers[0:2], wrestlers[2:4]] if stip == "tag" else [[w] for w in wrestlers]
+        kind, _ = match_type(stip)
+        teams = [wrestlers[0:2], wrestlers[2:4]] if kind == "tag" else [[w] for w in wrestlers]
         return {"sides": [" & ".join(w.name for w in team) for team in teams], "stipulation": stip}
 
 

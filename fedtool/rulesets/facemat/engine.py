@@ -1,4 +1,10 @@
-"""Face to the Mat: a singles match, FAC by FAC (rulebook 4-8; docs/rulings/face-to-the-mat.md).
+"""Face to the Mat: a match, FAC by FAC (rulebook 4-10; docs/rulings/face-to-the-mat.md).
+
+One engine plays every match type with one token per side: singles and tag (two sides),
+three-for-alls (9.d: two-on-one, where the underdogs are one team, and every man for
+himself, where a fall eliminates) and the battle royale's Four-Play method (9.e.iii: every
+man for himself, four in the ring, the eliminated replaced from the pool). The other two
+battle royale methods are built from it in `royale.py`.
 
 Chance is the logged dice: the FAC shuffle, square bonuses, charts and reels, kickouts and
 finishers. The engine returns data: the writeup and the league are elsewhere.
@@ -9,23 +15,57 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from ...dice import Dice
-from .rules import d66, data, kicks_out
+from .rules import GRADES, d66, data, kicks_out
 from .sheet import Wrestler
 
 FAC_GUARD = 400  # no real match is this long: a time-limit draw
 BOO_AFTER = 3  # 10.a: "If three consecutive FACs result in no scoring"
+MODES = ("singles", "two_on_one", "every_man", "four_play")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a Face to the Mat player decides (the strategy file); the cards decide the rest."""
+
+    signature_moves: tuple = ()  # (SKILL, move name) pairs, over the card's own
+    finisher_name: str | None = None
+    use_object: str = "always"  # 10.b: always | never | when_trailing
+    call_for_help: str = "never"  # never | when_trailing | at_once: the HOT BOX ally, once a match
+    promo: str = ""  # read in an interview segment (10.d)
+    challenge: str | None = None  # a grudge match challenge (9.a), to this wrestler id
+
+
+@dataclass(frozen=True)
+class Options:
+    """The advanced options of section 10 that change play (fed settings; all off by default)."""
+
+    objects: bool = False  # 10.b chairs, tables and ladders
+    object_spaces: tuple = ()  # 10.b.i: the spaces holding a chip
+    object_bonus: int = 2  # 10.b.iv: "additional effects (determined by GM)": points on the next move
+    advanced_tag: bool = False  # 10.c.i: the 1d6 tag table when a team scores
+    refreshment: bool = False  # 10.c.ii: a tag moves the other team's token back one space
+    ref_bump: str = "fac"  # 10.e: fac (reel K on the REF BUMP FAC), downed (and the ref is down a FAC), off
+    out_of_ring: bool = False  # 10.f: the Out of the Ring board
+    increased_kickouts: bool = False  # 10.g: chips on the first two PIN spaces
 
 
 @dataclass(frozen=True)
 class Setup:
     match_id: str
-    wrestlers: tuple[Wrestler, Wrestler]  # favored first (4.a)
-    hotbox: dict  # 4.b: place -> wrestler name (favored_ally, favored_foe, underdog_ally, underdog_foe, grudge_1, grudge_2)
+    wrestlers: tuple[Wrestler, ...]  # one per side, billing order: favored first, underdog last (4.a)
+    hotbox: dict  # 4.b: {"allies": [per side], "foes": [per side], "grudge": [two names]}
     chart: str = "normal"  # the Wild Card chart: normal, cage, hardcore
     tv_table: str = "standard"
     tiers: tuple = (3, 2, 1)  # 7.c gold, silver, bronze (10.h varies them)
     boo_rule: bool = False
     partners: tuple = ()  # a tag match (9.c): each side's partner, who comes in when he scores
+    mode: str = "singles"  # singles (and tag), two_on_one, every_man, four_play
+    ring: int = 0  # four_play: how many start in the ring (the rest wait, in order); 0 = all
+    plans: tuple = ()  # a Plan per side (and per partner, after the sides), or none
+    options: Options = Options()
+    storylines: bool = True  # pre- and post-match reels (a battle royale's mini-match has none)
+    first_to: int | None = None  # a mini-match ends when a token reaches this space
+    ref_bump_at: int | None = None  # 10.e.ii: a scripted ref bump at this FAC
 
 
 @dataclass
@@ -33,7 +73,7 @@ class Line:
     """One thing that happened, for the writeup."""
 
     fac: int
-    kind: str  # storyline, fac, move, pin, finisher, boo, end
+    kind: str  # storyline, fac, move, pin, finisher, boo, tag, object, help, elimination, end
     text: str
     who: int | None = None
     points: int = 0
@@ -42,57 +82,94 @@ class Line:
 
 @dataclass
 class Result:
-    winner: int | None
-    method: str  # pin, finisher, time_limit
+    winner: int | None  # the side that won (two-on-one: the side that scored the winning fall)
+    method: str  # pin, finisher, time_limit (a mini-match: reached)
     facs: int
     positions: list
     lines: list = field(default_factory=list)
-    league: list = field(default_factory=list)  # (who, "grudge"|"tv", change, why)
+    league: list = field(default_factory=list)  # (side, "grudge"|"tv"|"ally"|"foe", change, why)
     log: list = field(default_factory=list)
+    eliminations: list = field(default_factory=list)  # (side, by side, method, FAC)
+
+
+def teams_of(setup: Setup) -> tuple[int, ...]:
+    """The team of each side: two-on-one's underdogs are one team; otherwise each side is one."""
+    n = len(setup.wrestlers)
+    return (0,) + (1,) * (n - 1) if setup.mode == "two_on_one" else tuple(range(n))
 
 
 def resolve(setup: Setup, dice: Dice) -> Result:
     tables = data()
     track = tables["track"]
     shapes = {s["space"]: s["shape"] for s in track["spaces"]}
-    pins, finish, corner = set(track["pin_spaces"]), track["finisher_space"], track["corner"]
-    teams = [(setup.wrestlers[i], setup.partners[i]) for i in (0, 1)] if setup.partners else None
-    if teams:  # 9.c: "All wrestlers automatically gain the HELPED quality" (a star: docs/rulings)
-        teams = [tuple(replace(m, skills={**m.skills, "HELPED": "star"}) for m in team) for team in teams]
-    w = [teams[0][0], teams[1][0]] if teams else list(setup.wrestlers)
+    pins, finish, corner, start = set(track["pin_spaces"]), track["finisher_space"], track["corner"], track["start"]
+    options = setup.options
+    n = len(setup.wrestlers)
+    team = teams_of(setup)
+    every_man = setup.mode in ("every_man", "four_play")
+    men = list(setup.wrestlers)
+    if setup.partners:  # 9.c: "All wrestlers automatically gain the HELPED quality" (a star: docs/rulings)
+        men = [replace(m, skills={**m.skills, "HELPED": "star"}) for m in men]
+        partners = [replace(m, skills={**m.skills, "HELPED": "star"}) for m in setup.partners]
+    w = list(men)
     names = [x.name for x in w]
-    pos = [track["start"], track["start"]]
+    plans = list(setup.plans) or [Plan()] * (n + len(setup.partners))
+    plan_of = {id(m): plans[k] for k, m in enumerate(men + (partners if setup.partners else []))}
+    size = setup.ring or n
+    ring = list(range(size))  # the sides in the ring, in billing order
+    pool = list(range(size, n))
+    pos = [start] * n
     lines: list[Line] = []
     league: list = []
-    skip = [False, False]
+    out: list = []
+    skip = [False] * n
+    held = [False] * n  # 10.b: an object in hand
+    helped = [False] * n  # a call for help is answered once a match
+    card_chips = [0] * n  # 10.g: kickout chips a wrestler has taken onto his card
+    chips = set(options.object_spaces) if options.objects else set()
+    kickout_chips = set(sorted(pins)[:2]) if options.increased_kickouts else set()
     last_scorer: int | None = None
-    state = {"winner": None, "method": "time_limit"}
+    state = {"winner": None, "method": "time_limit", "ref_down": False}
+    hot = setup.hotbox
+    allies, foes = hot.get("allies") or [], hot.get("foes") or []
 
     def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
         lines.append(Line(drawn, kind, text, who, points, tuple(pos)))
 
     def leader() -> int:
-        return 0 if pos[0] > pos[1] else 1 if pos[1] > pos[0] else 0  # 7: tied -> favored
+        best = ring[0]
+        for k in ring:
+            if pos[k] > pos[best]:
+                best = k
+        return best  # 7: tied -> the favored (the first billed)
 
-    def trailing(card_trailing: bool = False) -> int:
-        if pos[0] == pos[1]:
-            return 1 if card_trailing else 0  # 7: "the UNDERDOG is considered trailing if tied" on TRAILING cards
-        return 0 if pos[0] < pos[1] else 1
+    def trailing(card_trailing: bool = False, among: list | None = None) -> int:
+        """7: the trailing wrestler; tied, the first billed, but on TRAILING cards the underdog
+        ("the UNDERDOG is considered trailing if tied"), the last billed."""
+        sides = among or ring
+        low = min(pos[k] for k in sides)
+        tied = [k for k in sides if pos[k] == low]
+        return tied[-1] if card_trailing else tied[0]
+
+    def target(i: int) -> int:
+        """Whom side i pins or finishes: the opponent furthest behind; tied, the last billed."""
+        opponents = [k for k in ring if team[k] != team[i]]
+        low = min(pos[k] for k in opponents)
+        return [k for k in opponents if pos[k] == low][-1]
 
     def whom(who: str) -> list[int]:
         if who == "favored":
-            return [0]
+            return [0] if 0 in ring else []
         if who == "underdog":
-            return [1]
+            return [ring[-1]]
         if who == "leader":
             return [leader()]
         if who == "trailing":
             return [trailing()]
         if who == "both":
-            return [0, 1]
-        if who in ("heel", "face"):  # ruling: of two alike, the favored; of none, nobody
-            found = [i for i in (0, 1) if w[i].alignment == who]
-            return found[:1]
+            return list(ring)
+        if who in ("heel", "face"):  # ruling: of several alike, the first billed; of none, nobody
+            return [k for k in ring if w[k].alignment == who][:1]
         return []
 
     def can_use(i: int, skill: str) -> bool:
@@ -100,7 +177,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         symbol = w[i].skills.get(skill)
         return symbol == "star" or symbol is not None and shapes.get(pos[i]) == symbol
 
-    def score(i: int, points: int, why: str) -> None:
+    def plan(i: int) -> Plan:
+        return plan_of.get(id(w[i]), Plan())
+
+    def score(i: int, points: int, why: str, from_card: bool = False) -> None:
         nonlocal last_scorer
         if skip[i]:
             skip[i] = False
@@ -108,42 +188,126 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return
         if points <= 0:
             return
+        if from_card and held[i] and wants_object(i):
+            held[i] = False
+            points += options.object_bonus
+            say("object", f"{names[i]} brings the object into play (+{options.object_bonus}).", i, options.object_bonus)
         pos[i] = min(finish, pos[i] + points)
         last_scorer = i
         say("move", f"{names[i]} moves to space {pos[i]} (+{points}, {why}).", i, points)
+        landed(i)
         attempt(i)
-        if teams and state["winner"] is None:  # 9.c: "When a wrestler scores, they tag out to their partner"
-            partner = teams[i][1] if w[i] is teams[i][0] else teams[i][0]
-            say("tag", f"{names[i]} tags out to {partner.name}.", i)
-            w[i], names[i] = partner, partner.name
-            base.update(favored=names[0], underdog=names[1])
-            as_performer[:] = [_Fill(base, performer=names[k], opponent=names[1 - k]) for k in (0, 1)]
+        if setup.partners and state["winner"] is None:
+            tag(i)
+
+    def wants_object(i: int) -> bool:
+        choice = plan(i).use_object
+        return choice == "always" or choice == "when_trailing" and trailing() == i
+
+    def landed(i: int) -> None:
+        """10.b: "If a wrestler lands exactly on the space, they gain the object. Roll 1d6 and
+        move forward that many spaces"."""
+        if pos[i] in chips:
+            chips.discard(pos[i])
+            held[i] = True
+            spaces = dice.die(6, f"{names[i]} gains an object: 1d6 forward")
+            pos[i] = min(finish, pos[i] + spaces)
+            say("object", f"{names[i]} finds a chair under the ring and moves {spaces} forward, to space {pos[i]}.", i, spaces)
+
+    def tag(i: int) -> None:
+        """9.c: "When a wrestler scores, they tag out to their partner"; 10.c the advanced table."""
+        if options.advanced_tag:
+            roll = dice.die(6, f"advanced tag table 1d6 ({names[i]} scored)")
+            entry = tables["advanced"]["tag_table"][roll]
+            say("tag", entry["text"].format(team=names[i]), i)
+            if entry.get("other_scores"):
+                for k in ring:
+                    if team[k] != team[i]:
+                        pos[k] = min(finish, pos[k] + entry["other_scores"])
+                        attempt(k)
+                        if state["winner"] is not None:
+                            return
+                        switch(k)
+                return
+            if entry.get("points"):
+                pos[i] = min(finish, pos[i] + entry["points"])
+                attempt(i)
+                if state["winner"] is not None:
+                    return
+            if not entry.get("switch"):
+                return
+        switch(i)
+
+    def switch(i: int) -> None:
+        partner = partners[i] if w[i] is men[i] else men[i]
+        say("tag", f"{names[i]} tags out to {partner.name}.", i)
+        w[i], names[i] = partner, partner.name
+        performers.clear()
+        if options.refreshment:  # 10.c.ii
+            for k in ring:
+                if team[k] != team[i] and pos[k] > start:
+                    pos[k] -= 1
+                    say("tag", f"The fresh man in: {names[k]}'s side drops back to space {pos[k]}.", k)
+
+    def kickout_grade(d: int, space: int) -> str:
+        """10.g: AAA on a chipped PIN space; elsewhere a grade worse per chip on his card."""
+        if space in kickout_chips:
+            return "AAA"
+        return GRADES[min(len(GRADES) - 1, GRADES.index(w[d].tv_grade) + card_chips[d])]
 
     def attempt(i: int) -> None:
-        o = 1 - i
-        if state["winner"] is not None:
+        if state["winner"] is not None or i not in ring:
+            return
+        if setup.first_to is not None and pos[i] >= setup.first_to:
+            fall(i, target(i), "reached")
             return
         if pos[i] in pins:  # 8.a: three kickout rolls for the defender
+            o = target(i)
+            if state["ref_down"]:
+                say("pin", f"{names[i]} covers {names[o]}, but the referee is down and nobody counts.", i)
+                return
+            grade = kickout_grade(o, pos[i]) if options.increased_kickouts else w[o].tv_grade
             rolls = []
-            for n in range(3):
-                faces = dice.roll(2, 6, f"{names[o]} kickout {n + 1} (2d6 as d66)")
+            for k in range(3):
+                faces = dice.roll(2, 6, f"{names[o]} kickout {k + 1} (2d6 as d66)")
                 roll = d66(faces[0], faces[1])
                 rolls.append(roll)
-                if kicks_out(w[o].tv_grade, roll):
-                    say("pin", f"{names[i]} covers: ONE... {names[o]} kicks out ({', '.join(map(str, rolls))}, TV grade {w[o].tv_grade}).", i)
+                if kicks_out(grade, roll):
+                    say("pin", f"{names[i]} covers{'' if n == 2 else ' ' + names[o]}: ONE... {names[o]} kicks out ({', '.join(map(str, rolls))}, TV grade {grade}).", i)
+                    if pos[i] in kickout_chips:
+                        kickout_chips.discard(pos[i])
+                        card_chips[o] += 1
                     return
-            state.update(winner=i, method="pin")
-            say("pin", f"{names[i]} covers: ONE... TWO... THREE! ({', '.join(map(str, rolls))}: no kickout for a grade {w[o].tv_grade}).", i)
+            say("pin", f"{names[i]} covers{'' if n == 2 else ' ' + names[o]}: ONE... TWO... THREE! ({', '.join(map(str, rolls))}: no kickout for a grade {grade}).", i)
+            fall(i, o, "pin")
         elif pos[i] == finish:  # 8.b
             faces = dice.roll(2, 6, f"{names[i]} finisher (2d6 as d66)")
             roll = d66(faces[0], faces[1])
             low, high = w[i].finisher_range
+            move = plan(i).finisher_name or w[i].finisher_name
             if low <= roll <= high:
-                state.update(winner=i, method="finisher")
-                say("finisher", f"{names[i]} hits {w[i].finisher_name} ({roll}, in {low}-{high})! That's it!", i)
+                say("finisher", f"{names[i]} hits {move} ({roll}, in {low}-{high})! That's it!", i)
+                fall(i, target(i), "finisher")
             else:
                 pos[i] = corner
-                say("finisher", f"{names[i]} goes for {w[i].finisher_name} ({roll}, not in {low}-{high}): countered, back to the corner (space {corner}).", i)
+                say("finisher", f"{names[i]} goes for {move} ({roll}, not in {low}-{high}): countered, back to the corner (space {corner}).", i)
+
+    def fall(i: int, o: int, method: str) -> None:
+        """A pin or finisher ends a match, or in every man for himself eliminates (9.d.ii)."""
+        if not every_man or len(ring) == 2:
+            state.update(winner=i, method=method, loser=o)
+            if every_man:
+                out.append((o, i, method, drawn))
+            return
+        ring.remove(o)
+        out.append((o, i, method, drawn))
+        say("elimination", f"{names[o]} is eliminated by {names[i]}.", i)
+        performers.clear()
+        if pool:  # 9.e.iii: "Replace eliminated wrestlers to extend the match"
+            k = pool.pop(0)
+            ring.append(k)
+            ring.sort()
+            say("elimination", f"{names[k]} hits the ring to replace {names[o]}.", k)
 
     def effect(eff, text: str) -> None:
         say("storyline", text)
@@ -152,7 +316,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         (kind, args), = eff.items()
         if kind == "move":
             for i in whom(args["who"]):
-                pos[i] = max(track["start"], min(finish, pos[i] + args["spaces"]))
+                pos[i] = max(start, min(finish, pos[i] + args["spaces"]))
                 attempt(i)
         elif kind == "score":
             for i in whom(args["who"]):
@@ -161,37 +325,57 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         elif kind == "hotbox":
             for i in whom(args["of"]):
                 step = args["spaces"] if args["side"] == "ally" else -args["spaces"]
-                pos[i] = max(track["start"], min(finish, pos[i] + step))
+                pos[i] = max(start, min(finish, pos[i] + step))
                 attempt(i)
-        elif kind in ("grudge", "tv"):
+        elif kind in ("grudge", "tv", "ally", "foe"):
             for i in whom(args["who"]):
-                league.append((i, kind, args["change"], text))
+                league.append((i, kind, args.get("change", 1), text))
         elif kind == "skip":
             for i in whom(args["who"]):
                 skip[i] = True
         elif kind == "pin_attempt":
             for i in whom(args["who"]):
                 attempt(i)
-        # object: gained for the chairs/tables/ladders option; no effect without it
+        elif kind == "object" and options.objects:  # 10.b: chart objects count only with the option
+            for i in whom(args["who"]):
+                held[i] = True
+
+    def event(entry: dict) -> None:
+        """A chart or reel event: its text names the HOT BOX ally and foe of the wrestler the
+        effect names (its `of`, else its `who`)."""
+        eff = entry["effect"]
+        named = None
+        if isinstance(eff, dict):
+            (args,) = eff.values()
+            found = whom(args.get("of") or args.get("who") or "favored")
+            named = found[0] if found else None
+        effect(eff, fill(entry["text"], named=named))
 
     def storyline(when: str) -> None:
         reels = tables["reels"]
         reel = reels["pick"][dice.die(6, f"{when} storyline: reel 1d6")]
         faces = dice.roll(2, 6, f"{when} storyline: event 2d6")
-        event = reels["reels"][reel]["events"][faces[0] + faces[1]]
-        effect(event["effect"], fill(event["text"]))
+        event(reels["reels"][reel]["events"][faces[0] + faces[1]])
 
-    hot = setup.hotbox
-    base = {"favored": names[0], "underdog": names[1], "ally": hot.get("favored_ally", "an ally"), "foe": hot.get("favored_foe", "a rival")}
-    as_performer = [_Fill(base, performer=names[i], opponent=names[1 - i]) for i in (0, 1)]
+    performers: dict = {}
 
-    def fill(text: str, performer: int | None = None) -> str:
+    def fill(text: str, performer: int | None = None, named: int | None = None) -> str:
         if "{" not in text:
             return text
-        if state["winner"] is not None:
-            values = _Fill(base, performer=names[0], opponent=names[1], winner=names[state["winner"]], loser=names[1 - state["winner"]])
-        else:
-            values = as_performer[performer if performer is not None else 0]
+        key = (performer, named, state["winner"])
+        values = performers.get(key)
+        if values is None:
+            side = named if named is not None else performer if performer is not None else (0 if 0 in ring else ring[0])
+            values = _Fill(favored=names[0], underdog=names[ring[-1]],
+                           ally=allies[side] if side < len(allies) else "an ally",
+                           foe=foes[side] if side < len(foes) else "a rival",
+                           grudge=" and ".join(hot.get("grudge") or ()) or "the locker room")
+            if state["winner"] is not None:
+                values.update(performer=names[0], opponent=names[ring[-1]], winner=names[state["winner"]], loser=names[state["loser"]])
+            else:
+                values.update(performer=names[side], opponent=names[target(side)])
+            if n == 2:  # with more in the ring, who faces whom moves with the tokens
+                performers[key] = values
         return text.format_map(values)
 
     def performer_of(card: dict) -> int | None:
@@ -199,25 +383,64 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if kind == "TRAILING":
             return trailing(card_trailing=True)
         if kind in ("TV_MOVE", "SIGNATURE"):
-            candidates = [0, 1]
+            candidates = list(ring)
         elif kind == "GRUDGE":
-            if w[0].grudge != w[1].grudge:
-                return 0 if w[0].grudge > w[1].grudge else 1
-            candidates = [0, 1]
+            top = max(w[k].grudge for k in ring)
+            candidates = [k for k in ring if w[k].grudge == top]
+            if len(candidates) == 1:
+                return candidates[0]
         else:
-            candidates = [i for i in (0, 1) if can_use(i, kind)]
+            candidates = [k for k in ring if can_use(k, kind)]
         if card.get("control") and last_scorer in candidates:
             return last_scorer  # ruling: the wrestler in control performs, if he qualifies
         if not candidates:
             return None
         if len(candidates) == 1:
             return candidates[0]
-        return trailing()  # 7: "TRAILING wrestler performs move; if tied, FAVORED"
+        return trailing(among=candidates)  # 7: "TRAILING wrestler performs move; if tied, FAVORED"
+
+    def call_for_help() -> None:
+        """A player's choice (docs/rulings): once a match, the HOT BOX ally may be called."""
+        for i in list(ring):
+            choice = plan(i).call_for_help
+            if helped[i] or choice == "never" or choice == "when_trailing" and (trailing() != i or pos[leader()] - pos[i] < 3):
+                continue
+            helped[i] = True
+            roll = dice.die(6, f"{names[i]} calls for help 1d6")
+            entry = tables["advanced"]["help"][roll]
+            spaces = entry["spaces"] // 2 if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
+            who = allies[i] if i < len(allies) else "an ally"
+            if entry["spaces"] < 0:
+                who = foes[i] if i < len(foes) else "a rival"
+            pos[i] = max(start, min(finish, pos[i] + spaces))
+            say("help", entry["text"].format(wrestler=names[i], ally=who, foe=who) + f" ({spaces:+d}, to space {pos[i]})", i, spaces)
+            attempt(i)
+            if state["winner"] is not None:
+                return
+
+    def ref_bump() -> None:
+        faces = dice.roll(2, 6, "ref bump reel K 2d6")
+        event(tables["reels"]["reels"]["K"]["events"][faces[0] + faces[1]])
+        if options.ref_bump == "downed":
+            state["ref_down"] = True  # 10.e.iv: "temporary rule-breaking without consequence"
+
+    def out_of_ring() -> bool:
+        """10.f: a Wild Card may spill outside onto the Out of the Ring board."""
+        board = tables["advanced"]["out_of_ring"]
+        if dice.die(6, "Wild Card: does the fight spill outside? 1d6") not in board["spill"]:
+            return False
+        space = board["spaces"][dice.die(6, "Out of the Ring board 1d6")]
+        say("fac", f"FAC {drawn}: Wild Card! The fight spills outside: {space['label']}.")
+        event(space)
+        return True
 
     drawn = 0
-    storyline("pre-match")
+    helping = any(p.call_for_help != "never" for p in plans)
+    if setup.storylines:
+        storyline("pre-match")
     deck = list(tables["facs"])
     quiet = 0
+    ref_down_until = 0
     while state["winner"] is None and drawn < FAC_GUARD:
         if not deck:
             deck = list(tables["facs"])  # all drawn: the deck is gathered up again
@@ -227,60 +450,72 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         card = deck.pop()
         drawn += 1
         dice.round = drawn
+        if state["ref_down"] and drawn > ref_down_until:
+            state["ref_down"] = False
+            say("fac", "The referee is back on his feet.")
         kind = card["type"]
         before = tuple(pos)
-        if kind == "WILD_CARD":
-            faces = dice.roll(2, 6, f"Wild Card chart ({setup.chart}) 2d6")
-            event = tables["wild"][setup.chart][faces[0] + faces[1]]
-            say("fac", f"FAC {drawn}: Wild Card!")
-            effect(event["effect"], fill(event["text"]))
-        elif kind in ("HIGHLIGHT_REEL", "REF_BUMP"):
-            say("fac", f"FAC {drawn}: {'Highlight Reel' if kind == 'HIGHLIGHT_REEL' else 'Ref bump'}!")
-            if kind == "REF_BUMP":
-                faces = dice.roll(2, 6, "ref bump reel K 2d6")
-                event = tables["reels"]["reels"]["K"]["events"][faces[0] + faces[1]]
-                effect(event["effect"], fill(event["text"]))
+        if setup.ref_bump_at == drawn:
+            say("fac", f"FAC {drawn}: the referee goes down (booked for this FAC).")
+            ref_bump()
+            ref_down_until = drawn + 1
+        elif kind == "WILD_CARD":
+            if not (options.out_of_ring and out_of_ring()):
+                faces = dice.roll(2, 6, f"Wild Card chart ({setup.chart}) 2d6")
+                say("fac", f"FAC {drawn}: Wild Card!")
+                event(tables["wild"][setup.chart][faces[0] + faces[1]])
+        elif kind == "REF_BUMP":
+            say("fac", f"FAC {drawn}: Ref bump!")
+            if options.ref_bump != "off":
+                ref_bump()
+                ref_down_until = drawn + 1
             else:
-                storyline("mid-match")
+                say("fac", "The referee shakes it off.")
+        elif kind == "HIGHLIGHT_REEL":
+            say("fac", f"FAC {drawn}: Highlight Reel!")
+            storyline("mid-match")
         elif kind == "TEST_OF_STRENGTH":
-            a, b = dice.roll(2, 6, "test of strength: 1d6 each, favored first")
-            say("fac", f"FAC {drawn}: a test of strength ({names[0]} {a}, {names[1]} {b}).")
-            if a != b:
-                winner = 0 if a > b else 1
-                score(winner, max(a, b), "test of strength")
+            order = "favored first" if len(ring) == 2 else "in billing order"
+            rolls = dice.roll(len(ring), 6, f"test of strength: 1d6 each, {order}")
+            say("fac", f"FAC {drawn}: a test of strength ({', '.join(f'{names[k]} {r}' for k, r in zip(ring, rolls))}).")
+            top = max(rolls)
+            if rolls.count(top) == 1:
+                score(ring[rolls.index(top)], top, "test of strength")
         elif kind == "TITLE_HOLDER":
             say("fac", f"FAC {drawn}: the champion's card; no champion in this match.")
         else:
             i = performer_of(card)
             if i is None:
-                say("fac", f"FAC {drawn}: {kind.replace('_', ' ').title()}: neither man can use it here.")
+                say("fac", f"FAC {drawn}: {kind.replace('_', ' ').title()}: {'neither man' if len(ring) == 2 else 'nobody'} can use it here.")
             else:
                 points = _points(card, w[i], setup, tables, dice, names[i])
-                move_name = w[i].signature_moves.get(kind)
+                if kind == "CHEAT" and state["ref_down"]:
+                    points *= 2  # 10.e.iv: cheating behind the referee's back
+                move_name = dict(plan(i).signature_moves).get(kind) or w[i].signature_moves.get(kind)
                 text = fill(card["text"], i) + (f" ({move_name})" if move_name else "")
                 say("fac", f"FAC {drawn}: {text}", i, points)
-                score(i, points, kind.replace("_", " ").title())
+                score(i, points, kind.replace("_", " ").title(), from_card=True)
+        if helping and state["winner"] is None:
+            call_for_help()
         if tuple(pos) == before and state["winner"] is None:
             quiet += 1
-            if setup.boo_rule and quiet >= BOO_AFTER:  # 10.a
-                n = dice.die(6, "Boo rule 1d6")
-                pos[0] = min(finish, pos[0] + n)
-                say("boo", f"The crowd boos three quiet exchanges: {names[0]} is pushed {n} forward.")
+            if setup.boo_rule and quiet >= BOO_AFTER and 0 in ring:  # 10.a
+                k = dice.die(6, "Boo rule 1d6")
+                pos[0] = min(finish, pos[0] + k)
+                say("boo", f"The crowd boos three quiet exchanges: {names[0]} is pushed {k} forward.")
                 quiet = 0
                 attempt(0)
         else:
             quiet = 0
     dice.round = 0
-    storyline("post-match")
+    if setup.storylines:
+        storyline("post-match")
     say("end", "")
-    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log())
+    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out)
 
 
 class _Fill(dict):
     """Placeholders for chart and card texts; an unknown one stays as written."""
-
-    def __init__(self, base: dict, **more: str):
-        super().__init__(base, **more)
 
     def __missing__(self, key: str) -> str:
         return "{" + key + "}"

@@ -46,4 +46,5 @@ def data() -> dict:
         "tv": load_yaml(DATA / "tv_moves.yaml"),
         "wild": load_yaml(DATA / "wild_cards.yaml"),
         "reels": load_yaml(DATA / "highlight_reels.yaml"),
+        "advanced": load_yaml(DATA / "advanced.yaml"),
     }

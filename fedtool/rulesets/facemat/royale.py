@@ -1,0 +1,168 @@
+"""Face to the Mat battle royales (rulebook 9.e) and interview segments (10.d).
+
+The Four-Play method is the engine's own `four_play` mode. The Match-Up and Quick-Play
+methods cut the field down to two, who then wrestle a full match; both are built here from
+the engine, so every roll is still one logged die.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...dice import Dice
+from .engine import Line, Result, Setup, resolve
+from .rules import data
+
+METHODS = ("match_up", "quick_play", "four_play")
+QUICK_PLAY_GUARD = 50  # rounds of Quick-Play draws before the field is cut by billing
+
+
+def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> Result:
+    """9.e: cut the field to two by Match-Up or Quick-Play, then a full match; or Four-Play."""
+    if method == "four_play":
+        return resolve(replace(setup, mode="four_play", ring=4), dice)
+    lines: list[Line] = []
+    log: list = []
+    out: list = []  # (side, by side, method, FAC)
+    if method == "match_up":
+        field = match_up(setup, dice, mini_match_to, lines, log, out)
+    else:
+        field = quick_play(setup, dice, lines, out)
+        log.extend(dice.take_log())
+    final = _subset(setup, field, storylines=True)
+    result = resolve(final, dice)
+    lines.append(Line(0, "storyline", f"The final two: {setup.wrestlers[field[0]].name} and {setup.wrestlers[field[1]].name}, one fall to a finish."))
+    lines.extend(_widen(ln, field, len(setup.wrestlers)) for ln in result.lines)
+    winner = None if result.winner is None else field[result.winner]
+    if winner is not None:
+        out.append((field[1 - result.winner], winner, result.method, result.facs))
+    positions = [0] * len(setup.wrestlers)
+    for k, side in enumerate(field):
+        positions[side] = result.positions[k]
+    league = [(field[i], kind, change, why) for i, kind, change, why in result.league]
+    return Result(winner, result.method, result.facs, positions, lines, league, log + result.log, out)
+
+
+def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: list, out: list) -> list[int]:
+    """9.e.i: "Pair wrestlers for mini-matches; winners advance until two remain". Pairs go in
+    billing order; an odd man out gets a bye. A mini-match has no storylines and ends when a
+    token reaches `mini_match_to` (a pin, a finisher or that space: over the top rope)."""
+    field = list(range(len(setup.wrestlers)))
+    stage = 0
+    while len(field) > 2:
+        stage += 1
+        advancing = []
+        pairs = [field[k:k + 2] for k in range(0, len(field) - 1, 2)]
+        if len(field) % 2:
+            advancing_bye = field[-1]
+        else:
+            advancing_bye = None
+        for a, b in pairs:
+            mini = replace(_subset(setup, [a, b], storylines=False), first_to=mini_match_to)
+            result = resolve(mini, dice)
+            log.extend(result.log)
+            lines.append(Line(0, "storyline", f"Mini-match, stage {stage}: {setup.wrestlers[a].name} vs. {setup.wrestlers[b].name}."))
+            lines.extend(_widen(ln, [a, b], len(setup.wrestlers)) for ln in result.lines if ln.kind != "end")
+            if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
+                winner, loser = a, b
+            else:
+                winner, loser = (a, b)[result.winner], (a, b)[1 - result.winner]
+            how = {"pin": "pinned", "finisher": "finished", "reached": "thrown over the top rope"}.get(result.method, "outlasted")
+            lines.append(Line(result.facs, "elimination", f"{setup.wrestlers[loser].name} is {how} by {setup.wrestlers[winner].name} and eliminated."))
+            out.append((loser, winner, result.method, result.facs))
+            advancing.append(winner)
+        if advancing_bye is not None:
+            lines.append(Line(0, "storyline", f"{setup.wrestlers[advancing_bye].name} has a bye."))
+            advancing.append(advancing_bye)
+        field = sorted(advancing)
+    return field
+
+
+def quick_play(setup: Setup, dice: Dice, lines: list, out: list) -> list[int]:
+    """9.e.ii: "Draw FACs for each wrestler; eliminate those who fail to score until two
+    remain". Each round every wrestler left draws one FAC (in billing order, from one deck)
+    and scores if he could perform it alone at the Start space; cards no one performs (Wild
+    Card, Highlight Reel, Ref Bump, Test of Strength, Title Holder) are drawn again. Those
+    who fail are eliminated, unless that would leave fewer than two: then the round is void."""
+    tables = data()
+    shapes = {s["space"]: s["shape"] for s in tables["track"]["spaces"]}
+    start_shape = shapes[tables["track"]["start"]]
+    passive = {"WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"}
+    field = list(range(len(setup.wrestlers)))
+    deck: list = []
+    for round_no in range(1, QUICK_PLAY_GUARD + 1):
+        failed = []
+        for side in field:
+            man = setup.wrestlers[side]
+            while True:
+                if not deck:
+                    deck = list(tables["facs"])
+                j = dice.die(len(deck), f"Quick-Play: {man.name} draws a FAC: d{len(deck)}") - 1 if len(deck) > 1 else 0
+                deck[j], deck[-1] = deck[-1], deck[j]
+                card = deck.pop()
+                if card["type"] not in passive:
+                    break
+            kind = card["type"]
+            symbol = man.skills.get(kind)
+            scores = kind in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING") or symbol == "star" or symbol == start_shape
+            lines.append(Line(round_no, "fac", f"Quick-Play round {round_no}: {man.name} draws {kind.replace('_', ' ').title()} and {'scores' if scores else 'cannot use it'}.", side))
+            if not scores:
+                failed.append(side)
+        if failed and len(field) - len(failed) >= 2:
+            for side in failed:
+                lines.append(Line(round_no, "elimination", f"{setup.wrestlers[side].name} is eliminated."))
+                out.append((side, None, "quick_play", round_no))
+            field = [k for k in field if k not in failed]
+        elif failed:
+            lines.append(Line(round_no, "storyline", "Too many fail at once: the round does not count."))
+        if len(field) == 2:
+            return field
+    lines.append(Line(QUICK_PLAY_GUARD, "storyline", "The clock runs down on the draws: the first two billed go through."))
+    for side in field[2:]:
+        out.append((side, None, "quick_play", QUICK_PLAY_GUARD))
+    return field[:2]
+
+
+def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice) -> tuple[list[Line], list]:
+    """10.d: an interview segment before a match, on reel I (1d6 1-3) or J (4-6): 2d6 for the
+    event. Its effects are the league's (grudge, tv); the players' promos are read out."""
+    tables = data()
+    reel = "I" if dice.die(6, "interview segment: reel I (1-3) or J (4-6) 1d6") <= 3 else "J"
+    faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6")
+    entry = tables["reels"]["reels"][reel]["events"][faces[0] + faces[1]]
+    lines = [Line(0, "interview", f"{wrestlers[k].name}: \u201c{promo}\u201d") for k, promo in enumerate(promos) if promo]
+    effect = entry["effect"]
+    sides = [0]
+    if isinstance(effect, dict):
+        (kind, args), = effect.items()
+        who = args.get("who")
+        sides = {"favored": [0], "underdog": [len(wrestlers) - 1], "both": list(range(len(wrestlers)))}.get(who)
+        if sides is None:  # heel or face: the first billed of that alignment
+            sides = [k for k, w in enumerate(wrestlers) if w.alignment == who][:1]
+    named = sides[0] if sides else 0
+    allies, foes = hotbox.get("allies") or [], hotbox.get("foes") or []
+    text = entry["text"].format_map({"favored": wrestlers[0].name, "underdog": wrestlers[-1].name,
+                                     "ally": allies[named] if named < len(allies) else "an ally",
+                                     "foe": foes[named] if named < len(foes) else "a rival"})
+    lines.append(Line(0, "interview", text))
+    league = []
+    if isinstance(effect, dict) and kind in ("grudge", "tv"):
+        league = [(k, kind, args["change"], text) for k in sides]
+    return lines, league
+
+
+def _subset(setup: Setup, sides: list[int], storylines: bool) -> Setup:
+    """A two-man match between some of a battle royale's entrants."""
+    hot = setup.hotbox
+    pick = lambda values: [values[k] for k in sides] if values else []  # noqa: E731
+    hotbox = {"allies": pick(hot.get("allies")), "foes": pick(hot.get("foes")), "grudge": hot.get("grudge", [])}
+    plans = tuple(setup.plans[k] for k in sides) if setup.plans else ()
+    return replace(setup, wrestlers=tuple(setup.wrestlers[k] for k in sides), hotbox=hotbox, plans=plans, mode="singles", ring=0, storylines=storylines)
+
+
+def _widen(line: Line, sides: list[int], n: int) -> Line:
+    """A two-man line's track positions spread over the whole field (others shown as 0)."""
+    positions = [0] * n
+    for k, side in enumerate(sides):
+        positions[side] = line.positions[k]
+    return replace(line, positions=tuple(positions), who=None if line.who is None else sides[line.who])
