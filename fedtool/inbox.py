@@ -1,16 +1,23 @@
 """Strategies by mail: read a mailbox, check each strategy, file the good ones, answer all.
 
 As the best play-by-mail judges do: every order mail gets an answer (accepted, with the
-strategy echoed as the resolver reads it; or refused, with each error and its line); a bad
-strategy never replaces a good one; no answer goes to mailer daemons, auto-replies, bulk
-mail or fedtool's own mail; the same mail read twice counts once (by Message-ID); sizes and
-nesting are capped; a name from a mail is never used as a path.
+strategy echoed as the resolver reads it; held; or refused, with each error and its line);
+a bad strategy never replaces a good one; no answer goes to mailer daemons, auto-replies,
+bulk mail or fedtool's own mail; the same mail read twice counts once (by Message-ID);
+sizes and nesting are capped; a name from a mail is never used as a path.
+
+Answers queue in outbox/replies/week-NN/mail/ (outside the week's results folder, which a
+run replaces); `fedtool send` delivers them. Mail after the card's deadline is refused, or
+with `mail: late_mail: hold` checked and kept in strategies/week-NN/held/ until the fedhead
+accepts it (`fedtool accept WEEK WRESTLER`).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import hashlib
+import html as htmlmod
 import mailbox
 import os
 import re
@@ -18,6 +25,7 @@ from dataclasses import dataclass, field
 from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
+from email.header import decode_header, make_header
 from email.utils import make_msgid, parseaddr, parsedate_to_datetime
 from pathlib import Path
 from typing import Iterator
@@ -25,25 +33,34 @@ from typing import Iterator
 from .card import load_card
 from .errors import Collector, FedError, Problem
 from .fed import Fed, week_name
+from .imap import imap_mails, is_imap
 from .league import open_league, states_before
+from .passwords import BLANKED, PASSWORD_LINE, password_matches, stored_passwords, take_password
 from .rulesets import get_ruleset
 from .week import check_strategy_file, load_wrestlers
 
 MAX_BYTES = 1_000_000
 MAX_PARTS = 20
 MAX_DEPTH = 5
+MAX_QUOTED_LINES = 200  # of the player's own mail, quoted back in an answer
 SILENT_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@-]|$)", re.IGNORECASE)
 WEEK = re.compile(r"\bweek\s*(\d{1,4})\b", re.IGNORECASE)
+HELD_FOLDER = "held"  # strategies/week-NN/held/: late strategies waiting for the fedhead
+STRATEGY_SUFFIXES = (".yaml", ".txt")
+_PARSER = BytesParser(policy=policy.default)
+_FOLD = re.compile(r"\r?\n(?=[ \t])")
 
 
 @dataclass
 class Outcome:
     message_id: str
     sender: str
-    verdict: str  # accepted, refused, ignored, duplicate
+    verdict: str  # accepted, held, refused, ignored, duplicate
     why: str = ""
     filed: str | None = None
     week: int | None = None
+    wrestler_id: str | None = None
+    arrived: str | None = None  # when the mail arrived (ISO, UTC)
 
 
 @dataclass
@@ -55,20 +72,39 @@ class IntakeReport:
         return sum(1 for o in self.outcomes if o.verdict == verdict)
 
 
-def messages(source: Path) -> Iterator[bytes]:
-    """The raw mails in a Maildir, an mbox file or a folder of .eml files."""
+@dataclass
+class Incoming:
+    """One mail as a source gives it: its bytes (at most MAX_BYTES + 1), its whole size and,
+    when the source knows it, when the mail server received it."""
+
+    raw: bytes
+    size: int
+    received: datetime.datetime | None = None
+
+
+def messages(source: Path | str) -> Iterator[Incoming]:
+    """The mails in an IMAP mailbox (imaps://USER@HOST/MAILBOX), a Maildir, an mbox file or a
+    folder of .eml files."""
+    if is_imap(str(source)):
+        for mail in imap_mails(str(source), MAX_BYTES + 1):
+            yield Incoming(mail.raw, mail.size, mail.arrived)
+        return
+    source = Path(source)
     if source.is_dir() and (source / "cur").is_dir() and (source / "new").is_dir():
         box = mailbox.Maildir(source, factory=None, create=False)
         for key in sorted(box.keys()):
-            yield box.get_bytes(key)
+            raw = box.get_bytes(key)
+            yield Incoming(raw, len(raw))
     elif source.is_file():
         for message in mailbox.mbox(source, create=False):
-            yield message.as_bytes()
+            raw = message.as_bytes()
+            yield Incoming(raw, len(raw))
     elif source.is_dir():
         for path in sorted(source.glob("*.eml")):
-            yield path.read_bytes()
+            raw = path.read_bytes()
+            yield Incoming(raw, len(raw))
     else:
-        raise FedError(Problem(str(source), None, "not a Maildir, an mbox file or a folder of .eml files", "fedtool inbox"))
+        raise FedError(Problem(str(source), None, "not a Maildir, an mbox file, a folder of .eml files or an imaps:// address", "fedtool inbox"))
 
 
 def _depth(part, level: int = 0) -> int:
@@ -77,15 +113,35 @@ def _depth(part, level: int = 0) -> int:
     return max((_depth(p, level + 1) for p in part.iter_parts()), default=level)
 
 
-def _silent(message: EmailMessage, fed: Fed) -> str | None:
+def headers(message: EmailMessage) -> dict[str, list[str]]:
+    """The mail's headers as written (unfolded), by lowercase name; the Subject decoded.
+    Read once: the email package parses a header again on every access, which dominated
+    the cost of intake."""
+    found: dict[str, list[str]] = {}
+    for name, value in message.raw_items():
+        value = _FOLD.sub(" ", str(value)).strip()
+        if name.lower() == "subject" and "=?" in value:
+            try:
+                value = str(make_header(decode_header(value)))
+            except (LookupError, ValueError, UnicodeError):
+                pass
+        found.setdefault(name.lower(), []).append(value)
+    return found
+
+
+def _one(head: dict, name: str, default: str = "") -> str:
+    return head.get(name, [default])[0]
+
+
+def _silent(head: dict, fed: Fed) -> str | None:
     """Why a mail gets no answer at all (no mail loops), or None."""
-    sender = parseaddr(str(message.get("From", "")))[1].lower()
-    auto = str(message.get("Auto-Submitted", "no")).strip().lower()
+    sender = parseaddr(_one(head, "from"))[1].lower()
+    auto = _one(head, "auto-submitted", "no").strip().lower()
     if auto and auto != "no":
         return f"auto-submitted ({auto})"
-    if message.get("X-Autoreply") or message.get("X-Autorespond"):
+    if "x-autoreply" in head or "x-autorespond" in head:
         return "an auto-reply"
-    if str(message.get("Precedence", "")).strip().lower() in ("bulk", "junk", "list"):
+    if _one(head, "precedence").strip().lower() in ("bulk", "junk", "list"):
         return "bulk mail"
     if not sender or SILENT_SENDERS.match(sender.split("@")[0]):
         return "from a mail system"
@@ -94,48 +150,135 @@ def _silent(message: EmailMessage, fed: Fed) -> str | None:
     return None
 
 
+def _text_of(part) -> str:
+    if part.get_content_maintype() == "text":
+        try:
+            return part.get_content()
+        except (LookupError, ValueError):  # an unknown charset
+            pass
+    return (part.get_payload(decode=True) or b"").decode("utf-8", "replace")
+
+
+def _body_text(message: EmailMessage) -> str | None:
+    """The mail's own text: the plain body, else the HTML body with its tags taken out."""
+    body = message.get_body(("plain",))
+    if body is not None:
+        return _text_of(body)
+    html = message.get_body(("html",))
+    if html is None:
+        return None
+    # tags out, entities decoded; <style> and <script> contents are not text
+    text = re.sub(r"<(style|script)\b.*?</\1\s*>", "", _text_of(html), flags=re.IGNORECASE | re.DOTALL)
+    return htmlmod.unescape(re.sub(r"<[^>]+>", "\n", text))
+
+
 def _strategy_text(message: EmailMessage) -> tuple[str, str] | None:
-    """The strategy: the first .yaml/.yml/.txt attachment, else the plain body. Returns
-    (suffix, text); the attachment's name decides only the suffix, never a path."""
+    """The strategy: the first .yaml/.yml/.txt attachment, else the plain body (a forwarded
+    mail's own body when the strategy came forwarded). Returns (suffix, text); the
+    attachment's name decides only the suffix, never a path."""
     for part in message.iter_attachments():
+        if part.get_content_type() == "message/rfc822":
+            inner = part.get_payload()[0] if part.is_multipart() else None
+            if inner is not None and _strategy_text(inner) is not None:
+                return _strategy_text(inner)
+            continue
         name = (part.get_filename() or "").lower()
         for suffix in (".yaml", ".yml", ".txt"):
             if name.endswith(suffix):
-                return (".txt" if suffix == ".txt" else ".yaml"), part.get_content() if part.get_content_maintype() == "text" else part.get_payload(decode=True).decode("utf-8", "replace")
-    body = message.get_body(("plain",))
-    if body is None:
-        html = message.get_body(("html",))
-        if html is None:
-            return None
-        text = re.sub(r"<[^>]+>", "\n", html.get_content())
-    else:
-        text = body.get_content()
+                return (".txt" if suffix == ".txt" else ".yaml"), _text_of(part)
+    text = _body_text(message)
+    if text is None:
+        return None
     text = text.split("\n-- \n")[0]  # a signature is not part of the strategy
-    suffix = ".yaml" if re.search(r"^\s*(plus|prefer)\s*:", text, re.MULTILINE) else ".txt"
+    text = _forwarded(text)
+    suffix = ".yaml" if re.search(r"^\s*(plus|prefer|answer|hold|draw)\s*:", text, re.MULTILINE) else ".txt"
     return suffix, text
 
 
-def _reply(fed: Fed, original: EmailMessage, to: str, subject: str, text: str) -> EmailMessage:
+_FORWARD_MARK = re.compile(r"^-{2,}\s*(Forwarded message|Original Message)\s*-{2,}\s*$", re.IGNORECASE | re.MULTILINE)
+_HEADER_LINE = re.compile(r"^(From|To|Cc|Date|Sent|Subject):", re.IGNORECASE)
+
+
+def _forwarded(text: str) -> str:
+    """A strategy forwarded inline: the text after the forwarding mark and its header block."""
+    mark = _FORWARD_MARK.search(text)
+    if not mark:
+        return text
+    lines = text[mark.end():].lstrip("\r\n").splitlines()
+    while lines and (_HEADER_LINE.match(lines[0]) or lines[0].startswith((" ", "\t"))):
+        lines.pop(0)
+    return "\n".join(lines).strip("\n") + "\n"
+
+
+def _password_in(message: EmailMessage, strategy: str) -> str | None:
+    """The password line's value: in the strategy text, else anywhere in the mail's own text."""
+    password, _ = take_password(strategy)
+    if password is None:
+        password, _ = take_password(_body_text(message) or "")
+    return password
+
+
+def _quoted(text: str) -> str:
+    """The player's text quoted back, the password blanked."""
+    lines = PASSWORD_LINE.sub(BLANKED, text).splitlines()
+    shown = lines[:MAX_QUOTED_LINES]
+    more = f"\n> ... ({len(lines) - MAX_QUOTED_LINES} more lines)" if len(lines) > MAX_QUOTED_LINES else ""
+    return "\n".join(f"> {line}".rstrip() for line in shown) + more
+
+
+def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str) -> EmailMessage:
     reply = EmailMessage()
     reply["From"] = str(fed.settings.mail.from_address)
     reply["To"] = to
     reply["Subject"] = subject
     reply["Auto-Submitted"] = "auto-replied"  # RFC 3834
+    if fed.settings.mail.reply_to:
+        reply["Reply-To"] = str(fed.settings.mail.reply_to)
     domain = str(fed.settings.mail.from_address).rsplit("@", 1)[-1]
     reply["Message-ID"] = make_msgid(domain=domain)
-    if original.get("Message-ID"):
-        reply["In-Reply-To"] = original["Message-ID"]
-        reply["References"] = original["Message-ID"]
+    if original_id:
+        reply["In-Reply-To"] = original_id
+        reply["References"] = original_id
     reply.set_content(text)
     return reply
 
 
-def intake(fed: Fed, source: Path, now: datetime.datetime | None = None) -> IntakeReport:
+def replies_folder(fed: Fed, week: int | None) -> Path:
+    """Where answers to strategy mails queue: outbox/replies/week-NN/mail/ (no-week/ for a
+    mail that named no week). Outside the week's results folder, so a run keeps them."""
+    return fed.outbox / "replies" / (week_name(week) if week is not None else "no-week") / "mail"
+
+
+def _utc(moment: datetime.datetime) -> datetime.datetime:
+    return moment.replace(tzinfo=datetime.timezone.utc) if moment.tzinfo is None else moment
+
+
+def _header_date(value: str) -> datetime.datetime | None:
+    try:
+        return _utc(parsedate_to_datetime(value.strip()))
+    except (TypeError, ValueError, IndexError):
+        return None
+
+
+def arrived_at(head: dict, received: datetime.datetime | None, now: datetime.datetime | None) -> datetime.datetime:
+    """When a mail counts as sent, for the deadline: the latest of its Date header, the time
+    on its topmost Received header (written by the fed's own mail server) and the time the
+    mailbox says it arrived. A backdated Date header does not make a late mail early."""
+    times = [_header_date(_one(head, "date")) if "date" in head else None, _utc(received) if received else None]
+    trace = head.get("received", [])
+    if trace and ";" in trace[0]:
+        times.append(_header_date(trace[0].rsplit(";", 1)[1]))
+    known = [t for t in times if t is not None]
+    return max(known) if known else _utc(now or datetime.datetime.now(datetime.timezone.utc))
+
+
+def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -> IntakeReport:
     """Read every mail in `source`, file the strategies that stand, queue an answer for each."""
     report = IntakeReport()
     weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
     db = open_league(fed.database)
-    seen = {row["message_id"] for row in db["inbox_seen"].rows}
+    seen = {row[0] for row in db.execute("SELECT message_id FROM inbox_seen").fetchall()}
+    passwords = stored_passwords(db) if fed.settings.mail.passwords else {}
     batch = []
 
     def record() -> None:
@@ -145,27 +288,33 @@ def intake(fed: Fed, source: Path, now: datetime.datetime | None = None) -> Inta
             db["inbox_seen"].insert_all(batch, pk="message_id")
         batch.clear()
 
-    for raw in messages(source):
-        message = BytesParser(policy=policy.default).parsebytes(raw[: MAX_BYTES + 1])
-        message_id = str(message.get("Message-ID") or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>")
-        sender = parseaddr(str(message.get("From", "")))[1]
+    for incoming in messages(source):
+        raw = incoming.raw
+        message = _PARSER.parsebytes(raw[: MAX_BYTES + 1])
+        head = headers(message)
+        original_id = _one(head, "message-id").strip() or None
+        message_id = original_id or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>"
+        sender = parseaddr(_one(head, "from"))[1]
         if message_id in seen:
             report.outcomes.append(Outcome(message_id, sender, "duplicate", "read before"))
             continue
         seen.add(message_id)
-        silent = _silent(message, fed)
+        arrived = arrived_at(head, incoming.received, now).isoformat(timespec="seconds")
+        silent = _silent(head, fed)
         if silent:
-            outcome = Outcome(message_id, sender, "ignored", silent)
+            outcome = Outcome(message_id, sender, "ignored", silent, arrived=arrived)
         else:
-            outcome, reply_text, subject = _judge(fed, message, raw, sender, now, weeks)
-            reply = _reply(fed, message, sender, subject, reply_text)
-            folder = fed.outbox / (week_name(outcome.week) if outcome.week is not None else "inbox") / "replies" / "mail"
+            outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords)
+            outcome.message_id, outcome.arrived = message_id, arrived
+            reply = _reply(fed, original_id, sender, subject, reply_text)
+            folder = replies_folder(fed, outcome.week)
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
             path.write_bytes(bytes(reply))
             report.replies.append(path)
         batch.append({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": outcome.why,
-                      "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
+                      "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                      "week": outcome.week, "wrestler_id": outcome.wrestler_id, "arrived": arrived})
         if len(batch) >= 100:
             record()
         report.outcomes.append(outcome)
@@ -174,20 +323,48 @@ def intake(fed: Fed, source: Path, now: datetime.datetime | None = None) -> Inta
     return report
 
 
-def _judge(fed: Fed, message: EmailMessage, raw: bytes, sender: str, now: datetime.datetime | None, weeks: dict):
+def strict(fed: Fed) -> Fed:
+    """The fed as a strategy is checked before it is filed: a strategy that does not stand is
+    refused even where the fed plays a default for a side without one (`missing_strategy:
+    default`), so a broken strategy is never filed as if it stood."""
+    rulesets = {rid: {**options, "missing_strategy": "refuse"} if rid == "matchmatch" else options
+                for rid, options in fed.settings.rulesets.items()}
+    return dataclasses.replace(fed, settings=fed.settings.model_copy(update={"rulesets": rulesets}))
+
+
+def _week_context(fed: Fed, week: int, weeks: dict) -> tuple:
+    """The card, its wrestlers and their league states going into `week`, read once."""
+    if week not in weeks:
+        folder = fed.week_dir(week)
+        card = load_card(folder, fed.shown(folder), fed.settings.ruleset, week)
+        wrestlers = load_wrestlers(fed, card, Collector())
+        states = states_before(open_league(fed.database, create=False), week)
+        for w in wrestlers.values():
+            states.setdefault(w.id, get_ruleset(w.ruleset).initial_state(w))
+        weeks[week] = (card, wrestlers, states)
+    return weeks[week]
+
+
+def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, sender: str, now: datetime.datetime | None, weeks: dict, passwords: dict):
     """Decide one order mail: (outcome, the answer's text, its subject)."""
-    subject = str(message.get("Subject", ""))
+    subject = _one(head, "subject")
     answer_subject = f"Re: {subject}"[:200]
+    mail = fed.settings.mail
+    quoted = ""
 
-    def refuse(why: str, week: int | None = None):
-        outcome = Outcome(str(message.get("Message-ID")), sender, "refused", why, week=week)
-        return outcome, f"Your mail was not accepted.\n\n{why}\n\nNothing was filed; any strategy you sent before still stands.\n", answer_subject
+    def refuse(why: str, week: int | None = None, wrestler_id: str | None = None):
+        outcome = Outcome("", sender, "refused", why, week=week, wrestler_id=wrestler_id)
+        text = f"Your mail was not accepted.\n\n{why}\n\nNothing was filed; any strategy you sent before still stands.\n"
+        if quoted:
+            text += f"\nYour mail, as it reached us:\n\n{quoted}\n"
+        return outcome, text, answer_subject
 
-    if len(raw) > MAX_BYTES:
-        return refuse(f"The mail is {len(raw):,} bytes; the limit is {MAX_BYTES:,}.")
+    if incoming.size > MAX_BYTES:
+        return refuse(f"The mail is {incoming.size:,} bytes; the limit is {MAX_BYTES:,}.")
     parts = sum(1 for _ in message.walk())
-    if parts > MAX_PARTS or _depth(message) > MAX_DEPTH:
-        return refuse(f"The mail has {parts} parts nested {_depth(message)} deep; send the strategy as the body or one attachment.")
+    depth = _depth(message)
+    if parts > MAX_PARTS or depth > MAX_DEPTH:
+        return refuse(f"The mail has {parts} parts nested {depth} deep; send the strategy as the body or one attachment.")
     found = WEEK.search(subject)
     if not found:
         return refuse("The subject must name the week and the wrestler, for example: Week 2 brother-bob.")
@@ -195,39 +372,46 @@ def _judge(fed: Fed, message: EmailMessage, raw: bytes, sender: str, now: dateti
     folder = fed.week_dir(week)
     if not (folder / "card.yaml").exists():
         return refuse(f"There is no card for week {week}.")
-    if week not in weeks:
-        card = load_card(folder, fed.shown(folder), fed.settings.ruleset, week)
-        wrestlers = load_wrestlers(fed, card, Collector())
-        states = states_before(open_league(fed.database, create=False), week)
-        for w in wrestlers.values():
-            states.setdefault(w.id, get_ruleset(w.ruleset).initial_state(w))
-        weeks[week] = (card, wrestlers, states)
-    card, wrestlers, states = weeks[week]
+    card, wrestlers, states = _week_context(fed, week, weeks)
     sides = {w: m for m in card.matches for w in m.sides}
     lowered = subject.lower()
     wrestler_id = next((w for w in sorted(sides, key=len, reverse=True) if w in lowered), None)
-    if wrestler_id is None:
-        wrestler_id = next((w.id for w in wrestlers.values() if w.name.lower() in lowered), None)
+    if wrestler_id is None:  # by name, with or without a nickname in quotes: Kate "The Gate" Galloway
+        wrestler_id = next((w.id for w in wrestlers.values() if w.name.lower() in lowered or _plain_name(w.name) in lowered), None)
     if wrestler_id is None or wrestler_id not in wrestlers:
         return refuse(f"The subject names no wrestler on the week {week} card ({', '.join(sorted(sides))}).", week)
     wrestler = wrestlers[wrestler_id]
-    owners = {wrestler.owner_email.lower()}
-    if sender.lower() not in owners:
+    owner = wrestler.owner_email.lower()
+    if sender.lower() != owner:
         # a From: header can be forged: only the registered owner's address is accepted
-        return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week)
-    deadline = card.deadline
-    if deadline is not None:
-        sent = _date(message) or now or datetime.datetime.now(datetime.timezone.utc)
-        if sent > deadline:
-            return refuse(f"The deadline for week {week} was {deadline.isoformat()}; this mail is dated {sent.isoformat()}.", week)
+        return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week, wrestler_id)
     content = _strategy_text(message)
+    if content is not None:
+        quoted = _quoted(content[1])
+    if mail.passwords:
+        given = _password_in(message, content[1] if content else "")
+        stored = passwords.get(owner)
+        if stored is None:
+            return refuse(f"This fed asks for a password with every strategy, and none is set for {owner}: ask the fedhead to set one (fedtool password).", week, wrestler_id)
+        if not given:
+            return refuse("This fed asks for your password with every strategy: put a line `Password: your-password` in the mail.", week, wrestler_id)
+        if not password_matches(given, stored):
+            return refuse(f"The password line does not match the password set for {owner}.", week, wrestler_id)
+    late = None
+    if card.deadline is not None:
+        sent = arrived_at(head, incoming.received, now)
+        if sent > card.deadline:
+            late = f"The deadline for week {week} was {card.deadline.isoformat()}; this mail arrived {sent.isoformat()}."
+            if mail.late_mail == "refuse":
+                return refuse(late, week, wrestler_id)
     if content is None:
-        return refuse("No strategy found: send it as the body of the mail or as a .yaml or .txt attachment.", week)
+        return refuse("No strategy found: send it as the body of the mail or as a .yaml or .txt attachment.", week, wrestler_id)
     suffix, text = content
+    _, text = take_password(text.replace("\r\n", "\n"))  # the password line never reaches a filed strategy
     candidate = folder / f"~incoming~{wrestler_id}{suffix}"
     candidate.write_text(text, encoding="utf-8")
     try:
-        check = check_strategy_file(fed, candidate, wrestler_id, (card, wrestlers, states))
+        check = check_strategy_file(weeks.setdefault("strict fed", strict(fed)), candidate, wrestler_id, (card, wrestlers, states))
     except FedError as exc:
         check = None
         errors = exc.problems
@@ -236,23 +420,71 @@ def _judge(fed: Fed, message: EmailMessage, raw: bytes, sender: str, now: dateti
     if errors:
         candidate.unlink(missing_ok=True)
         listed = "\n".join(f"- {str(p).replace(fed.shown(candidate), 'your strategy')}" for p in errors)
-        return refuse(f"The strategy for {wrestler.name} has problems:\n{listed}", week)
+        return refuse(f"The strategy for {wrestler.name} has problems:\n{listed}", week, wrestler_id)
+    echo = "\n".join(f"  line {r.line:>3}: {r.reading}" for r in check.readings) if check.readings else PASSWORD_LINE.sub("", text).strip("\n")
+    if late is not None:  # held: checked and kept, but not filed until the fedhead says so
+        held = folder / HELD_FOLDER
+        held.mkdir(exist_ok=True)
+        final = held / f"{wrestler_id}{suffix}"
+        os.replace(candidate, final)
+        _drop_other_suffixes(held, wrestler_id, suffix)
+        outcome = Outcome("", sender, "held", f"{wrestler.name}, week {week}: late, held for the fedhead", fed.shown(final), week, wrestler_id)
+        body = (f"Held: your strategy for {wrestler.name}, week {week} ({check.match}) came after the deadline.\n\n{late}\n\n"
+                f"It stands as a strategy and is kept for the fedhead, who decides whether it is played; until then it is not filed, "
+                f"and any strategy you sent before still stands.\n\nAs the resolver would read it:\n\n{echo}\n")
+        return outcome, body, answer_subject
     final = folder / f"{wrestler_id}{suffix}"
     os.replace(candidate, final)
-    for other in (".yaml", ".txt"):
-        if other != suffix:
-            (folder / f"{wrestler_id}{other}").unlink(missing_ok=True)  # the newest good strategy is the one
-    echo = "\n".join(f"  line {r.line:>3}: {r.reading}" for r in check.readings) if check.readings else text
-    outcome = Outcome(str(message.get("Message-ID")), sender, "accepted", f"{wrestler.name}, week {week}", fed.shown(final), week)
+    _drop_other_suffixes(folder, wrestler_id, suffix)  # the newest good strategy is the one
+    outcome = Outcome("", sender, "accepted", f"{wrestler.name}, week {week}", fed.shown(final), week, wrestler_id)
     body = f"Accepted: the strategy for {wrestler.name}, week {week} ({check.match}).\n\nAs the resolver will read it:\n\n{echo}\n\nA later good strategy before the deadline replaces this one; a bad one never does.\n"
+    if mail.passwords:
+        body += f"\nYour password line was checked and is not kept with the strategy ({BLANKED}).\n"
     return outcome, body, answer_subject
 
 
-def _date(message: EmailMessage) -> datetime.datetime | None:
+def _plain_name(name: str) -> str:
+    return " ".join(re.sub(r'["\u201c][^"\u201d]*["\u201d]', " ", name).lower().split())
+
+
+def _drop_other_suffixes(folder: Path, wrestler_id: str, suffix: str) -> None:
+    for other in STRATEGY_SUFFIXES:
+        if other != suffix:
+            (folder / f"{wrestler_id}{other}").unlink(missing_ok=True)
+
+
+def accept_held(fed: Fed, week: int, wrestler_id: str) -> Path:
+    """File a late strategy held for the fedhead (`mail: late_mail: hold`) as the wrestler's
+    strategy for `week`, after checking it again. Returns where it was filed."""
+    folder = fed.week_dir(week)
+    held = [folder / HELD_FOLDER / f"{wrestler_id}{s}" for s in STRATEGY_SUFFIXES if (folder / HELD_FOLDER / f"{wrestler_id}{s}").is_file()]
+    if not held:
+        waiting = sorted(p.stem for p in (folder / HELD_FOLDER).glob("*") if p.suffix in STRATEGY_SUFFIXES) if (folder / HELD_FOLDER).is_dir() else []
+        raise FedError(Problem(fed.shown(folder / HELD_FOLDER), None, f"no strategy held for {wrestler_id!r}" + (f"; held: {', '.join(waiting)}" if waiting else "; none is held"), "fedtool accept"))
+    source = held[0]
+    candidate = folder / f"~incoming~{wrestler_id}{source.suffix}"
+    candidate.write_bytes(source.read_bytes())
     try:
-        return parsedate_to_datetime(str(message["Date"])) if message.get("Date") else None
-    except (TypeError, ValueError):
-        return None
+        check = check_strategy_file(strict(fed), candidate, wrestler_id)
+    except FedError:
+        candidate.unlink(missing_ok=True)
+        raise
+    if check.problems:
+        candidate.unlink(missing_ok=True)
+        raise FedError([Problem(fed.shown(source), p.place, p.message, p.rule) for p in check.problems])
+    final = folder / f"{wrestler_id}{source.suffix}"
+    os.replace(candidate, final)
+    _drop_other_suffixes(folder, wrestler_id, source.suffix)
+    source.unlink()
+    return final
 
 
-__all__ = ["intake", "IntakeReport"]
+def held_strategies(fed: Fed, week: int) -> dict[str, Path]:
+    """Wrestler id -> the late strategy held for the fedhead."""
+    folder = fed.week_dir(week) / HELD_FOLDER
+    if not folder.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(folder.iterdir()) if p.suffix in STRATEGY_SUFFIXES and p.is_file()}
+
+
+__all__ = ["intake", "IntakeReport", "accept_held", "held_strategies", "replies_folder", "arrived_at"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime
 import os
+import re
 import smtplib
 import ssl
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 
+from .dice import derive_seed
 from .errors import FedError, Problem
 from .fed import Fed, week_name
 from .league import open_league
@@ -31,10 +33,18 @@ class SendReport:
     dry_run: bool = False
 
 
+MAIL_FOLDERS = ("replies", "reminders")  # outbox/<kind>/week-NN/mail/: answers to strategy mails, reminders
+
+
 def queued(fed: Fed, week: int | None) -> list[Path]:
-    """Every mail in the outbox (results and announcements), for one week or all."""
-    folders = [fed.outbox_week(week)] if week is not None else sorted(p for p in fed.outbox.glob("week-*") if p.is_dir())
-    return sorted(p for folder in folders for p in folder.rglob("mail/*.eml"))
+    """Every mail in the outbox (results, announcements, answers to strategy mails and
+    reminders), for one week or all."""
+    if week is not None:
+        folders = [fed.outbox_week(week)] + [fed.outbox / kind / week_name(week) for kind in MAIL_FOLDERS]
+    else:
+        folders = sorted(p for p in fed.outbox.glob("week-*") if p.is_dir())
+        folders += sorted(p for kind in MAIL_FOLDERS for p in (fed.outbox / kind).glob("*") if p.is_dir())
+    return sorted(p for folder in folders if folder.is_dir() for p in folder.rglob("mail/*.eml"))
 
 
 def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None) -> SendReport:
@@ -43,7 +53,7 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     settings = fed.settings.mail
     if settings.smtp is None:
         raise FedError(Problem("rosters/fed.yaml", "field mail.smtp", "no SMTP server set: give host, port, security (starttls, ssl or none) and user", "fedtool send"))
-    if week is not None and not fed.outbox_week(week).exists():
+    if week is not None and not any(f.exists() for f in [fed.outbox_week(week)] + [fed.outbox / k / week_name(week) for k in MAIL_FOLDERS]):
         raise FedError(Problem(fed.shown(fed.outbox_week(week)), None, f"nothing to send: {week_name(week)} has no outbox", "fedtool send"))
     db = open_league(fed.database, create=not dry_run)
     done = {row["message_id"] for row in db["sent_mail"].rows} if db["sent_mail"].exists() else set()
@@ -90,4 +100,66 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
                 pk="message_id",
             )
             report.sent.append(f"{fed.shown(path)}: {message['To']}")
+    return report
+
+
+@dataclass
+class ReminderReport:
+    queued: list[str] = field(default_factory=list)  # "address: wrestler names"
+    reminded_before: list[str] = field(default_factory=list)  # addresses already sent this week's reminder
+    folder: Path | None = None
+
+
+def queue_reminders(fed: Fed, week: int) -> ReminderReport:
+    """Queue one reminder per player with a side on the week's card that has no valid strategy
+    yet (nothing sent, or only refused mail), naming each match, the deadline and how to
+    submit. Each player's reminder has one Message-ID per week, so `fedtool send` delivers it
+    once however often this runs."""
+    from .card import load_card
+    from .render import email
+    from .week import week_status
+
+    folder = fed.week_dir(week)
+    card = load_card(folder, fed.shown(folder), fed.settings.ruleset, week)
+    rows = week_status(fed, week)
+    mail = fed.settings.mail
+    to_address = str(mail.reply_to or mail.from_address)
+    deadline = f"The deadline is {card.deadline.strftime('%A %d %B %Y, %H:%M %Z').strip()}." if card.deadline else "There is no deadline on the card: send it before the fedhead runs the week."
+    matches = {m.id: m for m in card.matches}
+    waiting: dict[str, list] = {}
+    for row in rows:
+        if row.verdict in ("missing", "refused", "default") and row.owner:
+            waiting.setdefault(row.owner.lower(), []).append(row)
+    db = open_league(fed.database)
+    sent = {r["message_id"] for r in db["sent_mail"].rows}
+    report = ReminderReport(folder=fed.outbox / "reminders" / week_name(week) / "mail")
+    domain = str(mail.from_address).rsplit("@", 1)[-1]
+    for address, sides in sorted(waiting.items()):
+        message_id = f"<{derive_seed(fed.settings.secret, 'message-id', week_name(week), 'reminder', address):016x}.reminder@{domain}>"
+        if message_id in sent:
+            report.reminded_before.append(address)
+            continue
+        lines = [f"Hello {sides[0].owner_name},", "", f"{fed.settings.name} has no valid strategy from you yet for week {week}:", ""]
+        for row in sides:
+            match = matches[row.match]
+            names = " vs. ".join(match.sides)
+            if row.verdict == "refused":
+                state = "the strategy filed does not stand"
+            elif any(" refused" in line for line in row.mails):
+                state = "only refused mail so far"
+            else:
+                state = "nothing received yet"
+            extra = " (without one you play the fed's default strategy)" if row.verdict == "default" else ""
+            lines.append(f"- match {row.match} ({names}): {row.wrestler}, {state}{extra}")
+        lines += ["", deadline, "", f"To submit, mail {to_address} with the subject `Week {week} <wrestler-id>` "
+                  f"(for example `Week {week} {sides[0].wrestler_id}`) and the strategy as the body or a .yaml or .txt attachment."]
+        if mail.passwords:
+            lines.append("Put your password on a line of its own: `Password: your-password`.")
+        lines += ["Every strategy mail is answered: accepted, or refused with each problem and its line."]
+        message = email(str(mail.from_address), sides[0].owner_name, address, f"{fed.settings.name}: week {week} reminder",
+                        "\n".join(lines) + "\n", None, message_id, mail.reply_to)
+        report.folder.mkdir(parents=True, exist_ok=True)
+        name = re.sub(r"[^a-z0-9]+", "-", address).strip("-")[:80] or "player"
+        (report.folder / f"{name}.eml").write_text(message.as_string(), encoding="utf-8")
+        report.queued.append(f"{address}: {', '.join(r.wrestler for r in sides)}")
     return report

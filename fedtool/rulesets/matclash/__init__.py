@@ -47,6 +47,8 @@ class MatClashSettings(FileModel):
 
     sets: list[Literal["wave1", "wave2", "wave3", "short_print"]] = []
     deck: str | None = None  # a fed's own deck file, relative to rosters/
+    # a side that sent no strategy: play the built-in default policy (and say so), or refuse the week
+    missing_strategy: Literal["default", "refuse"] = "default"
 
 
 @dataclass
@@ -93,6 +95,9 @@ class MatClash(Ruleset):
             path = strategy_path(card, match, wrestler.id)
             shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
             if not path.exists():
+                if options.missing_strategy == "refuse":
+                    problems.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "fed settings: rulesets.matclash.missing_strategy is refuse")
+                    continue
                 policies.append(Policy())
                 notes.append(f"{wrestler.name} sent no strategy and plays the built-in default policy.")
                 continue
