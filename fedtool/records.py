@@ -1,0 +1,706 @@
+"""The league's records: titles and their lineage, standings, each wrestler's history.
+
+Everything here reads the league (fed.db) and the fed's settings and returns plain,
+JSON-able dicts and lists: `fedtool titles/standings/history --json` print exactly
+these, and `fedtool site` renders them.
+
+Titles are defined in rosters/fed.yaml (`titles:`). A card match names the title it is
+for (`for_title:`); the run decides it by the title's rule (by default every finish but
+a DQ or a count-out changes hands) and records it in `title_matches`, a week table that
+`--rerun` undoes. The fedhead's vacate and award rulings (`fedtool title vacate/award`)
+sit in `title_rulings`, effective after the latest run week; a rerun of that week keeps
+them and plays them after the week's matches again (docs/rulings/matchmatch.md, Titles).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sqlite_utils import Database
+
+from .card import Card
+from .errors import Collector, FedError, Problem
+from .fed import Fed, SETTINGS_FILE, TitleSettings
+from .validation import place
+
+RULE = "fed settings: titles"
+DIVISIONS = ("light-heavyweight", "heavyweight", "superheavyweight")  # MatchMatch I.1 weight classes
+TAG_TEAMS = "tag-teams"  # the standings' division for MatchMatch team sheets
+# The finishes each ruleset's results name (`fedtool results --json`, "method").
+FINISHES = {
+    "matchmatch": ("pin", "submission", "countout", "dq"),
+    "matclash": ("fall", "tech_fall", "major", "decision", "dual"),
+    "facemat": ("pin", "finisher", "countout", "dq"),
+}
+NEVER_BY_DEFAULT = ("dq", "countout")  # "as in wrestling": the title does not change on these
+RULESET_ORDER = ("matchmatch", "matclash", "facemat")
+GRADES = ("AAA", "AA", "A", "B", "C", "D", "E", "F")  # Face to the Mat 3.a, best first
+
+
+# ---------------------------------------------------------------- the contract
+
+
+def standings(fed: Fed, db: Database, ruleset: str | None = None) -> list[dict[str, Any]]:
+    """The standings, one table per ruleset and division, in a stable order.
+
+    Each entry: {"ruleset": str, "division": str | None,
+    "rows": [{"wrestler_id", "name", "wins", "losses", "draws", "streak" ("W3", "L1",
+    "D1" or ""), "push_level", "push_points" (str), "tv_grade", "injury",
+    "left_town" (bool), ...ruleset extras (Mat Clash: "match_points", "falls")}], best first,
+    "contenders": [wrestler_id, ...]}: the number-one contenders, by push level and points
+    (MatchMatch), TV grade (Face to the Mat) or wins (Mat Clash); title holders and
+    wrestlers who left town are not contenders; ties are all listed.
+
+    Order: rulesets as registered (MatchMatch, Mat Clash, Face to the Mat), MatchMatch
+    divisions light-heavyweight, heavyweight, superheavyweight, then tag teams. Rows: the
+    contender key first (as above), then wins, fewer losses, name; wrestlers who left
+    town come last. With `ruleset`, only that ruleset's tables.
+    """
+    if ruleset is not None:
+        from .rulesets import get_ruleset
+
+        get_ruleset(ruleset, (None, "--ruleset"))
+    league = _League.read(fed, db)
+    holders: dict[str, set[str]] = {}  # ruleset -> who holds one of its titles
+    for title in _lineages(fed, db).values():
+        if title.holder:
+            holders.setdefault(title.settings_ruleset, set()).add(title.holder)
+    tables: dict[tuple[str, str | None], list[dict]] = {}
+    for wid, member in league.members.items():
+        row = _standing_row(league, wid, member)
+        tables.setdefault((member.ruleset, member.division), []).append(row)
+    out = []
+    for (table_ruleset, division) in sorted(tables, key=_table_order):
+        if ruleset is not None and table_ruleset != ruleset:
+            continue
+        rows = sorted(tables[(table_ruleset, division)], key=lambda r: _row_order(table_ruleset, r))
+        eligible = [r for r in rows if not r["left_town"] and r["wrestler_id"] not in holders.get(table_ruleset, set())]
+        contenders = []
+        if eligible:
+            best = _contender_key(table_ruleset, eligible[0])
+            contenders = [r["wrestler_id"] for r in eligible if _contender_key(table_ruleset, r) == best]
+        out.append({"ruleset": table_ruleset, "division": division, "rows": rows, "contenders": contenders})
+    return out
+
+
+def titles(fed: Fed, db: Database) -> list[dict[str, Any]]:
+    """Every title of the fed's settings with its lineage, in the settings' order.
+
+    Each entry: {"id", "name", "ruleset", "division", "teams", "holder": wrestler_id | None,
+    "holder_name", "since_week", "reigns": [{"wrestler_id", "name", "won_week",
+    "won_match" ("1/m2" or None), "how" ("won" | "awarded"), "lost_week" | None,
+    "lost_how" ("lost" | "vacated" | None), "defences": int, "weeks": int}]}, reigns
+    oldest first. A reign's weeks: from the week it began to the week it ended, or to the
+    latest run week while it lasts (a first holder from the settings begins at week 0).
+    """
+    names = _names(fed, db)
+    out = []
+    for title in _lineages(fed, db).values():
+        s = title.settings
+        out.append(
+            {
+                "id": s.id,
+                "name": s.name,
+                "ruleset": title.settings_ruleset,
+                "division": s.division,
+                "teams": s.teams,
+                "holder": title.holder,
+                "holder_name": names.get(title.holder) if title.holder else None,
+                "since_week": title.reigns[-1]["won_week"] if title.holder else None,
+                "reigns": [{"wrestler_id": r["wrestler_id"], "name": names.get(r["wrestler_id"], r["wrestler_id"]), **r} for r in title.reigns],
+            }
+        )
+    return out
+
+
+def history(fed: Fed, db: Database, wrestler_id: str) -> dict[str, Any]:
+    """One wrestler's (or team's) history in the league.
+
+    {"id", "name", "ruleset", "record": {"wins", "losses", "draws"},
+    "matches": [{"week", "match", "title", "opponents": [names], "outcome", "method",
+    "round", "for_title": title id | None}],
+    "states": [{"week", "push_level", "push_points", "tv_grade", "injury", "grudge", "reason"}],
+    "reigns": [reign dicts as in `titles`, each plus "title_id"]}
+    Raises FedError for a wrestler the fed does not know.
+    """
+    league = _League.read(fed, db)
+    member = league.members.get(wrestler_id)
+    if member is None:
+        raise FedError(Problem(None, None, f"unknown wrestler {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml and the league has never seen one", "fedtool history"))
+    names = _names(fed, db)
+    title_of = {row["match_id"]: row["title_id"] for row in db["title_matches"].rows} if db["title_matches"].exists() else {}
+    matches = []
+    for m in league.matches_of.get(wrestler_id, []):
+        matches.append(
+            {
+                "week": m["week"],
+                "match": m["match"],
+                "title": m["title"] or "",
+                "opponents": [names.get(o, o) for o in _opponents(m, wrestler_id)],
+                "outcome": m["outcome"],
+                "method": m["method"],
+                "round": m["round"],
+                "for_title": title_of.get(m["id"]),
+            }
+        )
+    states = [
+        {
+            "week": row["week"],
+            "push_level": row["push_level"],
+            "push_points": row["push_points"],
+            "tv_grade": row["tv_grade"],
+            "injury": row["injury"],
+            "grudge": row["grudge"],
+            "reason": row["reason"],
+        }
+        for row in db["wrestler_states"].rows_where("wrestler_id = ?", [wrestler_id], order_by="week")
+    ]
+    reigns = []
+    for title in _lineages(fed, db).values():
+        for reign in title.reigns:
+            if reign["wrestler_id"] == wrestler_id:
+                reigns.append({"title_id": title.settings.id, "wrestler_id": wrestler_id, "name": names.get(wrestler_id, wrestler_id), **reign})
+    reigns.sort(key=lambda r: (r["won_week"], r["title_id"]))
+    record = _record(league.matches_of.get(wrestler_id, []))
+    return {
+        "id": wrestler_id,
+        "name": member.name,
+        "ruleset": member.ruleset,
+        "record": {k: record[k] for k in ("wins", "losses", "draws")},
+        "matches": matches,
+        "states": states,
+        "reigns": reigns,
+    }
+
+
+# ---------------------------------------------------------------- settings and cards
+
+
+def title_rule(title: TitleSettings) -> str:
+    """The title's rule for changing hands, in words."""
+    if title.changes_on is None:
+        return "changes hands on any finish but " + " or ".join(NEVER_BY_DEFAULT)
+    return "changes hands only on " + (", ".join(title.changes_on) or "no finish at all")
+
+
+def changes_hands(title: TitleSettings, method: str | None) -> bool:
+    """Whether a win by `method` takes the title (the fed's rule, default: not on dq or countout)."""
+    if method is None:
+        return False
+    if title.changes_on is None:
+        return method not in NEVER_BY_DEFAULT
+    return method in title.changes_on
+
+
+def division_of(wrestler) -> str | None:
+    """A MatchMatch wrestler's (or team's) weight class from the sheet's Weight (I.1), as a
+    division id; None for other rulesets. Weight 0 counts as light-heavyweight (docs/rulings)."""
+    weight_class = getattr(getattr(wrestler, "sheet", None), "weight_class", None)
+    if wrestler.ruleset != "matchmatch" or not weight_class:
+        return None
+    return weight_class.lower()
+
+
+def check_title_settings(fed: Fed, data: Any) -> None:
+    """Check `titles:` in rosters/fed.yaml beyond its shape: unique ids, a known ruleset,
+    divisions only for MatchMatch, known finishes, and a first holder who may hold it."""
+    from .rulesets import RULESETS
+
+    shown = fed.shown(fed.rosters / SETTINGS_FILE)
+    problems = Collector()
+    seen: set[str] = set()
+    for index, title in enumerate(fed.settings.titles):
+        where = place(data, ("titles", index))
+        if title.id in seen:
+            problems.add(shown, where, f"title id {title.id!r} is used twice", RULE)
+        seen.add(title.id)
+        ruleset = title.ruleset or fed.settings.ruleset
+        if ruleset not in RULESETS:
+            problems.add(shown, place(data, ("titles", index, "ruleset")), f"unknown ruleset {ruleset!r}; fedtool knows {', '.join(RULESETS)}", RULE)
+            continue
+        if title.division is not None and ruleset != "matchmatch":
+            problems.add(shown, place(data, ("titles", index, "division")), f"divisions are MatchMatch weight classes; {title.name} is a {ruleset} title", RULE)
+        if title.teams and ruleset != "matchmatch":
+            problems.add(shown, place(data, ("titles", index, "teams")), f"tag titles are held by MatchMatch team sheets; {title.name} is a {ruleset} title", RULE)
+        for finish in title.changes_on or []:
+            if finish not in FINISHES.get(ruleset, ()):
+                problems.add(shown, place(data, ("titles", index, "changes_on")), f"{finish!r} is not a {ruleset} finish ({', '.join(FINISHES.get(ruleset, ()))})", RULE)
+        if title.first_holder is not None and not problems:
+            try:
+                problem = _may_hold(fed, title, title.first_holder)
+            except FedError as exc:
+                problems.extend(exc)
+                continue
+            if problem:
+                problems.add(shown, place(data, ("titles", index, "first_holder")), problem, RULE)
+    problems.raise_if_any()
+
+
+def _may_hold(fed: Fed, title: TitleSettings, wrestler_id: str, wrestler=None) -> str | None:
+    """Why a wrestler may not hold (or wrestle for) a title, or None."""
+    if wrestler is None:
+        if wrestler_id not in fed.roster_files:
+            return f"unknown wrestler {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml"
+        wrestler = _sheet(fed, wrestler_id)
+    ruleset = title.ruleset or fed.settings.ruleset
+    if wrestler.ruleset != ruleset:
+        return f"{wrestler.name} is a {wrestler.ruleset} wrestler; {title.name} is a {ruleset} title"
+    if title.teams and not wrestler.members:
+        return f"{title.name} is a tag title: {wrestler.name} is not a team sheet"
+    if not title.teams and wrestler.members:
+        return f"{wrestler.name} is a team; {title.name} is not a tag title (give it `teams: true`)"
+    if title.division is not None and division_of(wrestler) != title.division:
+        return f"{wrestler.name} is {division_of(wrestler)} (Weight {wrestler.sheet.styles['weight']}); {title.name} is for {title.division} (MatchMatch I.1)"
+    return None
+
+
+def check_card_titles(fed: Fed, card: Card, wrestlers: dict) -> list[Problem]:
+    """Problems with the card's `for_title:` fields: an unknown title, a title of another
+    ruleset, a side who may not hold it (division, team or not)."""
+    problems = Collector()
+    by_id = {t.id: t for t in fed.settings.titles}
+    for match in card.matches:
+        if match.for_title is None:
+            continue
+        where = place(match.raw, ("for_title",)) + f", match {match.id}"
+        title = by_id.get(match.for_title)
+        if title is None:
+            known = ", ".join(by_id) or "none: define them under `titles:` in rosters/fed.yaml"
+            problems.add(card.shown, where, f"unknown title {match.for_title!r}; the fed's titles are {known}", "card file: for_title")
+            continue
+        ruleset = title.ruleset or fed.settings.ruleset
+        if match.ruleset != ruleset:
+            problems.add(card.shown, where, f"{title.name} is a {ruleset} title; this is a {match.ruleset} match", "card file: for_title")
+            continue
+        for side in match.sides:
+            if side in wrestlers:
+                why = _may_hold(fed, title, side, wrestlers[side])
+                if why:
+                    problems.add(card.shown, where, why, "card file: for_title")
+    return problems.problems
+
+
+# ---------------------------------------------------------------- the run
+
+
+def decide_title_matches(fed: Fed, db: Database, week: int, card: Card, played: list, names: dict[str, str]) -> tuple[list[dict], list[str]]:
+    """The week's title matches as the fed's rules decide them, in card order: the rows
+    for `title_matches` and the lines for the card's league changes.
+
+    Raises FedError (before anything is written) when a held title's match leaves out
+    its holder: the fedhead vacates the title first.
+    """
+    lineages = _lineages(fed, db, before_week=week)
+    holders = {tid: t.holder for tid, t in lineages.items()}
+    rows, lines = [], []
+    problems = Collector()
+    for p in played:
+        match = p.booking.match
+        if match.for_title is None:
+            continue
+        title = lineages[match.for_title].settings
+        holder = holders[title.id]
+        if holder is not None and holder not in match.sides:
+            problems.add(card.shown, place(match.raw, ("for_title",)) + f", match {match.id}",
+                         f"{names.get(holder, holder)} holds {title.name} and is not in this match; vacate the title first (fedtool title vacate {title.id})",
+                         "titles: a champion defends his own title")
+            continue
+        winner, method = p.summary.get("winner"), p.summary.get("method")
+        if winner is not None and winner != holder and changes_hands(title, method):
+            result = "won"
+            reason = f"{names.get(winner, winner)} wins {title.name} by {method}" + (f" from {names.get(holder, holder)}" if holder else "")
+            holders[title.id] = winner
+        elif holder is not None:
+            result = "defended"
+            if winner is None:
+                how = f"a {method.replace('_', ' ')}" if method else "no result"
+            elif winner == holder:
+                how = f"a win by {method}"
+            else:
+                how = f"a loss by {method} ({title_rule(title)})"
+            reason = f"{names.get(holder, holder)} retains {title.name} after {how}"
+        else:
+            result = "vacant"
+            reason = f"{title.name} stays vacant" + (f": {names.get(winner, winner)} won by {method} and the title {title_rule(title)}" if winner else "")
+        rows.append({"match_id": f"week-{week:02d}/{match.id}", "week": week, "title_id": title.id, "holder_before": holder,
+                     "winner": winner, "method": method, "result": result, "reason": reason})
+        lines.append(reason)
+    problems.raise_if_any()
+    return rows, lines
+
+
+def record_title_matches(db: Database, rows: list[dict]) -> None:
+    """Write the week's title matches. The caller holds the run's transaction."""
+    if rows:
+        db["title_matches"].insert_all(rows)
+
+
+# ---------------------------------------------------------------- vacate and award
+
+
+def vacate_title(fed: Fed, db: Database, title_id: str, reason: str = "") -> str:
+    """Vacate a title, effective after the latest run week; returns what was done, in words."""
+    lineage = _title_lineage(fed, db, title_id)
+    if lineage.holder is None:
+        raise FedError(Problem(None, None, f"{lineage.settings.name} is already vacant", "fedtool title vacate"))
+    week = _latest_week(db)
+    _rule(db, title_id, "vacated", lineage.holder, week, reason)
+    return f"{lineage.settings.name} vacated after week {week}: {_names(fed, db).get(lineage.holder, lineage.holder)} no longer holds it"
+
+
+def award_title(fed: Fed, db: Database, title_id: str, wrestler_id: str, reason: str = "") -> str:
+    """Award a title to a wrestler, effective after the latest run week; returns what was done."""
+    lineage = _title_lineage(fed, db, title_id)
+    why = _may_hold(fed, lineage.settings, wrestler_id)
+    if why:
+        raise FedError(Problem(None, None, why, "fedtool title award"))
+    if lineage.holder == wrestler_id:
+        raise FedError(Problem(None, None, f"{_names(fed, db).get(wrestler_id, wrestler_id)} already holds {lineage.settings.name}", "fedtool title award"))
+    week = _latest_week(db)
+    _rule(db, title_id, "awarded", wrestler_id, week, reason)
+    return f"{lineage.settings.name} awarded to {_sheet(fed, wrestler_id).name} after week {week}"
+
+
+def _title_lineage(fed: Fed, db: Database, title_id: str) -> "_Lineage":
+    lineages = _lineages(fed, db)
+    if title_id not in lineages:
+        known = ", ".join(lineages) or "none: define them under `titles:` in rosters/fed.yaml"
+        raise FedError(Problem(None, None, f"unknown title {title_id!r}; the fed's titles are {known}", "fedtool title"))
+    return lineages[title_id]
+
+
+def _latest_week(db: Database) -> int:
+    row = db.execute("SELECT MAX(week) FROM weeks").fetchone()
+    return row[0] or 0
+
+
+def _rule(db: Database, title_id: str, action: str, wrestler_id: str, week: int, reason: str) -> None:
+    made_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    with db.atomic():
+        db["title_rulings"].insert({"title_id": title_id, "action": action, "wrestler_id": wrestler_id, "after_week": week, "reason": reason, "made_at": made_at})
+
+
+# ---------------------------------------------------------------- lineage
+
+
+@dataclass
+class _Lineage:
+    settings: TitleSettings
+    settings_ruleset: str
+    reigns: list[dict] = field(default_factory=list)
+    holder: str | None = None
+
+    def begin(self, wrestler_id: str, week: int, how: str, match: str | None) -> None:
+        self.end(week, "vacated" if how == "awarded" else "lost")
+        self.reigns.append({"wrestler_id": wrestler_id, "won_week": week, "won_match": match, "how": how,
+                            "lost_week": None, "lost_how": None, "defences": 0, "weeks": 0})
+        self.holder = wrestler_id
+
+    def end(self, week: int, how: str) -> None:
+        if self.holder is not None:
+            self.reigns[-1].update(lost_week=week, lost_how=how)
+        self.holder = None
+
+
+def _lineages(fed: Fed, db: Database, before_week: int | None = None) -> dict[str, _Lineage]:
+    """Each title's reigns, replayed from the settings' first holders, the title matches
+    and the rulings: week by week, a week's matches in card order, then the rulings made
+    after it. With `before_week`, only what stood going into that week."""
+    lineages = {t.id: _Lineage(t, t.ruleset or fed.settings.ruleset) for t in fed.settings.titles}
+    for lineage in lineages.values():
+        if lineage.settings.first_holder:
+            lineage.begin(lineage.settings.first_holder, 0, "awarded", None)
+    if not db["title_matches"].exists():
+        return lineages
+    limit = before_week if before_week is not None else 1 << 30
+    events = []
+    for row in db.execute(
+        "SELECT t.week, m.position, t.title_id, t.winner, t.result, m.match FROM title_matches t JOIN matches m ON m.id = t.match_id WHERE t.week < ?",
+        [limit],
+    ).fetchall():
+        week, position, title_id, winner, result, match = row
+        events.append(((week, 0, position), title_id, result, winner, f"{week}/{match}"))
+    for row in db.execute("SELECT after_week, id, title_id, action, wrestler_id FROM title_rulings WHERE after_week < ?", [limit]).fetchall():
+        week, seq, title_id, action, wrestler_id = row
+        events.append(((week, 1, seq), title_id, action, wrestler_id, None))
+    for (week, _, _), title_id, kind, wrestler_id, match in sorted(events, key=lambda e: e[0]):
+        lineage = lineages.get(title_id)
+        if lineage is None:
+            continue  # a title since removed from the settings
+        if kind == "won":
+            lineage.begin(wrestler_id, week, "won", match)
+        elif kind == "defended" and lineage.holder is not None:
+            lineage.reigns[-1]["defences"] += 1
+        elif kind == "awarded" and lineage.holder != wrestler_id:
+            lineage.begin(wrestler_id, week, "awarded", None)
+        elif kind == "vacated":
+            lineage.end(week, "vacated")  # a no-op if a rerun left the title vacant already
+    latest = _latest_week(db) if before_week is None else before_week - 1
+    for lineage in lineages.values():
+        for reign in lineage.reigns:
+            end = reign["lost_week"] if reign["lost_week"] is not None else max(latest, reign["won_week"])
+            reign["weeks"] = end - reign["won_week"]
+    return lineages
+
+
+# ---------------------------------------------------------------- standings
+
+
+@dataclass
+class _Member:
+    """A league member as the standings see it: sheet facts and current state."""
+
+    id: str
+    name: str
+    ruleset: str
+    division: str | None
+    state: dict
+
+
+@dataclass
+class _League:
+    members: dict[str, _Member]
+    matches_of: dict[str, list[dict]]  # wrestler id -> his matches, oldest first
+
+    @classmethod
+    def read(cls, fed: Fed, db: Database) -> "_League":
+        from .league import states_before
+        from .rulesets import get_ruleset
+        latest = states_before(db, 1 << 30)
+        members: dict[str, _Member] = {}
+        for wid in fed.roster_files:
+            sheet = _sheet(fed, wid)
+            state = {**get_ruleset(sheet.ruleset).initial_state(sheet), **latest.get(wid, {})}
+            division = TAG_TEAMS if sheet.members and sheet.ruleset == "matchmatch" else division_of(sheet)
+            members[wid] = _Member(wid, sheet.name, sheet.ruleset, division, state)
+        for row in db["wrestlers"].rows:
+            if row["id"] not in members:  # in the league, its sheet since removed
+                division = TAG_TEAMS if row.get("members") and row["ruleset"] == "matchmatch" else None
+                members[row["id"]] = _Member(row["id"], row["name"], row["ruleset"], division, dict(latest.get(row["id"], {})))
+        matches_of: dict[str, list[dict]] = {}
+        rows = db.execute(
+            """SELECT m.id, m.week, m.match, m.ruleset, m.title, m.method, m.end_round, m.summary, s.wrestler_id, s.outcome, s.side
+               FROM match_sides s JOIN matches m ON m.id = s.match_id ORDER BY m.week, m.position, s.side"""
+        ).fetchall()
+        sides: dict[str, list[str]] = {}
+        for mid, *_, wid, _, _ in rows:
+            sides.setdefault(mid, []).append(wid)
+        for mid, week, match, ruleset, title, method, end_round, summary, wid, outcome, side in rows:
+            matches_of.setdefault(wid, []).append(
+                {"id": mid, "week": week, "match": match, "ruleset": ruleset, "title": title, "method": method, "round": end_round,
+                 "outcome": outcome, "side": side, "sides": sides[mid], "summary": summary}
+            )
+        return cls(members, matches_of)
+
+
+def _opponents(match: dict, wrestler_id: str) -> list[str]:
+    """The other sides of a match, less a Face to the Mat tag partner (on the card the
+    first two sides are a team, the last two the other: rulebook 9.c)."""
+    sides = match["sides"]
+    mine = sides.index(wrestler_id)
+    tag = match["ruleset"] == "facemat" and len(sides) == 4
+    return [o for i, o in enumerate(sides) if i != mine and not (tag and i // 2 == mine // 2)]
+
+
+def _record(matches: list[dict]) -> dict:
+    record = {"wins": 0, "losses": 0, "draws": 0}
+    for m in matches:
+        record[{"win": "wins", "loss": "losses"}.get(m["outcome"], "draws")] += 1
+    streak = ""
+    if matches:
+        last = matches[-1]["outcome"]
+        count = 0
+        for m in reversed(matches):
+            if m["outcome"] != last:
+                break
+            count += 1
+        streak = f"{ {'win': 'W', 'loss': 'L'}.get(last, 'D')}{count}"
+    record["streak"] = streak
+    return record
+
+
+def _standing_row(league: _League, wid: str, member: _Member) -> dict:
+    matches = league.matches_of.get(wid, [])
+    state = member.state
+    points = state.get("push_points")
+    row = {
+        "wrestler_id": wid,
+        "name": member.name,
+        **_record(matches),
+        "push_level": state.get("push_level"),
+        "push_points": str(points) if points is not None else None,
+        "tv_grade": state.get("tv_grade"),
+        "injury": state.get("injury"),
+        "left_town": bool(state.get("left_town")),
+    }
+    if member.ruleset == "matclash":
+        row["match_points"], row["falls"] = _matclash_points(wid, matches)
+    return row
+
+
+def _matclash_points(wid: str, matches: list[dict]) -> tuple[int, int]:
+    """Mat Clash team points (4.8: fall 6, technical fall 5, major 4, decision 3) a
+    wrestler earned, over Quick Scraps won and Dual Matches' team totals, and falls won."""
+    points = falls = 0
+    for m in matches:
+        summary = json.loads(m["summary"])
+        for scrap in summary.get("scraps") or []:
+            if scrap.get("winner") == wid and scrap.get("method") == "fall":
+                falls += 1
+        if summary.get("team_points"):
+            points += summary["team_points"][m["side"]]
+        else:
+            points += sum(s.get("team_points", 0) for s in summary.get("scraps") or [] if s.get("winner") == wid)
+    return points, falls
+
+
+def _contender_key(ruleset: str, row: dict) -> tuple:
+    if ruleset == "matchmatch":
+        return (row["push_level"] or 0, Fraction(row["push_points"] or 0))
+    if ruleset == "facemat":
+        return (-GRADES.index(row["tv_grade"]) if row["tv_grade"] in GRADES else -len(GRADES),)
+    return (row["wins"], row.get("match_points", 0))
+
+
+def _row_order(ruleset: str, row: dict) -> tuple:
+    key = tuple(-k for k in _contender_key(ruleset, row))
+    return (row["left_town"], *key, -row["wins"], row["losses"], row["name"].casefold(), row["wrestler_id"])
+
+
+def _table_order(key: tuple[str, str | None]) -> tuple:
+    ruleset, division = key
+    divisions = (*DIVISIONS, TAG_TEAMS)
+    return (RULESET_ORDER.index(ruleset) if ruleset in RULESET_ORDER else len(RULESET_ORDER), ruleset,
+            divisions.index(division) if division in divisions else -1 if division is None else len(divisions), division or "")
+
+
+def _sheet(fed: Fed, wrestler_id: str):
+    """A roster sheet, read and checked once per Fed object (the site asks for every
+    wrestler's history with one Fed; each command loads its own)."""
+    from .week import read_roster_sheet
+
+    cache = fed.__dict__.setdefault("_records_sheets", {})
+    if wrestler_id not in cache:
+        cache[wrestler_id] = read_roster_sheet(fed, wrestler_id)
+    return cache[wrestler_id]
+
+
+def _names(fed: Fed, db: Database) -> dict[str, str]:
+    """Wrestler id -> name: the league's, then the sheets' (which are current)."""
+    names = {row["id"]: row["name"] for row in db["wrestlers"].rows}
+    for wid in fed.roster_files:
+        if wid not in names:
+            try:
+                names[wid] = _sheet(fed, wid).name
+            except FedError:
+                names[wid] = wid
+    return names
+
+
+# ---------------------------------------------------------------- terminal tables
+
+
+RULESET_NAMES = {"matchmatch": "MatchMatch", "matclash": "Mat Clash", "facemat": "Face to the Mat"}
+
+
+def _table(rows: list[list], headers: list[str]) -> str:
+    from tabulate import tabulate
+
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+def _heading(text: str) -> str:
+    return f"{text}\n{'=' * len(text)}"
+
+
+def format_standings(tables: list[dict]) -> str:
+    """`fedtool standings` as terminal tables: one per ruleset and division."""
+    if not tables:
+        return "no wrestlers in the standings yet"
+    blocks = []
+    for table in tables:
+        ruleset = table["ruleset"]
+        division = (table["division"] or "").replace("-", " ")
+        heading = RULESET_NAMES.get(ruleset, ruleset) + (f": {division}" if division else "")
+        headers = ["", "wrestler", "W-L-D", "streak"]
+        if ruleset == "matchmatch":
+            headers += ["push", "injury"]
+        elif ruleset == "facemat":
+            headers += ["TV grade"]
+        elif ruleset == "matclash":
+            headers += ["points", "falls"]
+        rows = []
+        for n, r in enumerate(table["rows"], 1):
+            row = [n, r["name"] + (" (left town)" if r["left_town"] else ""), f"{r['wins']}-{r['losses']}-{r['draws']}", r["streak"]]
+            if ruleset == "matchmatch":
+                row += [f"{r['push_level']} ({_points(r['push_points'])} pts)", r["injury"] or ""]
+            elif ruleset == "facemat":
+                row += [r["tv_grade"] or ""]
+            elif ruleset == "matclash":
+                row += [r.get("match_points", 0), r.get("falls", 0)]
+            rows.append(row)
+        names = {r["wrestler_id"]: r["name"] for r in table["rows"]}
+        contenders = ", ".join(names[c] for c in table["contenders"]) or "none"
+        blocks.append(f"{_heading(heading)}\n{_table(rows, headers)}\nnumber-one contender{'s' if len(table['contenders']) > 1 else ''}: {contenders}")
+    return "\n\n".join(blocks)
+
+
+def _points(points: str | None) -> str:
+    """Push points as the writeups show them: 1 1/2, 1/3, 0."""
+    value = Fraction(points or 0)
+    whole, rest = divmod(value, 1)
+    if not rest:
+        return str(whole)
+    return f"{whole} {rest}" if whole else str(rest)
+
+
+def _reign_rows(reigns: list[dict], with_title: bool = False) -> list[list]:
+    rows = []
+    for r in reigns:
+        won = f"week {r['won_week']}" + (f" ({r['won_match']})" if r["won_match"] else "") + ("" if r["how"] == "won" else f", {r['how']}")
+        if r["won_week"] == 0 and r["how"] == "awarded":
+            won = "first champion"
+        ended = "holds it" if r["lost_week"] is None else f"week {r['lost_week']}, {r['lost_how']}"
+        row = [r["name"], won, ended, r["defences"], r["weeks"]]
+        rows.append(([r["title_id"]] if with_title else []) + row)
+    return rows
+
+
+def format_titles(rows: list[dict]) -> str:
+    """`fedtool titles` as terminal tables: each title's holder and lineage."""
+    if not rows:
+        return "the fed has no titles: define them under `titles:` in rosters/fed.yaml"
+    blocks = []
+    for t in rows:
+        kind = RULESET_NAMES.get(t["ruleset"], t["ruleset"]) + (f", {t['division'].replace('-', ' ')}" if t["division"] else "") + (", tag teams" if t.get("teams") else "")
+        since = "the start" if t["since_week"] == 0 else f"week {t['since_week']}"
+        holder = f"champion: {t['holder_name']} since {since}" if t["holder"] else "vacant"
+        text = f"{_heading(t['name'] + ' (' + t['id'] + ')')}\n{kind}; {holder}"
+        if t["reigns"]:
+            text += "\n" + _table(_reign_rows(t["reigns"]), ["champion", "won", "ended", "defences", "weeks"])
+        blocks.append(text)
+    return "\n\n".join(blocks)
+
+
+def format_history(record: dict) -> str:
+    """`fedtool history WRESTLER` as terminal text and tables."""
+    r = record["record"]
+    blocks = [f"{_heading(record['name'] + ' (' + record['id'] + ')')}\n{RULESET_NAMES.get(record['ruleset'], record['ruleset'])}; record {r['wins']}-{r['losses']}-{r['draws']}"]
+    if record["matches"]:
+        rows = [[m["week"], m["match"], m["title"], ", ".join(m["opponents"]), m["outcome"], (m["method"] or "").replace("_", " "), m["round"], m["for_title"] or ""] for m in record["matches"]]
+        blocks.append(_table(rows, ["week", "match", "title", "against", "result", "how", "round", "for title"]))
+    else:
+        blocks.append("no matches yet")
+    if record["states"]:
+        rows = []
+        for s in record["states"]:
+            standing = f"push {s['push_level']} ({_points(s['push_points'])} pts)" if s["push_level"] is not None else f"TV {s['tv_grade']}" if s["tv_grade"] else ""
+            rows.append([s["week"], standing, s["injury"] or "", s["reason"]])
+        blocks.append(_table(rows, ["week", "standing", "injury", "why"]))
+    if record["reigns"]:
+        blocks.append(_table(_reign_rows(record["reigns"], with_title=True), ["title", "champion", "won", "ended", "defences", "weeks"]))
+    return "\n\n".join(blocks)

@@ -1,0 +1,353 @@
+"""The fed's website: a static site built from the league, for readers on any screen.
+
+`build_site` reads the league (fed.db) and the fed's settings and writes plain HTML
+pages and one stylesheet: a home page with the latest card, a page per run week with
+every writeup (as the run rendered it, kept in the league by migration m008), a page
+per wrestler (record, matches, push level or TV grade over the weeks as an inline SVG
+chart), a page per title (its lineage), the standings and the roster. It uses no
+JavaScript and only relative links, so it works from file:// and from any sub-path.
+Pages come from jinja2 templates under templates/site/ (a fed may override them) with
+autoescape on: every name, explanation and promo a player wrote is escaped.
+
+The site is built in a staging folder beside the target and swapped in whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from . import records
+from .errors import FedError, Problem
+from .fed import WRESTLER_ID, Fed, week_name
+from .league import open_league
+from .render import environment, render
+
+SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never replaces anything else
+
+RULESET_NAMES = {"matchmatch": "MatchMatch", "matclash": "Mat Clash", "facemat": "Face to the Mat"}
+TV_GRADES = ("AAA", "AA", "A", "B", "C", "D", "E", "F")  # Face to the Mat 3.a, best first
+
+# chart geometry (SVG user units); the SVG scales to the page's width
+CHART_WIDTH, CHART_HEIGHT = 600, 300
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 80, 20, 20, 70
+
+
+@dataclass
+class SiteReport:
+    """What `build_site` wrote."""
+
+    out: Path
+    pages: list[str] = field(default_factory=list)  # relative paths, HTML pages only
+    weeks: int = 0
+    wrestlers: int = 0
+    titles: int = 0
+
+
+def page_name(identifier: str) -> str:
+    """A file name for a wrestler or title id: the id itself when it is a safe one, else a digest.
+
+    Ids come from the fedhead's file names and settings, but a page name must never be
+    able to climb out of its folder, whatever the league holds."""
+    if WRESTLER_ID.match(identifier):
+        return identifier
+    return "id-" + hashlib.sha256(identifier.encode()).hexdigest()[:16]
+
+
+def week_page(week: int) -> str:
+    return f"weeks/{week_name(week)}.html"
+
+
+# ---------------------------------------------------------------- reading the league
+
+
+@dataclass
+class League:
+    """Everything the site shows, read from the league in a few queries."""
+
+    weeks: list[dict]
+    wrestlers: dict[str, dict]  # id -> row (members decoded)
+    matches: list[dict]  # every match, week and card order, with "sides" and "writeup"
+    states: dict[str, list[dict]]  # wrestler id -> state rows, week order
+    changes: dict[int, list[dict]]  # week -> state rows of that week
+
+
+def read_league(db) -> League:
+    """The league's weeks, wrestlers, matches (with their stored writeups) and states."""
+    weeks = list(db["weeks"].rows_where(order_by="week"))
+    wrestlers = {}
+    for row in db["wrestlers"].rows_where(order_by="name"):
+        row = dict(row)
+        row["members"] = json.loads(row["members"]) if row.get("members") else []
+        wrestlers[row["id"]] = row
+    sides: dict[str, list[dict]] = defaultdict(list)
+    for row in db["match_sides"].rows_where(order_by="match_id, side"):
+        sides[row["match_id"]].append(row)
+    writeups = {row["match_id"]: row for row in db["match_writeups"].rows_where(select="match_id, headline, html")}
+    matches = []
+    for row in db["matches"].rows_where(order_by="week, position"):
+        row = dict(row)
+        row["sides"] = sides.get(row["id"], [])
+        row["writeup"] = writeups.get(row["id"])
+        matches.append(row)
+    if db["title_matches"].exists():  # m007: which title each title match was for
+        for_title = {row["match_id"]: row["title_id"] for row in db["title_matches"].rows_where(select="match_id, title_id")}
+        for match in matches:
+            match["for_title"] = for_title.get(match["id"])
+    states: dict[str, list[dict]] = defaultdict(list)
+    changes: dict[int, list[dict]] = defaultdict(list)
+    for row in db["wrestler_states"].rows_where(order_by="week, wrestler_id"):
+        states[row["wrestler_id"]].append(row)
+        changes[row["week"]].append(row)
+    return League(weeks, wrestlers, matches, dict(states), dict(changes))
+
+
+def roster_sheets(fed: Fed) -> dict[str, dict]:
+    """Each roster sheet's id, name, ruleset, members and starting state (before the league saw it change).
+
+    A sheet that no longer reads is left out: its wrestler's page then shows what the
+    league holds, and the chart starts at the first state the league stored."""
+    from .rulesets import get_ruleset
+    from .week import read_roster_sheet
+
+    out = {}
+    for wrestler_id in fed.roster_files:
+        try:
+            sheet = read_roster_sheet(fed, wrestler_id)
+        except FedError:
+            continue
+        out[wrestler_id] = {
+            "id": wrestler_id,
+            "name": sheet.name,
+            "ruleset": sheet.ruleset,
+            "members": list(sheet.members),
+            "start": get_ruleset(sheet.ruleset).initial_state(sheet),
+        }
+    return out
+
+
+# ---------------------------------------------------------------- the chart
+
+
+def state_chart(name: str, ruleset: str, start: dict | None, states: list[dict], weeks: list[int], push_levels: int) -> dict | None:
+    """Push level (MatchMatch) or TV grade (Face to the Mat) at the end of each run week.
+
+    Week 0 is the start (the sheet's value). A week with no stored change carries the
+    last value on. Returns the chart's geometry and labels for the template, or None
+    for a wrestler whose ruleset keeps neither (Mat Clash) or who has no value at all.
+    """
+    if ruleset == "facemat":
+        key, label, scale = "tv_grade", "TV grade", list(reversed(TV_GRADES))  # F at the bottom
+    elif ruleset == "matchmatch":
+        key, label, scale = "push_level", "Push level", list(range(1, push_levels + 1))
+    else:
+        return None
+    by_week = {row["week"]: row[key] for row in states if row.get(key) is not None}
+    value = (start or {}).get(key)
+    points = []
+    for week in [0, *weeks]:
+        value = by_week.get(week, value)
+        if value is not None and value in scale:
+            points.append((week, value))
+    if not points:
+        return None
+    first, last = 0, max(weeks) if weeks else 0
+    plot_w = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
+    plot_h = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
+
+    def x(week: int) -> float:
+        return round(CHART_LEFT + (week - first) * plot_w / max(1, last - first), 1)
+
+    def y(v) -> float:
+        return round(CHART_TOP + plot_h - scale.index(v) * plot_h / max(1, len(scale) - 1), 1)
+
+    step = max(1, math.ceil((last - first + 1) / 13))
+    x_ticks = [{"x": x(w), "label": "start" if w == 0 else str(w)} for w in range(first, last + 1, step)]
+    y_ticks = [{"y": y(v), "label": str(v)} for v in scale]
+    shown = [{"week": w, "value": v, "x": x(w), "y": y(v), "label": f"{'start' if w == 0 else f'week {w}'}: {label.lower()} {v}"} for w, v in points]
+    return {
+        "label": label,
+        "name": name,
+        "width": CHART_WIDTH,
+        "height": CHART_HEIGHT,
+        "left": CHART_LEFT,
+        "right": CHART_WIDTH - CHART_RIGHT,
+        "top": CHART_TOP,
+        "bottom": CHART_TOP + plot_h,
+        "x_ticks": x_ticks,
+        "y_ticks": y_ticks,
+        "points": shown,
+        "polyline": " ".join(f"{p['x']},{p['y']}" for p in shown),
+        "description": f"{name}'s {label.lower()} by week: " + "; ".join(p["label"] for p in shown) + ".",
+    }
+
+
+# ---------------------------------------------------------------- building
+
+
+def default_out(fed: Fed) -> Path:
+    return fed.outbox / "site"
+
+
+def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
+    """Build the fed's website into `out` (default outbox/site/), replacing the last build whole.
+
+    `out` must be a new or empty folder or one fedtool built before: fedtool never
+    replaces a folder it did not make. Standings and title lineages come from
+    `records`; the rest is read from the league in a few queries."""
+    from .week import StagedDir
+
+    out = Path(out) if out is not None else default_out(fed)
+    _check_out(fed, out)
+    db = open_league(fed.database, create=False)
+    league = read_league(db)
+    sheets = roster_sheets(fed)
+    env = environment(fed.templates)
+    push_levels = int(fed.ruleset_settings("matchmatch").get("push_levels", 5))
+    week_numbers = [w["week"] for w in league.weeks]
+    # every league member and every roster sheet has a page; the league's name first, as records does
+    wrestlers = {wid: dict(w) for wid, w in league.wrestlers.items()}
+    for wid, sheet in sheets.items():
+        wrestlers.setdefault(wid, {"id": wid, "name": sheet["name"], "ruleset": sheet["ruleset"], "members": sheet["members"]})
+    wrestlers = dict(sorted(wrestlers.items(), key=lambda item: (item[1]["name"].casefold(), item[0])))
+    names = {wid: w["name"] for wid, w in wrestlers.items()}
+    standings = records.standings(fed, db)
+    titles = records.titles(fed, db)
+    title_names = {t["id"]: t["name"] for t in titles}
+
+    pages: dict[str, str] = {}
+    common = {
+        "fed_name": fed.settings.name,
+        "ruleset_names": RULESET_NAMES,
+        "week_page": week_page,
+        "page_name": page_name,
+        "run_weeks": set(week_numbers),
+        "known": wrestlers,
+        "title_names": title_names,
+    }
+
+    def page(path: str, template: str, **context) -> None:
+        root = "../" * path.count("/")
+        pages[path] = render(env, f"site/{template}", root=root, **common, **context)
+
+    matches_by_week: dict[int, list[dict]] = defaultdict(list)
+    matches_of: dict[str, list[dict]] = defaultdict(list)
+    for match in league.matches:
+        match["sides_named"] = [{"id": s["wrestler_id"], "name": names.get(s["wrestler_id"], s["wrestler_id"]), "outcome": s["outcome"]} for s in match["sides"]]
+        match["headline"] = match["writeup"]["headline"] if match["writeup"] else _plain_headline(match)
+        match.setdefault("for_title", None)
+        matches_by_week[match["week"]].append(match)
+        for side in match["sides"]:
+            matches_of[side["wrestler_id"]].append(match)
+
+    latest = league.weeks[-1] if league.weeks else None
+    page(
+        "index.html", "home.html.j2",
+        latest=latest,
+        latest_matches=matches_by_week.get(latest["week"], []) if latest else [],
+        latest_changes=_changes(league, latest["week"], names) if latest else [],
+        titles=titles,
+        weeks=league.weeks,
+    )
+    page("weeks/index.html", "weeks.html.j2", weeks=league.weeks, matches_by_week=matches_by_week)
+    for week in league.weeks:
+        number = week["week"]
+        page(
+            week_page(number), "week.html.j2",
+            week=week,
+            # the fragment was rendered, escaped, by the run's own autoescaping templates
+            matches=[dict(m, html=Markup(m["writeup"]["html"]) if m["writeup"] else None) for m in matches_by_week.get(number, [])],
+            changes=_changes(league, number, names),
+            previous=_neighbour(week_numbers, number, -1),
+            next=_neighbour(week_numbers, number, +1),
+        )
+    reigns_of: dict[str, list[dict]] = defaultdict(list)
+    for title in titles:
+        for reign in title["reigns"]:
+            reigns_of[reign["wrestler_id"]].append(dict(reign, title_id=title["id"], title_name=title["name"]))
+    teams_of: dict[str, list[str]] = defaultdict(list)
+    for wid, wrestler in wrestlers.items():
+        for member in wrestler["members"]:
+            teams_of[member].append(wid)
+    for wid, wrestler in wrestlers.items():
+        history = []
+        for match in matches_of.get(wid, []):
+            side = next(s for s in match["sides_named"] if s["id"] == wid)
+            history.append({"match": match, "outcome": side["outcome"], "opponents": [s for s in match["sides_named"] if s["id"] != wid]})
+        states = league.states.get(wid, [])
+        start = sheets[wid]["start"] if wid in sheets else None
+        page(
+            f"wrestlers/{page_name(wid)}.html", "wrestler.html.j2",
+            wrestler=wrestler,
+            record=wrestler_record(history),
+            history=history,
+            states=states,
+            current=states[-1] if states else start or {},
+            chart=state_chart(wrestler["name"], wrestler["ruleset"], start, states, week_numbers, push_levels),
+            reigns=sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"])),
+            members=[{"id": m, "name": names.get(m, m)} for m in wrestler["members"]],
+            teams=[{"id": t, "name": names[t]} for t in teams_of.get(wid, [])],
+        )
+    by_ruleset: dict[str, list[dict]] = defaultdict(list)
+    for wrestler in wrestlers.values():
+        by_ruleset[wrestler["ruleset"]].append(wrestler)
+    order = list(RULESET_NAMES)
+    page("wrestlers/index.html", "wrestlers.html.j2", by_ruleset=dict(sorted(by_ruleset.items(), key=lambda i: (order.index(i[0]) if i[0] in order else len(order), i[0]))))
+    page("standings.html", "standings.html.j2", standings=standings)
+    page("titles/index.html", "titles.html.j2", titles=titles)
+    for title in titles:
+        page(f"titles/{page_name(title['id'])}.html", "title.html.j2", title=title)
+
+    stylesheet = render(env, "site/style.css.j2")
+    with StagedDir(out) as stage:
+        for path, html in pages.items():
+            stage.write(path, html)
+        stage.write("style.css", stylesheet)
+        stage.write(SITE_MARKER, "Built by `fedtool site`; the whole folder is replaced at each build.\n")
+        stage.swap()
+    return SiteReport(out, sorted(pages), len(league.weeks), len(wrestlers), len(titles))
+
+
+def wrestler_record(history: list[dict]) -> dict[str, int]:
+    """Won, lost, drawn: as `records` counts them (an outcome neither a win nor a loss is a draw)."""
+    wins = sum(1 for h in history if h["outcome"] == "win")
+    losses = sum(1 for h in history if h["outcome"] == "loss")
+    return {"wins": wins, "losses": losses, "draws": len(history) - wins - losses}
+
+
+def _check_out(fed: Fed, out: Path) -> None:
+    """Refuse a target that holds anything but an earlier site: a build replaces the folder whole."""
+    target = out.resolve()
+    root = fed.root.resolve()
+    if target == root or target in root.parents or (target.exists() and not target.is_dir()):
+        raise FedError(Problem(str(out), None, "the site needs a folder of its own (it replaces the folder whole at each build)", "fedtool site --out"))
+    if target.is_dir() and any(target.iterdir()) and not (target / SITE_MARKER).exists():
+        raise FedError(Problem(str(out), None, f"this folder holds files fedtool did not build (no {SITE_MARKER}); give a new or empty folder", "fedtool site --out"))
+
+
+def _changes(league: League, week: int, names: dict[str, str]) -> list[dict]:
+    return [{"id": row["wrestler_id"], "name": names.get(row["wrestler_id"], row["wrestler_id"]), "reason": row["reason"]} for row in league.changes.get(week, []) if row["reason"]]
+
+
+def _neighbour(weeks: list[int], week: int, direction: int) -> int | None:
+    index = weeks.index(week) + direction
+    return weeks[index] if 0 <= index < len(weeks) else None
+
+
+def _plain_headline(match: dict) -> str:
+    """A headline for a match whose writeup the league did not keep (run before m008)."""
+    names = " vs. ".join(s["name"] for s in match["sides_named"])
+    winner = next((s["name"] for s in match["sides_named"] if s["id"] == match["winner"]), None)
+    if winner:
+        return f"{names}: {winner} wins by {match['method']}" + (f" in round {match['end_round']}" if match["end_round"] else "")
+    return f"{names}: {match['method'] or 'no result'}"
+
+
+__all__ = ["build_site", "SiteReport", "state_chart", "page_name", "read_league"]
