@@ -29,6 +29,8 @@ class MatchModel(FileModel):
     stipulation: str | None = Field(default=None, max_length=40)
     format: str | None = Field(default=None, max_length=40)  # Mat Clash: quick_scrap or dual_match
     favored: str | None = Field(default=None, max_length=63)  # Face to the Mat: the favored side (4.a)
+    ref_bump_at: int | None = Field(default=None, ge=1, le=400)  # Face to the Mat 10.e: a scripted ref bump at this FAC
+    for_title: str | None = Field(default=None, max_length=63)  # a title of the fed's settings (fedtool.records)
     strategies: dict[str, str] = {}
 
 
@@ -56,6 +58,7 @@ class CardMatch:
     sides_line: int | None
     strategy_files: dict[str, str] = field(default_factory=dict)
     opening: dict = field(default_factory=dict)  # what `fedtool open` rolled for it
+    for_title: str | None = None  # the title this match is for (checked by fedtool.records.check_card_titles)
 
 
 @dataclass
@@ -108,6 +111,7 @@ def load_card(folder: Path, shown_folder: str, default_ruleset: str, week: int |
                 line=data["matches"].lines[index],
                 sides_line=line_of(data, ("matches", index, "sides")),
                 strategy_files=dict(m.strategies),
+                for_title=m.for_title,
             )
         )
     booked: dict[str, list[str]] = {}

@@ -266,26 +266,92 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
 
 @cli.command()
-@click.argument("source", type=click.Path(exists=True, path_type=Path))
+@click.argument("source")
 @fed_option
-def inbox(fed: Fed, source: Path):
-    """Read strategies from a mailbox (a Maildir, an mbox file or a folder of .eml files).
+def inbox(fed: Fed, source: str):
+    """Read strategies from a mailbox: a Maildir, an mbox file, a folder of .eml files, or an
+    IMAP mailbox written imaps://USER@HOST[:PORT]/MAILBOX (password in FEDTOOL_IMAP_PASSWORD;
+    unseen mails are read and flagged seen).
 
     Each mail from a wrestler's registered owner, with the week and the wrestler in its
-    subject, is checked in full; a strategy that stands is filed under strategies/week-NN/;
-    every order mail gets an answer queued in the outbox (fedtool send delivers it).
+    subject, is checked in full; a strategy that stands is filed under strategies/week-NN/
+    (late mail is refused, or held with `mail: late_mail: hold`); every order mail gets an
+    answer queued in outbox/replies/ (fedtool send delivers it).
 
     \b
     Example:
       fedtool inbox ~/Maildir/fed
+      FEDTOOL_IMAP_PASSWORD=... fedtool inbox imaps://fedhead@mail.dcw.example/Strategies
     """
     from .inbox import intake
 
     report = intake(fed, source)
     for o in report.outcomes:
         click.echo(f"{o.verdict:<9} {o.sender:<32} {o.why.splitlines()[0] if o.why else ''}")
-    click.echo(f"{report.count('accepted')} accepted, {report.count('refused')} refused, {report.count('ignored')} ignored, "
+    held = f", {report.count('held')} held" if report.count("held") else ""
+    click.echo(f"{report.count('accepted')} accepted, {report.count('refused')} refused{held}, {report.count('ignored')} ignored, "
                f"{report.count('duplicate')} read before; {len(report.replies)} answers queued")
+
+
+@cli.command()
+@click.argument("week", type=click.IntRange(0, 9999))
+@click.argument("wrestler")
+@fed_option
+def accept(fed: Fed, week: int, wrestler: str):
+    """File a late strategy held for you (`mail: late_mail: hold`) as WRESTLER's strategy for WEEK.
+
+    It is checked again first; `fedtool status WEEK` lists what is held.
+
+    \b
+    Example:
+      fedtool accept 2 brother-bob
+    """
+    from .inbox import accept_held
+
+    click.echo(f"filed {fed.shown(accept_held(fed, week, wrestler))}")
+
+
+@cli.command()
+@click.argument("email")
+@click.password_option(help="The player's password (asked for, twice, when not given).")
+@fed_option
+def password(fed: Fed, email: str, password: str):
+    """Set the strategy-mail password of the player at EMAIL (for `mail: passwords: true`).
+
+    Only a salted hash is kept, in the league database; strategy mails must then carry
+    a line `Password: ...`, which is never filed and is blanked in every answer.
+
+    \b
+    Example:
+      fedtool password bob@players.example
+    """
+    from .passwords import set_password
+
+    set_password(fed, email, password)
+    click.echo(f"password set for {email.strip().lower()}")
+
+
+@cli.command()
+@click.argument("week", type=click.IntRange(0, 9999))
+@fed_option
+def remind(fed: Fed, week: int):
+    """Queue a reminder for each player with a side on WEEK's card that has no valid strategy yet.
+
+    Each names the match, the deadline and how to submit; `fedtool send` delivers it,
+    once per player and week.
+
+    \b
+    Example:
+      fedtool remind 2 && fedtool send 2
+    """
+    from .mail import queue_reminders
+
+    report = queue_reminders(fed, week)
+    for line in report.queued:
+        click.echo(f"reminder for {line}")
+    for address in report.reminded_before:
+        click.echo(f"reminded before: {address}")
+    click.echo(f"{len(report.queued)} reminders queued" + (f" in {fed.shown(report.folder)}" if report.queued else ""))
 
 
 @cli.command()
@@ -310,6 +376,10 @@ def status(fed: Fed, week: int, as_json: bool):
         click.echo(f"{r.match:<6} {r.wrestler:<32} {r.verdict:<10} {r.file or ''}{when}")
         for problem in r.problems:
             click.echo(f"{'':<6} {'':<32} {str(problem)}")
+        for line in r.mails:
+            click.echo(f"{'':<6} {'':<32} mail {line}")
+        if r.held:
+            click.echo(f"{'':<6} {'':<32} held (late): {r.held}; `fedtool accept {week} {r.wrestler_id}` files it")
     missing = [r for r in rows if r.verdict in ("missing", "refused")]
     click.echo(f"{len(rows) - len(missing)} of {len(rows)} sides ready" + (f"; waiting on {', '.join(r.wrestler for r in missing)}" if missing else ""))
 
@@ -339,6 +409,130 @@ def send(fed: Fed, week: int | None, dry_run: bool):
     click.echo(f"{len(report.sent)} {'to send' if dry_run else 'sent'}, {report.already} sent before, {len(report.failed)} kept for next time")
     if report.failed:
         raise SystemExit(1)
+
+
+@cli.command()
+@click.option("--ruleset", help="Only this ruleset's tables (matchmatch, matclash, facemat).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: per ruleset and division, the rows and the number-one contenders.")
+@fed_option
+def standings(fed: Fed, ruleset: str | None, as_json: bool):
+    """Show the standings per ruleset and division: record, streak, push level and
+    points, TV grade, Mat Clash points, injuries, and the number-one contenders.
+
+    \b
+    Example:
+      fedtool standings
+      fedtool standings --ruleset matchmatch --json
+    """
+    from .league import open_league
+    from .records import format_standings, standings as league_standings
+
+    tables = league_standings(fed, open_league(fed.database, create=False), ruleset)
+    click.echo(json.dumps(tables, indent=2, ensure_ascii=False) if as_json else format_standings(tables))
+
+
+@cli.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: each title, its holder and its reigns.")
+@fed_option
+def titles(fed: Fed, as_json: bool):
+    """Show the fed's titles: who holds each, since when, and the lineage of reigns
+    with their defences and length in weeks.
+
+    \b
+    Example:
+      fedtool titles
+      fedtool titles --json
+    """
+    from .league import open_league
+    from .records import format_titles, titles as league_titles
+
+    rows = league_titles(fed, open_league(fed.database, create=False))
+    click.echo(json.dumps(rows, indent=2, ensure_ascii=False) if as_json else format_titles(rows))
+
+
+@cli.command()
+@click.argument("wrestler")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: record, matches, league states and title reigns.")
+@fed_option
+def history(fed: Fed, wrestler: str, as_json: bool):
+    """Show a wrestler's (or team's) history: record, every match, how the push level or
+    TV grade moved, and title reigns. WRESTLER is the id (the roster file's name).
+
+    \b
+    Example:
+      fedtool history silent-crane
+      fedtool history silent-crane --json
+    """
+    from .league import open_league
+    from .records import format_history, history as league_history
+
+    record = league_history(fed, open_league(fed.database, create=False), wrestler)
+    click.echo(json.dumps(record, indent=2, ensure_ascii=False) if as_json else format_history(record))
+
+
+@cli.group(cls=FedGroup)
+def title():
+    """Vacate or award a title by the fedhead's ruling, effective after the latest run week.
+
+    \b
+    Example:
+      fedtool title vacate world --reason "Vane is injured for a month"
+      fedtool title award world brother-bob --reason "Vane no-showed"
+    """
+
+
+@title.command()
+@click.argument("title_id", metavar="TITLE")
+@click.option("--reason", default="", help="Why: kept in the lineage.")
+@fed_option
+def vacate(fed: Fed, title_id: str, reason: str):
+    """Vacate TITLE (its id in rosters/fed.yaml) after the latest run week.
+
+    \b
+    Example:
+      fedtool title vacate world --reason "Vane is injured for a month"
+    """
+    from .league import open_league
+    from .records import vacate_title
+
+    click.echo(vacate_title(fed, open_league(fed.database), title_id, reason))
+
+
+@title.command()
+@click.argument("title_id", metavar="TITLE")
+@click.argument("wrestler")
+@click.option("--reason", default="", help="Why: kept in the lineage.")
+@fed_option
+def award(fed: Fed, title_id: str, wrestler: str, reason: str):
+    """Award TITLE to WRESTLER (a roster id) after the latest run week.
+
+    \b
+    Example:
+      fedtool title award world brother-bob --reason "Vane no-showed"
+    """
+    from .league import open_league
+    from .records import award_title
+
+    click.echo(award_title(fed, open_league(fed.database), title_id, wrestler, reason))
+
+
+@cli.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Build into DIR instead of outbox/site/ (a new or empty folder, or an earlier site).")
+@fed_option
+def site(fed: Fed, out_dir: Path | None):
+    """Build the fed's website: latest card, every week's writeups, wrestlers, titles, standings.
+
+    Static HTML and one stylesheet, no JavaScript, relative links only: open
+    index.html from disk or put the folder on any web server. Rebuilt whole each time.
+
+    \b
+    Example:
+      fedtool run 5 && fedtool site && open outbox/site/index.html
+    """
+    from .site import build_site
+
+    report = build_site(fed, out_dir)
+    click.echo(f"{len(report.pages)} pages ({report.weeks} weeks, {report.wrestlers} wrestlers, {report.titles} titles) in {fed.shown(report.out)}")
 
 
 def _print_report(fed: Fed, report) -> None:

@@ -132,7 +132,22 @@ class SeededDice(Dice):
         def roll(count: int, sides: int, purpose: str) -> bytes:
             nonlocal buffer, at, block
             if sides != 6:
-                return general(count, sides, purpose)
+                if count != 1 or not 1 <= sides <= 255:
+                    return general(count, sides, purpose)
+                # one die of another size (a FAC draw): `roll_each`'s sampling, inlined
+                usable = 256 - 256 % sides
+                other, spot = me._other, me._other_at
+                while True:
+                    if spot >= len(other):
+                        other, spot = me._block(b"other"), 0
+                    byte = other[spot]
+                    spot += 1
+                    if byte < usable:
+                        break
+                me._other, me._other_at = other, spot
+                faces = bytes((byte % sides + 1,))
+                log.append((me.round, purpose, faces))
+                return faces
             end = at + count
             if end > len(buffer):
                 left = buffer[at:]

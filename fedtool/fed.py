@@ -32,6 +32,20 @@ class MailSettings(FileModel):
     smtp: SmtpSettings | None = None
     list_address: EmailStr | None = None
     reply_to: EmailStr | None = None
+    late_mail: Literal["refuse", "hold"] = "refuse"  # after the card's deadline: refuse, or hold for the fedhead
+    passwords: bool = False  # strategy mails must carry the player's `Password:` line (fedtool password)
+
+
+class TitleSettings(FileModel):
+    """One of the fed's titles (`titles:` in rosters/fed.yaml); see fedtool.records."""
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$", description="Named by `for_title:` on the card")
+    name: str = Field(min_length=1, max_length=120)
+    ruleset: str | None = None  # default: the fed's ruleset
+    division: Literal["light-heavyweight", "heavyweight", "superheavyweight"] | None = None  # MatchMatch weight class
+    teams: bool = False  # a tag title: held by team sheets
+    first_holder: str | None = None  # the champion the fed starts with, before week 1
+    changes_on: list[str] | None = None  # the finishes that change hands; default: all but dq and countout
 
 
 class Settings(FileModel):
@@ -43,6 +57,7 @@ class Settings(FileModel):
     database: str = "fed.db"
     mail: MailSettings = MailSettings()
     rulesets: dict[str, dict[str, Any]] = {}
+    titles: list[TitleSettings] = []
 
 
 @dataclass
@@ -60,11 +75,17 @@ class Fed:
             raise FedError(
                 Problem(str(path), None, "no fed settings here; run `fedtool init DIR` to create a fed, or pass --fed DIR")
             )
-        settings = validate(Settings, load_yaml(path, fed_relative(root, path)), fed_relative(root, path), "fed settings")
+        data = load_yaml(path, fed_relative(root, path))
+        settings = validate(Settings, data, fed_relative(root, path), "fed settings")
         from .rulesets import get_ruleset
 
         get_ruleset(settings.ruleset, where=(fed_relative(root, path), "field ruleset"))
-        return cls(root, settings)
+        fed = cls(root, settings)
+        if settings.titles:
+            from .records import check_title_settings
+
+            check_title_settings(fed, data)
+        return fed
 
     @property
     def rosters(self) -> Path:

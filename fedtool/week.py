@@ -26,7 +26,8 @@ from .card import Card, load_card, strategy_path
 from .dice import Dice, ScriptedDice, SeededDice, derive_seed, format_log
 from .errors import Collector, FedError, Problem
 from .fed import Fed, check_wrestler_id, week_name
-from .league import open_league, ran_weeks, record_week, states_before, undo_week
+from .records import check_card_titles, decide_title_matches, record_title_matches
+from .league import open_league, ran_weeks, record_week, record_writeups, states_before, undo_week
 from .render import email, environment, render
 from .rulesets import get_ruleset
 from .rulesets.base import Booking, WrestlerRecord
@@ -112,6 +113,7 @@ def _week_card(fed: Fed, week: int) -> Card:
 
 def _book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict]) -> list[Booking]:
     problems = Collector()
+    problems.problems.extend(check_card_titles(fed, card, wrestlers))  # for_title: (issue 7)
     bookings = []
     for match in card.matches:
         ruleset = get_ruleset(match.ruleset, (card.shown, f"line {match.line}, match {match.id}"))
@@ -204,31 +206,60 @@ class SideStatus:
     match: str
     wrestler: str
     file: str | None  # the strategy file, if one arrived
-    arrived: str | None  # when (the file's time, UTC)
-    verdict: str  # "stands", "refused", "missing", "default" (the ruleset plays its default), "not needed"
+    arrived: str | None  # when (the accepted mail's arrival, else the file's time; UTC)
+    verdict: str  # "stands", "refused", "missing", "default" (the ruleset plays its default)
     problems: list = field(default_factory=list)
+    wrestler_id: str = ""
+    owner: str = ""  # the owner's address (reminders go there)
+    owner_name: str = ""
+    held: str | None = None  # a late strategy held for the fedhead (`fedtool accept`)
+    mails: list = field(default_factory=list)  # each strategy mail for this side: "when verdict: why"
+
+
+def _gist(why: str) -> str:
+    """A mail's verdict in one line: its first line, and the first problem if a list follows."""
+    lines = [line.strip() for line in why.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].endswith(":"):
+        return f"{lines[0]} {lines[1].lstrip('- ')}" + (f" (and {len(lines) - 2} more)" if len(lines) > 2 else "")
+    return lines[0] if lines else ""
+
+
+DEFAULT_WHEN_MISSING = {"matchmatch": "refuse", "matclash": "default", "facemat": "default"}  # each ruleset's `missing_strategy` (Face to the Mat: the cards decide)
 
 
 def week_status(fed: Fed, week: int) -> list[SideStatus]:
-    """What each side of a week's card has sent, and whether it stands (issue 6, item 4)."""
+    """What each side of a week's card has sent, and whether it stands (issue 6, item 4): the
+    filed strategy, every strategy mail read for it (accepted, refused, held) and a late
+    strategy held for the fedhead."""
+    from .inbox import held_strategies, strict
+
     card = _week_card(fed, week)
     problems = Collector()
     wrestlers = load_wrestlers(fed, card, problems)
     problems.raise_if_any()
+    db = open_league(fed.database, create=False)
+    mails: dict[str, list] = {}
+    for row in db.execute("SELECT wrestler_id, arrived, verdict, why FROM inbox_seen WHERE week = ? ORDER BY arrived, rowid", [week]).fetchall():
+        mails.setdefault(row[0], []).append(row[1:])
+    held = held_strategies(fed, week)
     out = []
     for match in card.matches:
         for wrestler_id in match.sides:
+            wrestler = wrestlers[wrestler_id]
+            side = SideStatus(match.id, wrestler.name, None, None, "missing", [], wrestler_id, wrestler.owner_email, wrestler.owner_name,
+                              fed.shown(held[wrestler_id]) if wrestler_id in held else None,
+                              [f"{when} {verdict}" + (f": {_gist(why)}" if why else "") for when, verdict, why in mails.get(wrestler_id, [])])
+            out.append(side)
             path = strategy_path(card, match, wrestler_id)
-            if match.ruleset == "facemat":
-                out.append(SideStatus(match.id, wrestlers[wrestler_id].name, None, None, "not needed"))
-                continue
             if not path.exists():
-                verdict = "default" if match.ruleset == "matclash" else "missing"
-                out.append(SideStatus(match.id, wrestlers[wrestler_id].name, None, None, verdict))
+                rule = fed.ruleset_settings(match.ruleset).get("missing_strategy", DEFAULT_WHEN_MISSING.get(match.ruleset, "refuse"))
+                side.verdict = "default" if rule == "default" else "missing"
                 continue
-            arrived = datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).isoformat(timespec="minutes")
-            check = check_strategy_file(fed, path)
-            out.append(SideStatus(match.id, wrestlers[wrestler_id].name, fed.shown(path), arrived, "refused" if check.problems else "stands", check.problems))
+            accepted = [when for when, verdict, _ in mails.get(wrestler_id, []) if verdict == "accepted"]
+            side.file = fed.shown(path)
+            side.arrived = accepted[-1] if accepted else datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).isoformat(timespec="minutes")
+            check = check_strategy_file(strict(fed), path)  # a broken file does not stand, even where a default would play
+            side.verdict, side.problems = ("refused" if check.problems else "stands"), check.problems
     return out
 
 
@@ -242,6 +273,7 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
         raise FedError(Problem(f"{fed.shown(card.folder)}/opening.yaml", None, f"week {week} is already open; its grids may already be in players' hands (use --reroll to roll again)", "fedtool open"))
     problems = Collector()
     wrestlers = load_wrestlers(fed, card, problems)
+    problems.problems.extend(check_card_titles(fed, card, wrestlers))  # for_title: (issue 7)
     problems.raise_if_any()
     scripted = ScriptedDice.from_file(dice_file) if dice_file else None
     opening: dict[str, dict] = {}
@@ -365,11 +397,14 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     label = f"week {week}"
     title = card.title or label.capitalize()
     change_lines = [f"{names.get(wid, wid)}: {reason}" for wid, (_, reason) in sorted(changes.items())]
+    title_rows, title_lines = decide_title_matches(fed, db, week, card, played, names)  # issue 7
+    change_lines += title_lines
     dice_rows = _dice_rows(week, played, close_log)
     week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
     if close_log:
         week_log += format_log(close_log, "end of the week")
-    files = render_card(fed, card, title, played, change_lines, week_log, label)
+    writeups: dict[str, dict] = {}  # kept in the league for `fedtool site` (m008)
+    files = render_card(fed, card, title, played, change_lines, week_log, label, writeups)
     outbox = fed.outbox_week(week)
     ran_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     with StagedDir(outbox, keep=("announcements",)) as stage:
@@ -384,6 +419,8 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
                 db, week, title, ran_at, scripted.source if scripted else "seeded",
                 list(wrestlers.values()), [_match_row(week, p) for p in played], changes, dice_rows,
             )
+            record_title_matches(db, title_rows)
+            record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
             stage.swap()
     return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings, change_lines)
 
@@ -468,8 +505,10 @@ def _dice_rows(week: int, played: list[Played], close_log: list) -> list[dict]:
 # ---------------------------------------------------------------- writing
 
 
-def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str) -> dict[str, str]:
-    """Every file the run puts in the outbox, by name: writeups, the card, mails, the dice log."""
+def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str, writeups: dict | None = None) -> dict[str, str]:
+    """Every file the run puts in the outbox, by name: writeups, the card, mails, the dice log.
+
+    `writeups`, if given, is filled with each match's headline, Markdown and HTML fragment, by match id."""
     env = environment(fed.templates)
     files: dict[str, str] = {}
     entries = []
@@ -488,6 +527,8 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
         md = render(env, f"{p.ruleset.template}.md.j2", **context)
         fragment = render(env, f"{p.ruleset.template}.html.j2", **context)
         files[f"{match.id}.md"] = md
+        if writeups is not None:
+            writeups[match.id] = {"headline": described["headline"], "markdown": md, "html": fragment}
         files[f"{match.id}.html"] = _page(env, f"{fed.settings.name}: {described['headline']}", fragment)
         entries.append({"file": match.id, "headline": described["headline"], "title": match.title})
         for wrestler in p.booking.wrestlers:

@@ -12,7 +12,8 @@ finishers. The engine returns data: the writeup and the league are elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
+from functools import cache
 
 from ...dice import Dice
 from .rules import GRADES, d66, data, kicks_out
@@ -21,6 +22,7 @@ from .sheet import Wrestler
 FAC_GUARD = 400  # no real match is this long: a time-limit draw
 BOO_AFTER = 3  # 10.a: "If three consecutive FACs result in no scoring"
 MODES = ("singles", "two_on_one", "every_man", "four_play")
+SPECIAL_FACS = frozenset(("WILD_CARD", "REF_BUMP", "HIGHLIGHT_REEL", "TEST_OF_STRENGTH", "TITLE_HOLDER"))
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class Setup:
     ref_bump_at: int | None = None  # 10.e.ii: a scripted ref bump at this FAC
 
 
-@dataclass
+@dataclass(slots=True)
 class Line:
     """One thing that happened, for the writeup."""
 
@@ -80,16 +82,39 @@ class Line:
     positions: tuple = (0, 0)
 
 
-@dataclass
 class Result:
-    winner: int | None  # the side that won (two-on-one: the side that scored the winning fall)
-    method: str  # pin, finisher, time_limit (a mini-match: reached)
-    facs: int
-    positions: list
-    lines: list = field(default_factory=list)
-    league: list = field(default_factory=list)  # (side, "grudge"|"tv"|"ally"|"foe", change, why)
-    log: list = field(default_factory=list)
-    eliminations: list = field(default_factory=list)  # (side, by side, method, FAC)
+    """A played match. The engine hands its lines over as tuples of Line's fields; they become
+    Line records when first read, so a simulation of thousands of matches never pays for them."""
+
+    def __init__(self, winner: int | None, method: str, facs: int, positions: list, lines: list | None = None,
+                 league: list | None = None, log: list | None = None, eliminations: list | None = None, raw: bool = False):
+        self.winner = winner  # the side that won (two-on-one: the side that scored the winning fall)
+        self.method = method  # pin, finisher, time_limit (a mini-match: reached)
+        self.facs = facs
+        self.positions = positions
+        self._lines = lines if lines is not None else []
+        self._raw = raw
+        self.league = league if league is not None else []  # (side, "grudge"|"tv"|"ally"|"foe", change, why)
+        self.log = log if log is not None else []
+        self.eliminations = eliminations if eliminations is not None else []  # (side, by side, method, FAC)
+
+    @property
+    def lines(self) -> list[Line]:
+        if self._raw:
+            self._lines = [Line(*fields) for fields in self._lines]
+            self._raw = False
+        return self._lines
+
+    @lines.setter
+    def lines(self, value: list[Line]) -> None:
+        self._lines, self._raw = value, False
+
+    def __eq__(self, other: object) -> bool:
+        fields = ("winner", "method", "facs", "positions", "lines", "league", "log", "eliminations")
+        return isinstance(other, Result) and all(getattr(self, f) == getattr(other, f) for f in fields)
+
+    def __repr__(self) -> str:
+        return f"Result(winner={self.winner!r}, method={self.method!r}, facs={self.facs!r}, positions={self.positions!r})"
 
 
 def teams_of(setup: Setup) -> tuple[int, ...]:
@@ -100,9 +125,7 @@ def teams_of(setup: Setup) -> tuple[int, ...]:
 
 def resolve(setup: Setup, dice: Dice) -> Result:
     tables = data()
-    track = tables["track"]
-    shapes = {s["space"]: s["shape"] for s in track["spaces"]}
-    pins, finish, corner, start = set(track["pin_spaces"]), track["finisher_space"], track["corner"], track["start"]
+    shapes, pins, finish, corner, start = _track(tables["track"])
     options = setup.options
     n = len(setup.wrestlers)
     team = teams_of(setup)
@@ -114,12 +137,14 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     w = list(men)
     names = [x.name for x in w]
     plans = list(setup.plans) or [Plan()] * (n + len(setup.partners))
-    plan_of = {id(m): plans[k] for k, m in enumerate(men + (partners if setup.partners else []))}
+    everyone = men + (partners if setup.partners else [])
+    plan_of = {id(m): plans[k] for k, m in enumerate(everyone)}
+    moves_of = {id(m): {**m.signature_moves, **dict(plans[k].signature_moves)} for k, m in enumerate(everyone)}
     size = setup.ring or n
     ring = list(range(size))  # the sides in the ring, in billing order
     pool = list(range(size, n))
     pos = [start] * n
-    lines: list[Line] = []
+    lines: list[tuple] = []  # Line fields, made Line records when read (Result.lines)
     league: list = []
     out: list = []
     skip = [False] * n
@@ -129,12 +154,13 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     chips = set(options.object_spaces) if options.objects else set()
     kickout_chips = set(sorted(pins)[:2]) if options.increased_kickouts else set()
     last_scorer: int | None = None
+    tagging, first_to = bool(setup.partners), setup.first_to
     state = {"winner": None, "method": "time_limit", "ref_down": False}
     hot = setup.hotbox
     allies, foes = hot.get("allies") or [], hot.get("foes") or []
 
     def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
-        lines.append(Line(drawn, kind, text, who, points, tuple(pos)))
+        lines.append((drawn, kind, text, who, points, tuple(pos)))
 
     def leader() -> int:
         best = ring[0]
@@ -195,9 +221,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         pos[i] = min(finish, pos[i] + points)
         last_scorer = i
         say("move", f"{names[i]} moves to space {pos[i]} (+{points}, {why}).", i, points)
-        landed(i)
+        if chips:
+            landed(i)
         attempt(i)
-        if setup.partners and state["winner"] is None:
+        if tagging and state["winner"] is None:
             tag(i)
 
     def wants_object(i: int) -> bool:
@@ -256,9 +283,9 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         return GRADES[min(len(GRADES) - 1, GRADES.index(w[d].tv_grade) + card_chips[d])]
 
     def attempt(i: int) -> None:
-        if state["winner"] is not None or i not in ring:
+        if state["winner"] is not None or every_man and i not in ring:
             return
-        if setup.first_to is not None and pos[i] >= setup.first_to:
+        if first_to is not None and pos[i] >= first_to:
             fall(i, target(i), "reached")
             return
         if pos[i] in pins:  # 8.a: three kickout rolls for the defender
@@ -390,7 +417,11 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             if len(candidates) == 1:
                 return candidates[0]
         else:
-            candidates = [k for k in ring if can_use(k, kind)]
+            candidates = []
+            for k in ring:  # 3.d: star anywhere; square or circle only on such spaces
+                symbol = w[k].skills.get(kind)
+                if symbol == "star" or symbol is not None and shapes.get(pos[k]) == symbol:
+                    candidates.append(k)
         if card.get("control") and last_scorer in candidates:
             return last_scorer  # ruling: the wrestler in control performs, if he qualifies
         if not candidates:
@@ -441,21 +472,36 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     deck = list(tables["facs"])
     quiet = 0
     ref_down_until = 0
+    scripted_bump = setup.ref_bump_at
+    roll = dice.roll
     while state["winner"] is None and drawn < FAC_GUARD:
         if not deck:
             deck = list(tables["facs"])  # all drawn: the deck is gathered up again
-        if len(deck) > 1:  # drawing at random from what is left is shuffling lazily
-            j = dice.die(len(deck), f"draw a FAC: d{len(deck)}") - 1
+        left = len(deck)
+        if left > 1:  # drawing at random from what is left is shuffling lazily
+            j = roll(1, left, f"draw a FAC: d{left}")[0] - 1
             deck[j], deck[-1] = deck[-1], deck[j]
         card = deck.pop()
         drawn += 1
         dice.round = drawn
-        if state["ref_down"] and drawn > ref_down_until:
-            state["ref_down"] = False
+        if ref_down_until and drawn > ref_down_until:
+            ref_down_until = state["ref_down"] = False
             say("fac", "The referee is back on his feet.")
         kind = card["type"]
         before = tuple(pos)
-        if setup.ref_bump_at == drawn:
+        if kind not in SPECIAL_FACS and scripted_bump != drawn:
+            i = performer_of(card)
+            if i is None:
+                say("fac", f"FAC {drawn}: {_label(kind)}: {'neither man' if len(ring) == 2 else 'nobody'} can use it here.")
+            else:
+                points = _points(card, w[i], setup, tables, dice, names[i])
+                if kind == "CHEAT" and state["ref_down"]:
+                    points *= 2  # 10.e.iv: cheating behind the referee's back
+                move_name = moves_of[id(w[i])].get(kind)
+                text = fill(card["text"], i) + (f" ({move_name})" if move_name else "")
+                say("fac", f"FAC {drawn}: {text}", i, points)
+                score(i, points, _label(kind), from_card=True)
+        elif scripted_bump == drawn:
             say("fac", f"FAC {drawn}: the referee goes down (booked for this FAC).")
             ref_bump()
             ref_down_until = drawn + 1
@@ -483,18 +529,6 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                 score(ring[rolls.index(top)], top, "test of strength")
         elif kind == "TITLE_HOLDER":
             say("fac", f"FAC {drawn}: the champion's card; no champion in this match.")
-        else:
-            i = performer_of(card)
-            if i is None:
-                say("fac", f"FAC {drawn}: {kind.replace('_', ' ').title()}: {'neither man' if len(ring) == 2 else 'nobody'} can use it here.")
-            else:
-                points = _points(card, w[i], setup, tables, dice, names[i])
-                if kind == "CHEAT" and state["ref_down"]:
-                    points *= 2  # 10.e.iv: cheating behind the referee's back
-                move_name = dict(plan(i).signature_moves).get(kind) or w[i].signature_moves.get(kind)
-                text = fill(card["text"], i) + (f" ({move_name})" if move_name else "")
-                say("fac", f"FAC {drawn}: {text}", i, points)
-                score(i, points, kind.replace("_", " ").title(), from_card=True)
         if helping and state["winner"] is None:
             call_for_help()
         if tuple(pos) == before and state["winner"] is None:
@@ -511,7 +545,25 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     if setup.storylines:
         storyline("post-match")
     say("end", "")
-    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out)
+    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out, raw=True)
+
+
+@cache
+def _label(kind: str) -> str:
+    """A FAC type as the writeup names it: TV_MOVE -> Tv Move."""
+    return kind.replace("_", " ").title()
+
+
+def _track(track: dict) -> tuple:
+    """The track's shapes by space, PIN spaces, finisher space, corner and start (read once)."""
+    key = id(track)
+    if _TRACKS.get(key, (None,))[0] is not track:
+        shapes = {s["space"]: s["shape"] for s in track["spaces"]}
+        _TRACKS[key] = (track, (shapes, frozenset(track["pin_spaces"]), track["finisher_space"], track["corner"], track["start"]))
+    return _TRACKS[key][1]
+
+
+_TRACKS: dict = {}
 
 
 class _Fill(dict):
