@@ -31,7 +31,7 @@ DECK_COUNTS = {
 RULE_TYPES = {"SIGNATURE", "TITLE_HOLDER", "REF_BUMP", "TEST_OF_STRENGTH"}
 MATCH_WHO = {"favored", "underdog", "leader", "trailing", "heel", "face", "both"}
 REEL_WHO = MATCH_WHO | {"winner", "loser"}
-EFFECT_KEYS = {"move", "score", "grudge", "tv", "hotbox", "object", "pin_attempt", "skip"}
+EFFECT_KEYS = {"move", "score", "grudge", "tv", "hotbox", "object", "pin_attempt", "skip", "ally", "foe"}
 FAC_PLACEHOLDERS = {"performer", "opponent"}
 EVENT_PLACEHOLDERS = {"favored", "underdog", "winner", "loser", "ally", "foe"}
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
@@ -66,7 +66,7 @@ def effect_of(effect, who_allowed: set[str]) -> tuple[str, dict]:
         assert is_int(body["spaces"]) and body["spaces"] > 0, effect
         return key, body
     fields = {"move": {"who", "spaces"}, "score": {"who", "points"}, "grudge": {"who", "change"},
-              "tv": {"who", "change"}, "object": {"who"}, "pin_attempt": {"who"}, "skip": {"who"}}[key]
+              "tv": {"who", "change"}, "object": {"who"}, "pin_attempt": {"who"}, "skip": {"who"}, "ally": {"who"}, "foe": {"who"}}[key]
     assert set(body) == fields, effect
     assert body["who"] in who_allowed, effect
     if key == "move":

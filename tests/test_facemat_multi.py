@@ -481,9 +481,6 @@ def test_test_of_strength_among_three(deck, rolls, expected):
     assert result.positions == expected and dice.remaining == 0
 
 
-@pytest.mark.xfail(strict=True, reason="highlight_reels.yaml (reels I, J): '{favored} and {underdog} are the two wrestlers "
-                   "in the segment (the better TV grade is favored)'; royale.interview takes the first wrestler passed as "
-                   "favored whatever the grades (the C-grade man gets the favored's tv +1)")
 def test_an_interview_segment_favors_the_better_tv_grade():
     """highlight_reels.yaml: on reels I and J "{favored} and {underdog} are the two wrestlers in
     the segment (the better TV grade is favored)". C (grade C) passed first, A (grade A)

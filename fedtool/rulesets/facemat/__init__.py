@@ -17,7 +17,7 @@ from ...validation import FileModel, place, validate
 from ...yamlio import load_yaml
 from ..base import Booking, Ruleset, WrestlerRecord
 from . import engine, royale
-from .rules import GRADES, SKILLS
+from .rules import GRADES, SKILLS, fed_data
 from .sheet import Wrestler, read_card
 
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
@@ -54,6 +54,7 @@ class FaceToTheMatSettings(FileModel):
     out_of_ring: bool = False  # 10.f
     increased_kickouts: bool = False  # 10.g
     mini_match_to: int = Field(default=12, ge=1, le=15)  # 9.e.i: a Match-Up mini-match ends on this space
+    data: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$", max_length=200)  # a folder of the fed's own data files
 
 
 class StrategyModel(FileModel):
@@ -107,7 +108,6 @@ def match_type(stipulation: str | None) -> tuple[str, str]:
 def _roster(root: Path) -> dict[str, WrestlerRecord]:
     """Every Face to the Mat wrestler on the fed's roster (for the HOT BOX and challenges)."""
     from ...fed import Fed
-    from ...week import read_roster_sheet
 
     fed = Fed.load(root)
     files = tuple(sorted((wid, path.stat().st_mtime_ns) for wid, path in fed.roster_files.items()))
@@ -163,6 +163,15 @@ class FaceToTheMat(Ruleset):
 
     def settings(self, raw: dict) -> FaceToTheMatSettings:
         return validate(FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat")
+
+    def tables(self, options: FaceToTheMatSettings, root: Path) -> dict | None:
+        """The fed's own data files (`data: DIR` inside the fed), checked; None for the packaged ones."""
+        if options.data is None:
+            return None
+        folder = (root / options.data).resolve()
+        if ".." in Path(options.data).parts or not folder.is_relative_to(root.resolve()) or not folder.is_dir():
+            raise FedError(Problem("rosters/fed.yaml", "rulesets.facemat.data", f"data {options.data!r} must be a folder inside the fed", "fed settings"))
+        return fed_data(folder, options.data)
 
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
         sheet = wrestler.sheet
@@ -259,7 +268,8 @@ class FaceToTheMat(Ruleset):
             refreshment=options.refreshment, ref_bump=options.ref_bump, out_of_ring=options.out_of_ring,
             increased_kickouts=options.increased_kickouts)
         setup = engine.Setup(match.id, tuple(w.sheet for w in front), hotbox, chart, options.tv_table, tiers, options.boo_rule, partners,
-                             mode=mode, plans=tuple(plans[w.id] for w in ordered), options=adv, ref_bump_at=match.raw.get("ref_bump_at"))
+                             mode=mode, plans=tuple(plans[w.id] for w in ordered), options=adv, ref_bump_at=match.raw.get("ref_bump_at"),
+                             tables=self.tables(options, root))
         label = [" & ".join(w.name for w in team) for team in teams]
         if kind == "tag":
             billing = f"{label[0]} are favored; {label[1]} are the underdogs."
@@ -273,7 +283,8 @@ class FaceToTheMat(Ruleset):
         extra = {"stipulation": stip, "match_type": kind, "format": fmt, "sides": sides, "teams": list(engine.teams_of(setup)),
                  "hotbox_ids": {"allies": ally_ids, "foes": foe_ids, "grudge": grudge_ids},
                  "interviews": options.interviews, "mini_match_to": options.mini_match_to,
-                 "challenges": {w.id: plans[w.id].challenge for w in ordered if plans[w.id].challenge}}
+                 "challenges": {w.id: plans[w.id].challenge for w in ordered if plans[w.id].challenge},
+                 "names": {wid: name_of(wid) for wid in {*ally_ids, *foe_ids, *(p.challenge for p in plans.values())} | {w.id for w in wrestlers} if wid}}
         return Booking(match, setup, ordered, [billing, *notes], extra)
 
     def resolve(self, booking: Booking, dice: Dice) -> engine.Result:
@@ -281,7 +292,7 @@ class FaceToTheMat(Ruleset):
         first: list = []
         league: list = []
         if extra.get("interviews"):  # 10.d: the segment before the bell
-            first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice)
+            first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
         if extra.get("match_type") == "grudge":
             grudge = roll_grudge(setup, dice)
             extra["grudge"] = grudge
@@ -358,6 +369,11 @@ class FaceToTheMat(Ruleset):
                 for k in sides[0]:
                     grade(ws[k].id, -1, "upset (lost as the favorite)")
         ids = booking.extra.get("hotbox_ids") or {"allies": [None] * len(sides)}
+        names = booking.extra.get("names", {})
+
+        def name(wid: str) -> str:
+            return names.get(wid) or _title(wid)
+
         for side, kind, change, _ in result.league:
             for k in sides[side]:
                 wid = ws[k].id
@@ -371,16 +387,16 @@ class FaceToTheMat(Ruleset):
                     turned = ids["allies"][side]
                     state["allies"] = [a for a in state["allies"] if a != turned]
                     state["foes"] = [turned] + [f for f in state["foes"] if f != turned]
-                    reasons[wid].append(f"storyline: {_title(turned)} turns on him (ally -> foe)")
+                    reasons[wid].append(f"storyline: {name(turned)} turns on him (ally -> foe)")
                 elif kind == "ally":  # respect earned: his opponent becomes an ally
                     other = next((ws[j].id for s, members in enumerate(sides) if s != side for j in members), None)
                     if other:
                         state["foes"] = [f for f in state["foes"] if f != other]
                         state["allies"] = [other] + [a for a in state["allies"] if a != other]
-                        reasons[wid].append(f"storyline: {_title(other)} becomes an ally")
+                        reasons[wid].append(f"storyline: {name(other)} becomes an ally")
         for wid, target in booking.extra.get("challenges", {}).items():
             new[wid]["challenge"] = target
-            reasons[wid].append(f"issued a grudge match challenge to {_title(target)} (9.a)")
+            reasons[wid].append(f"issued a grudge match challenge to {name(target)} (9.a)")
         return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid]}
 
     def summary(self, booking: Booking, result: engine.Result) -> dict:

@@ -12,7 +12,7 @@ finishers. The engine returns data: the writeup and the league are elsewhere.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 
 from ...dice import Dice
@@ -22,6 +22,7 @@ from .sheet import Wrestler
 FAC_GUARD = 400  # no real match is this long: a time-limit draw
 BOO_AFTER = 3  # 10.a: "If three consecutive FACs result in no scoring"
 MODES = ("singles", "two_on_one", "every_man", "four_play")
+DRAW = [f"draw a FAC: d{left}" for left in range(256)]  # the draw's purpose, by cards left
 SPECIAL_FACS = frozenset(("WILD_CARD", "REF_BUMP", "HIGHLIGHT_REEL", "TEST_OF_STRENGTH", "TITLE_HOLDER"))
 
 
@@ -68,6 +69,7 @@ class Setup:
     storylines: bool = True  # pre- and post-match reels (a battle royale's mini-match has none)
     first_to: int | None = None  # a mini-match ends when a token reaches this space
     ref_bump_at: int | None = None  # 10.e.ii: a scripted ref bump at this FAC
+    tables: dict | None = field(default=None, repr=False, compare=False)  # a fed's own data files (else the packaged ones)
 
 
 @dataclass(slots=True)
@@ -101,7 +103,7 @@ class Result:
     @property
     def lines(self) -> list[Line]:
         if self._raw:
-            self._lines = [Line(*fields) for fields in self._lines]
+            self._lines = [Line(f, k, t if type(t) is str else t[0](*t[1]), *rest) for f, k, t, *rest in self._lines]
             self._raw = False
         return self._lines
 
@@ -124,7 +126,7 @@ def teams_of(setup: Setup) -> tuple[int, ...]:
 
 
 def resolve(setup: Setup, dice: Dice) -> Result:
-    tables = data()
+    tables = setup.tables or data()
     shapes, pins, finish, corner, start = _track(tables["track"])
     options = setup.options
     n = len(setup.wrestlers)
@@ -144,7 +146,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     ring = list(range(size))  # the sides in the ring, in billing order
     pool = list(range(size, n))
     pos = [start] * n
-    lines: list[tuple] = []  # Line fields, made Line records when read (Result.lines)
+    lines: list[tuple] = []  # Line fields, made Line records when read (Result.lines); a text may be (function, args)
     league: list = []
     out: list = []
     skip = [False] * n
@@ -220,7 +222,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             say("object", f"{names[i]} brings the object into play (+{options.object_bonus}).", i, options.object_bonus)
         pos[i] = min(finish, pos[i] + points)
         last_scorer = i
-        say("move", f"{names[i]} moves to space {pos[i]} (+{points}, {why}).", i, points)
+        say("move", (_moved, (names[i], pos[i], points, why)), i, points)
         if chips:
             landed(i)
         attempt(i)
@@ -270,6 +272,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         say("tag", f"{names[i]} tags out to {partner.name}.", i)
         w[i], names[i] = partner, partner.name
         performers.clear()
+        performing[:] = [None] * n
         if options.refreshment:  # 10.c.ii
             for k in ring:
                 if team[k] != team[i] and pos[k] > start:
@@ -385,10 +388,15 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         event(reels["reels"][reel]["events"][faces[0] + faces[1]])
 
     performers: dict = {}
+    performing = [None] * n  # a singles match's placeholders by performer (cleared when names change)
 
     def fill(text: str, performer: int | None = None, named: int | None = None) -> str:
         if "{" not in text:
             return text
+        return text.format_map(values_for(performer, named))
+
+    def values_for(performer: int | None = None, named: int | None = None) -> dict:
+        """The placeholders' values for a text performed by, or naming, a side."""
         key = (performer, named, state["winner"])
         values = performers.get(key)
         if values is None:
@@ -403,7 +411,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                 values.update(performer=names[side], opponent=names[target(side)])
             if n == 2:  # with more in the ring, who faces whom moves with the tokens
                 performers[key] = values
-        return text.format_map(values)
+        return values
 
     def performer_of(card: dict) -> int | None:
         kind = card["type"]
@@ -420,8 +428,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             candidates = []
             for k in ring:  # 3.d: star anywhere; square or circle only on such spaces
                 symbol = w[k].skills.get(kind)
-                if symbol == "star" or symbol is not None and shapes.get(pos[k]) == symbol:
+                if symbol is not None and (symbol == "star" or shapes[pos[k]] == symbol):
                     candidates.append(k)
+            if not candidates:
+                return None
         if card.get("control") and last_scorer in candidates:
             return last_scorer  # ruling: the wrestler in control performs, if he qualifies
         if not candidates:
@@ -479,7 +489,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             deck = list(tables["facs"])  # all drawn: the deck is gathered up again
         left = len(deck)
         if left > 1:  # drawing at random from what is left is shuffling lazily
-            j = roll(1, left, f"draw a FAC: d{left}")[0] - 1
+            j = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")[0] - 1
             deck[j], deck[-1] = deck[-1], deck[j]
         card = deck.pop()
         drawn += 1
@@ -492,14 +502,20 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if kind not in SPECIAL_FACS and scripted_bump != drawn:
             i = performer_of(card)
             if i is None:
-                say("fac", f"FAC {drawn}: {_label(kind)}: {'neither man' if len(ring) == 2 else 'nobody'} can use it here.")
+                say("fac", (_unused, (drawn, kind, len(ring))))
             else:
                 points = _points(card, w[i], setup, tables, dice, names[i])
                 if kind == "CHEAT" and state["ref_down"]:
                     points *= 2  # 10.e.iv: cheating behind the referee's back
-                move_name = moves_of[id(w[i])].get(kind)
-                text = fill(card["text"], i) + (f" ({move_name})" if move_name else "")
-                say("fac", f"FAC {drawn}: {text}", i, points)
+                template = card["text"]
+                values = None
+                if "{" in template:
+                    values = performing[i] if n == 2 else None
+                    if values is None:
+                        values = values_for(i)
+                        if n == 2:
+                            performing[i] = values
+                say("fac", (_fac_text, (drawn, template, values, moves_of[id(w[i])].get(kind))), i, points)
                 score(i, points, _label(kind), from_card=True)
         elif scripted_bump == drawn:
             say("fac", f"FAC {drawn}: the referee goes down (booked for this FAC).")
@@ -548,6 +564,20 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out, raw=True)
 
 
+def _fac_text(drawn: int, template: str, values: dict | None, move_name: str | None) -> str:
+    """A FAC's line: its text with the performer's names, and his own name for the move."""
+    text = template.format_map(values) if values is not None else template
+    return f"FAC {drawn}: {text} ({move_name})" if move_name else f"FAC {drawn}: {text}"
+
+
+def _unused(drawn: int, kind: str, in_ring: int) -> str:
+    return f"FAC {drawn}: {_label(kind)}: {'neither man' if in_ring == 2 else 'nobody'} can use it here."
+
+
+def _moved(name: str, space: int, points: int, why: str) -> str:
+    return f"{name} moves to space {space} (+{points}, {why})."
+
+
 @cache
 def _label(kind: str) -> str:
     """A FAC type as the writeup names it: TV_MOVE -> Tv Move."""
@@ -580,9 +610,9 @@ def _points(card: dict, wrestler: Wrestler, setup: Setup, tables: dict, dice: Di
         return tables["tv"]["tables"][setup.tv_table][wrestler.tv_grade]
     if kind == "GRUDGE":
         return dict(zip(("gold", "silver", "bronze"), setup.tiers))[card["grudge"]]
-    base = dice.die(6, f"{name} d6 points") if points == "d6" else int(points or 0)
+    base = dice.roll(1, 6, f"{name} d6 points")[0] if points == "d6" else int(points or 0)
     if card.get("square"):
-        base += dice.die(6, f"{name} square icon 1d6")
+        base += dice.roll(1, 6, f"{name} square icon 1d6")[0]
     if kind == "HELPED" and setup.chart == "cage":
         base //= 2  # 9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)"
     return base

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from ...dice import Dice
 from .engine import Line, Result, Setup, resolve
-from .rules import data
+from .rules import GRADES, data
 
 METHODS = ("match_up", "quick_play", "four_play")
 QUICK_PLAY_GUARD = 50  # rounds of Quick-Play draws before the field is cut by billing
@@ -84,7 +84,7 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list) -> list[int]:
     and scores if he could perform it alone at the Start space; cards no one performs (Wild
     Card, Highlight Reel, Ref Bump, Test of Strength, Title Holder) are drawn again. Those
     who fail are eliminated, unless that would leave fewer than two: then the round is void."""
-    tables = data()
+    tables = setup.tables or data()
     shapes = {s["space"]: s["shape"] for s in tables["track"]["spaces"]}
     start_shape = shapes[tables["track"]["start"]]
     passive = {"WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"}
@@ -123,10 +123,14 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list) -> list[int]:
     return field[:2]
 
 
-def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice) -> tuple[list[Line], list]:
+def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables: dict | None = None) -> tuple[list[Line], list]:
     """10.d: an interview segment before a match, on reel I (1d6 1-3) or J (4-6): 2d6 for the
     event. Its effects are the league's (grudge, tv); the players' promos are read out."""
-    tables = data()
+    tables = tables or data()
+    # reels I and J: "{favored} and {underdog} are the two wrestlers in the segment (the better TV grade is favored)"
+    order = sorted(range(len(wrestlers)), key=lambda k: GRADES.index(wrestlers[k].tv_grade))
+    wrestlers, promos = tuple(wrestlers[k] for k in order), tuple(promos[k] if k < len(promos) else "" for k in order)
+    hotbox = {key: [values[k] for k in order] if key in ("allies", "foes") and values else values for key, values in hotbox.items()}
     reel = "I" if dice.die(6, "interview segment: reel I (1-3) or J (4-6) 1d6") <= 3 else "J"
     faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6")
     entry = tables["reels"]["reels"][reel]["events"][faces[0] + faces[1]]
@@ -147,7 +151,7 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice) -> tupl
     lines.append(Line(0, "interview", text))
     league = []
     if isinstance(effect, dict) and kind in ("grudge", "tv"):
-        league = [(k, kind, args["change"], text) for k in sides]
+        league = [(order[k], kind, args["change"], text) for k in sides]
     return lines, league
 
 

@@ -37,14 +37,37 @@ def kicks_out(grade: str, roll: int) -> bool:
     return 11 <= roll <= KICKOUT[grade]
 
 
+FILES = {"track": "track.yaml", "facs": "facs.yaml", "tv": "tv_moves.yaml", "wild": "wild_cards.yaml",
+         "reels": "highlight_reels.yaml", "advanced": "advanced.yaml"}
+
+
 @cache
 def data() -> dict:
-    """Every data file, read once."""
-    return {
-        "track": load_yaml(DATA / "track.yaml"),
-        "facs": load_yaml(DATA / "facs.yaml")["cards"],
-        "tv": load_yaml(DATA / "tv_moves.yaml"),
-        "wild": load_yaml(DATA / "wild_cards.yaml"),
-        "reels": load_yaml(DATA / "highlight_reels.yaml"),
-        "advanced": load_yaml(DATA / "advanced.yaml"),
-    }
+    """The packaged data files, read once."""
+    return _read({name: (DATA / file, f"fedtool/rulesets/facemat/data/{file}") for name, file in FILES.items()})
+
+
+def fed_data(folder: Path, shown: str) -> dict:
+    """The tables with a fed's own files from `folder` in place of the packaged ones; each file
+    is checked (docs/rulings/face-to-the-mat.md) and read again only when it changes."""
+    chosen = {}
+    for name, file in FILES.items():
+        path = folder / file
+        chosen[name] = (path, f"{shown}/{file}") if path.is_file() else (DATA / file, f"fedtool/rulesets/facemat/data/{file}")
+    stamp = tuple((str(path), path.stat().st_mtime_ns) for path, _ in chosen.values())
+    return _read_cached(stamp, tuple((name, shown_as) for name, (_, shown_as) in chosen.items()))
+
+
+@cache
+def _read_cached(stamp: tuple, shown: tuple) -> dict:
+    return _read({name: (Path(path), shown_as) for (path, _), (name, shown_as) in zip(stamp, shown)})
+
+
+def _read(files: dict) -> dict:
+    from .checks import check_tables
+
+    tables = {name: load_yaml(path, shown) for name, (path, shown) in files.items()}
+    tables["facs_file"] = tables["facs"]
+    check_tables(tables, {name: shown for name, (_, shown) in files.items()})
+    tables["facs"] = tables["facs"]["cards"]
+    return tables

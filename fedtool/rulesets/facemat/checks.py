@@ -1,0 +1,122 @@
+"""Face to the Mat data files checked as they are read: a fed may replace any of them
+(`rulesets: facemat: data: DIR`), so each is held to the schema its header describes, and a
+mistake is reported with the file, the line and the rule, before a match is played."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...errors import Collector
+from ...validation import place
+from .rules import GRADES, SKILLS
+
+FAC_TYPES = frozenset(SKILLS) | {"TV_MOVE", "GRUDGE", "WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH",
+                                 "TITLE_HOLDER", "TRAILING", "SIGNATURE"}
+WHO = {"favored", "underdog", "leader", "trailing", "heel", "face", "both", "winner", "loser"}
+EFFECTS = {"move", "score", "grudge", "tv", "hotbox", "object", "pin_attempt", "skip", "ally", "foe"}
+TOTALS = range(2, 13)
+RULE = "Face to the Mat data (its file's header)"
+
+
+def check_tables(tables: dict[str, Any], shown: dict[str, str]) -> None:
+    """Raise FedError naming each problem in the tables (`shown`: table -> file as named)."""
+    problems = Collector()
+    _facs(tables["facs_file"], shown["facs"], problems)
+    for chart in ("normal", "cage", "hardcore"):
+        _events(tables["wild"], (chart,), shown["wild"], problems)
+    reels = tables["reels"]
+    for letter in ("A", "B", "C", "D", "E", "F", "I", "J", "K"):
+        _events(reels, ("reels", letter, "events"), shown["reels"], problems)
+    for roll in range(1, 7):
+        letter = _get(reels, ("pick", roll))
+        if letter not in (reels.get("reels") or {}):
+            problems.add(shown["reels"], place(reels, ("pick",)), f"pick {roll}: {letter!r} is not a reel in this file", RULE)
+    track = tables["track"]
+    spaces = [s.get("space") if isinstance(s, dict) else None for s in track.get("spaces") or []]
+    if spaces != list(range(len(spaces))) or len(spaces) < 4:
+        problems.add(shown["track"], place(track, ("spaces",)), "spaces must be numbered 0, 1, 2, ... in order", RULE)
+    for k, s in enumerate(track.get("spaces") or []):
+        if not isinstance(s, dict) or s.get("shape") not in ("circle", "square", "none"):
+            problems.add(shown["track"], place(track, ("spaces", k)), "a space's shape is circle, square or none", "Face to the Mat 3.d")
+    for key in ("finisher_space", "corner", "start"):
+        if track.get(key) not in spaces:
+            problems.add(shown["track"], place(track, (key,)), f"{key} must be one of the track's spaces", RULE)
+    if not track.get("pin_spaces") or any(p not in spaces for p in track.get("pin_spaces") or []):
+        problems.add(shown["track"], place(track, ("pin_spaces",)), "pin_spaces must be spaces of the track", "Face to the Mat 8.a")
+    for name, table in (tables["tv"].get("tables") or {}).items():
+        for grade in GRADES:
+            if not isinstance((table or {}).get(grade), int):
+                problems.add(shown["tv"], place(tables["tv"], ("tables", name)), f"TV table {name!r} needs whole points for grade {grade}", "Face to the Mat 7.b")
+    advanced = tables["advanced"]
+    for table in ("tag_table", "help"):
+        for roll in range(1, 7):
+            if not isinstance(_get(advanced, (table, roll)), dict):
+                problems.add(shown["advanced"], place(advanced, (table,)), f"{table} needs an entry for each 1d6 roll; {roll} is missing", RULE)
+    for roll in range(1, 7):
+        entry = _get(advanced, ("out_of_ring", "spaces", roll))
+        if not isinstance(entry, dict) or "label" not in entry:
+            problems.add(shown["advanced"], place(advanced, ("out_of_ring", "spaces")), f"the Out of the Ring board needs a space with a label for each 1d6 roll; {roll} is missing", "Face to the Mat 10.f")
+        else:
+            _effect(entry, advanced, ("out_of_ring", "spaces", roll), shown["advanced"], problems)
+    problems.raise_if_any()
+
+
+def _get(data: Any, path: tuple) -> Any:
+    for key in path:
+        if not isinstance(data, dict):
+            return None
+        data = data.get(key)
+    return data
+
+
+def _facs(data: Any, file: str, problems: Collector) -> None:
+    cards = _get(data, ("cards",))
+    if not isinstance(cards, list) or not cards:
+        problems.add(file, place(data, ("cards",)), "the deck is a list `cards:` of one card or more", RULE)
+        return
+    for k, card in enumerate(cards):
+        where = place(data, ("cards", k))
+        if not isinstance(card, dict):
+            problems.add(file, where, "a card is a mapping with type and text", RULE)
+            continue
+        kind = card.get("type")
+        if kind not in FAC_TYPES:
+            problems.add(file, where, f"unknown card type {kind!r}; a FAC is one of {', '.join(sorted(FAC_TYPES))}", "Face to the Mat 6")
+            continue
+        if not isinstance(card.get("text"), str):
+            problems.add(file, where, "a card needs its text", RULE)
+        if kind == "GRUDGE" and card.get("grudge") not in ("gold", "silver", "bronze"):
+            problems.add(file, where, "a Grudge card is gold, silver or bronze", "Face to the Mat 7.c")
+        points = card.get("points")
+        if kind in FAC_TYPES - {"TV_MOVE", "GRUDGE", "WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"} and not (
+                points == "d6" or isinstance(points, int) and not isinstance(points, bool) and 0 <= points <= 15):
+            problems.add(file, where, f"points {points!r}: a {kind} card scores a whole number 0-15 or d6", "Face to the Mat 7.a")
+
+
+def _events(data: Any, path: tuple, file: str, problems: Collector) -> None:
+    events = _get(data, path)
+    if not isinstance(events, dict):
+        problems.add(file, place(data, path[:-1] if len(path) > 1 else ()), f"{'.'.join(map(str, path))} is missing: an event for each 2d6 total, 2 to 12", RULE)
+        return
+    for total in TOTALS:
+        event = events.get(total)
+        if not isinstance(event, dict) or not isinstance(event.get("text"), str):
+            problems.add(file, place(data, path), f"2d6 total {total} needs an event with text", RULE)
+        else:
+            _effect(event, data, path + (total,), file, problems)
+
+
+def _effect(event: dict, data: Any, path: tuple, file: str, problems: Collector) -> None:
+    effect = event.get("effect", "none")
+    if effect == "none":
+        return
+    if not isinstance(effect, dict) or len(effect) != 1:
+        problems.add(file, place(data, path), "an effect is none or one of: " + ", ".join(sorted(EFFECTS)), RULE)
+        return
+    (kind, args), = effect.items()
+    if kind not in EFFECTS or not isinstance(args, dict):
+        problems.add(file, place(data, path), f"unknown effect {kind!r}; an effect is none or one of: {', '.join(sorted(EFFECTS))}", RULE)
+        return
+    who = args.get("of") if kind == "hotbox" else args.get("who")
+    if who not in WHO:
+        problems.add(file, place(data, path), f"effect {kind}: {who!r} is not one of {', '.join(sorted(WHO))}", RULE)
