@@ -138,6 +138,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         partners = [replace(m, skills={**m.skills, "HELPED": "star"}) for m in setup.partners]
     w = list(men)
     names = [x.name for x in w]
+    skills_of = [x.skills for x in w]
     plans = list(setup.plans) or [Plan()] * (n + len(setup.partners))
     everyone = men + (partners if setup.partners else [])
     plan_of = {id(m): plans[k] for k, m in enumerate(everyone)}
@@ -161,8 +162,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     hot = setup.hotbox
     allies, foes = hot.get("allies") or [], hot.get("foes") or []
 
+    note = lines.append
+
     def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
-        lines.append((drawn, kind, text, who, points, tuple(pos)))
+        note((drawn, kind, text, who, points, tuple(pos)))
 
     def leader() -> int:
         best = ring[0]
@@ -220,9 +223,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             held[i] = False
             points += options.object_bonus
             say("object", f"{names[i]} brings the object into play (+{options.object_bonus}).", i, options.object_bonus)
-        pos[i] = min(finish, pos[i] + points)
+        space = pos[i] + points
+        pos[i] = space = space if space < finish else finish
         last_scorer = i
-        say("move", (_moved, (names[i], pos[i], points, why)), i, points)
+        note((drawn, "move", (_moved, (names[i], space, points, why)), i, points, tuple(pos)))
         if chips:
             landed(i)
         attempt(i)
@@ -270,7 +274,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     def switch(i: int) -> None:
         partner = partners[i] if w[i] is men[i] else men[i]
         say("tag", f"{names[i]} tags out to {partner.name}.", i)
-        w[i], names[i] = partner, partner.name
+        w[i], names[i], skills_of[i] = partner, partner.name, partner.skills
         performers.clear()
         performing[:] = [None] * n
         if options.refreshment:  # 10.c.ii
@@ -427,7 +431,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         else:
             candidates = []
             for k in ring:  # 3.d: star anywhere; square or circle only on such spaces
-                symbol = w[k].skills.get(kind)
+                symbol = skills_of[k].get(kind)
                 if symbol is not None and (symbol == "star" or shapes[pos[k]] == symbol):
                     candidates.append(k)
             if not candidates:
@@ -498,7 +502,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             ref_down_until = state["ref_down"] = False
             say("fac", "The referee is back on his feet.")
         kind = card["type"]
-        before = tuple(pos)
+        before = pos[:]
         if kind not in SPECIAL_FACS and scripted_bump != drawn:
             i = performer_of(card)
             if i is None:
@@ -515,8 +519,8 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                         values = values_for(i)
                         if n == 2:
                             performing[i] = values
-                say("fac", (_fac_text, (drawn, template, values, moves_of[id(w[i])].get(kind))), i, points)
-                score(i, points, _label(kind), from_card=True)
+                note((drawn, "fac", (_fac_text, (drawn, template, values, moves_of[id(w[i])].get(kind))), i, points, tuple(pos)))
+                score(i, points, _label(kind), True)
         elif scripted_bump == drawn:
             say("fac", f"FAC {drawn}: the referee goes down (booked for this FAC).")
             ref_bump()
@@ -547,7 +551,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             say("fac", f"FAC {drawn}: the champion's card; no champion in this match.")
         if helping and state["winner"] is None:
             call_for_help()
-        if tuple(pos) == before and state["winner"] is None:
+        if pos == before and state["winner"] is None:
             quiet += 1
             if setup.boo_rule and quiet >= BOO_AFTER and 0 in ring:  # 10.a
                 k = dice.die(6, "Boo rule 1d6")
