@@ -243,18 +243,19 @@ class FaceToTheMat(Ruleset):
         problems = Collector()
         plans = {}
         notes = []
+        missing = []
         for w in wrestlers:
             path = strategy_path(card, match, w.id)
             shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
             if not path.exists():
                 plans[w.id] = engine.Plan()
+                missing.append(w.name)
                 continue
             try:
                 plans[w.id] = read_plan(load_yaml(path, shown), shown, w.sheet, roster)
             except FedError as exc:
                 problems.extend(exc)
         problems.raise_if_any()
-        missing = [w.name for w in wrestlers if not strategy_path(card, match, w.id).exists()]
         if missing:
             notes.append(f"No strategy from {', '.join(missing)}: the cards decide, with the card's own move names (the fed's default).")
 
