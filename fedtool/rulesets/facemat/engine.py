@@ -21,7 +21,6 @@ from .sheet import Wrestler
 
 FAC_GUARD = 400  # no real match is this long: a time-limit draw
 BOO_AFTER = 3  # 10.a: "If three consecutive FACs result in no scoring"
-MODES = ("singles", "two_on_one", "every_man", "four_play")
 DRAW = [f"draw a FAC: d{left}" for left in range(256)]  # the draw's purpose, by cards left
 SPECIAL_FACS = frozenset(("WILD_CARD", "REF_BUMP", "HIGHLIGHT_REEL", "TEST_OF_STRENGTH", "TITLE_HOLDER"))
 
@@ -202,11 +201,6 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if who in ("heel", "face"):  # ruling: of several alike, the first billed; of none, nobody
             return [k for k in ring if w[k].alignment == who][:1]
         return []
-
-    def can_use(i: int, skill: str) -> bool:
-        """3.d: star anywhere; square or circle only on such spaces."""
-        symbol = w[i].skills.get(skill)
-        return symbol == "star" or symbol is not None and shapes.get(pos[i]) == symbol
 
     def plan(i: int) -> Plan:
         return plan_of.get(id(w[i]), Plan())
