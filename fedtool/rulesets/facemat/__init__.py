@@ -106,27 +106,21 @@ def match_type(stipulation: str | None) -> tuple[str, str]:
 
 
 def _roster(root: Path) -> dict[str, WrestlerRecord]:
-    """Every Face to the Mat wrestler on the fed's roster (for the HOT BOX and challenges)."""
+    """Every Face to the Mat wrestler on the fed's roster (for the HOT BOX and challenges),
+    read again only when a roster file changes."""
     from ...fed import Fed
 
     fed = Fed.load(root)
-    files = tuple(sorted((wid, path.stat().st_mtime_ns) for wid, path in fed.roster_files.items()))
-    return _roster_cached(root, files)
+    return _roster_cached(tuple(sorted((wid, str(path), fed.shown(path), path.stat().st_mtime_ns) for wid, path in fed.roster_files.items())))
 
 
 @lru_cache(maxsize=8)
-def _roster_cached(root: Path, files: tuple) -> dict[str, WrestlerRecord]:
-    from ...fed import Fed
-    from ...week import read_roster_sheet
-    from ...yamlio import load_yaml
-
-    fed = Fed.load(root)
+def _roster_cached(files: tuple) -> dict[str, WrestlerRecord]:
     out = {}
-    for wid, _ in files:
-        path = fed.roster_files[wid]
-        data = load_yaml(path, fed.shown(path))
+    for wid, path, shown, _ in files:
+        data = load_yaml(Path(path), shown)
         if isinstance(data, dict) and data.get("ruleset") == "facemat":
-            out[wid] = read_roster_sheet(fed, wid)
+            out[wid] = FaceToTheMat().read_sheet(data, shown, wid, {})
     return out
 
 
@@ -425,7 +419,6 @@ class FaceToTheMat(Ruleset):
         if result.winner is None:
             headline = f"{' vs. '.join(names)}: a time-limit draw"
         else:
-            won, _ = self._winning_side_men(booking, result)
             winners = " & ".join(names[s] for s in range(len(sides)) if teams[s] == teams[result.winner])
             losers = " & ".join(names[s] for s in range(len(sides)) if teams[s] != teams[result.winner])
             plan = booking.setup.plans[result.winner] if booking.setup.plans else engine.Plan()

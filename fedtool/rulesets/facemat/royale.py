@@ -53,10 +53,7 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
         stage += 1
         advancing = []
         pairs = [field[k:k + 2] for k in range(0, len(field) - 1, 2)]
-        if len(field) % 2:
-            advancing_bye = field[-1]
-        else:
-            advancing_bye = None
+        bye = field[-1] if len(field) % 2 else None
         for a, b in pairs:
             mini = replace(_subset(setup, [a, b], storylines=False), first_to=mini_match_to)
             result = resolve(mini, dice)
@@ -71,9 +68,9 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
             lines.append(Line(result.facs, "elimination", f"{setup.wrestlers[loser].name} is {how} by {setup.wrestlers[winner].name} and eliminated."))
             out.append((loser, winner, result.method, result.facs))
             advancing.append(winner)
-        if advancing_bye is not None:
-            lines.append(Line(0, "storyline", f"{setup.wrestlers[advancing_bye].name} has a bye."))
-            advancing.append(advancing_bye)
+        if bye is not None:
+            lines.append(Line(0, "storyline", f"{setup.wrestlers[bye].name} has a bye."))
+            advancing.append(bye)
         field = sorted(advancing)
     return field
 
