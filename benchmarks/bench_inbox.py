@@ -16,8 +16,8 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
-from fedtool.fed import Fed
-from fedtool.inbox import intake
+from fedtool.fed.settings import Fed
+from fedtool.mail.intake import intake
 
 ROOT = Path(__file__).resolve().parent.parent
 

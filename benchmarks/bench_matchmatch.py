@@ -14,12 +14,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from fedtool.card import load_card
-from fedtool.dice import SeededDice
-from fedtool.errors import Collector
-from fedtool.fed import Fed
+from fedtool.fed.card import load_card
+from fedtool.kernel.dice import SeededDice
+from fedtool.kernel.errors import Collector
+from fedtool.fed.settings import Fed
 from fedtool.rulesets.matchmatch import engine
-from fedtool.week import _book_all, load_wrestlers
+from fedtool.league.sheets import load_wrestlers
+from fedtool.week.booking import book_all
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,12 +28,12 @@ ROOT = Path(__file__).resolve().parent.parent
 def week_one_setups() -> list[engine.MatchSetup]:
     """The demo fed's week-1 matches: real sheets, real 20-round strategies."""
     fed = Fed.load(ROOT)
-    card = load_card(fed.week_dir(1), "strategies/week-01", "matchmatch", 1)
+    card = load_card(fed, fed.week_dir(1), 1)
     problems = Collector()
     wrestlers = load_wrestlers(fed, card, problems)
     problems.raise_if_any()
     states = {w.id: {"push_level": w.sheet.push_level, "push_points": 0, "injury": 0} for w in wrestlers.values()}
-    return [b.setup for b in _book_all(fed, card, wrestlers, states)]
+    return [b.setup for b in book_all(fed, card, wrestlers, states)]
 
 
 def matches_per_second(count: int, trials: int) -> tuple[list[float], float, int]:

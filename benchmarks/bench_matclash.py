@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from fedtool.dice import SeededDice
+from fedtool.kernel.dice import SeededDice
 from fedtool.rulesets.matclash.cards import build_deck
 from fedtool.rulesets.matclash.engine import quick_scrap
 from fedtool.rulesets.matclash.policy import Policy

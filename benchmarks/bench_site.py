@@ -26,9 +26,9 @@ from types import SimpleNamespace
 from click.testing import CliRunner
 
 from fedtool.cli import cli
-from fedtool.fed import Fed, week_name
-from fedtool.league import open_league, record_week, record_writeups
-from fedtool.site import build_site
+from fedtool.fed.settings import Fed, week_name
+from fedtool.league.db import open_league, record_week, record_writeups
+from fedtool.site.build import build_site
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))

@@ -12,7 +12,7 @@ import statistics
 import time
 from collections import Counter
 
-from fedtool.dice import SeededDice
+from fedtool.kernel.dice import SeededDice
 from fedtool.rulesets.facemat.engine import Setup, resolve
 from fedtool.rulesets.facemat.sheet import Wrestler
 

@@ -10,7 +10,7 @@ import argparse
 import statistics
 from collections import Counter
 
-from fedtool.dice import SeededDice
+from fedtool.kernel.dice import SeededDice
 from fedtool.rulesets.matclash.cards import build_deck
 from fedtool.rulesets.matclash.engine import quick_scrap
 from fedtool.rulesets.matclash.policy import Policy

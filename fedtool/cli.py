@@ -10,25 +10,24 @@ from pathlib import Path
 import click
 
 from . import __version__
-from .errors import FedError
-from .fed import Fed
+from fedtool.fed.settings import Fed
+from fedtool.kernel.errors import FedError
+
+FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, outbox/); default: FEDTOOL_FED, else the current folder."
 
 
 def fed_option(command):
-    """--fed DIR, shared by every command that works on a federation."""
+    """--fed DIR, shared by every command that works on a federation. It may also come
+    before the command (`fedtool --fed DIR titles`); after it, it wins."""
 
-    @click.option(
-        "--fed",
-        "fed_dir",
-        type=click.Path(file_okay=False, path_type=Path),
-        default=".",
-        envvar="FEDTOOL_FED",
-        show_default=True,
-        help="The federation's folder (holding rosters/, strategies/, templates/, outbox/).",
-    )
+    @click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)
     @functools.wraps(command)
-    def wrapper(*args, fed_dir: Path, **kwargs):
-        return command(*args, fed=Fed.load(fed_dir), **kwargs)
+    def wrapper(*args, fed_dir: Path | None, **kwargs):
+        from fedtool.league.sheets import load_fed
+
+        if fed_dir is None:
+            fed_dir = click.get_current_context().find_root().params.get("fed_dir") or Path(".")
+        return command(*args, fed=load_fed(fed_dir), **kwargs)
 
     return wrapper
 
@@ -55,7 +54,8 @@ class FedGroup(click.Group):
 
 @click.group(cls=FedGroup)
 @click.version_option(__version__, prog_name="fedtool")
-def cli():
+@click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), envvar="FEDTOOL_FED", help=FED_HELP)
+def cli(fed_dir: Path | None):
     """fedtool: the fedhead's processor for play-by-mail pro-wrestling leagues.
 
     Reads rosters and strategies, rolls every match with auditable dice, keeps the
@@ -64,6 +64,7 @@ def cli():
     \b
     A week:  fedtool open 1   (roll grids, announce)
              fedtool run 1    (resolve, record, write up)
+    Another fed:  fedtool --fed ~/feds/dcw standings
     """
 
 
@@ -77,7 +78,7 @@ def init(directory: Path, name: str):
     Example:
       fedtool init my-fed --name "Delta Championship Wrestling"
     """
-    from .skeleton import create_fed
+    from fedtool.fed.skeleton import create_fed
 
     create_fed(directory, name)
     click.echo(f"Created {name} in {directory}: add wrestlers to {directory}/rosters/ and a card to {directory}/strategies/week-01/card.yaml")
@@ -98,7 +99,7 @@ def open_(fed: Fed, week: int, dice_file: Path | None, reroll: bool):
     Example:
       fedtool open 2
     """
-    from .week import open_week
+    from fedtool.week.run import open_week
 
     report = open_week(fed, week, dice_file, reroll)
     for line in report.headlines:
@@ -123,7 +124,7 @@ def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
       fedtool run 1 --rerun
       fedtool run 1 --rerun --dice outbox/week-01/dice.txt
     """
-    from .week import run_week
+    from fedtool.week.run import run_week
 
     report = run_week(fed, week, dice_file, rerun)
     _print_report(fed, report)
@@ -140,7 +141,7 @@ def play(fed: Fed, folder: Path, dice_file: Path | None):
     Example (the rulebook's Part VI match):
       fedtool play strategies/example-part-vi --dice strategies/example-part-vi/dice.txt
     """
-    from .week import play_card
+    from fedtool.week.run import play_card
 
     report = play_card(fed, folder, dice_file)
     _print_report(fed, report)
@@ -160,7 +161,7 @@ def read_(fed: Fed, file: Path):
     Example:
       fedtool read strategies/week-02/friendly-sam.txt
     """
-    from .week import check_strategy_file
+    from fedtool.week.status import check_strategy_file
 
     check = check_strategy_file(fed, file)
     click.echo(f"{check.file}: {check.layout}")
@@ -186,7 +187,7 @@ def results(fed: Fed, week: int, as_json: bool):
     Example:
       fedtool results 1 --json
     """
-    from .league import open_league, week_results
+    from fedtool.league.db import open_league, week_results
 
     rows = week_results(open_league(fed.database, create=False), week)
     if as_json:
@@ -213,7 +214,7 @@ def results(fed: Fed, week: int, as_json: bool):
 @click.option("--json", "as_json", is_flag=True, help="Print the shares as JSON.")
 @fed_option
 def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, workers, as_json):
-    """Play one MatchMatch match many times and print the odds of each result.
+    """Play one match many times and print the odds of each result (MatchMatch matches).
 
     Win, loss and draw shares and each finish, with 95% intervals, from the very
     engine the weekly run uses.
@@ -226,35 +227,22 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
           --strategy strategies/example-part-vi/friendly-sam.yaml --rounds 7 \\
           --grid "Po Te Br/We MA HF/Br MA Ch"
     """
-    from .odds import simulate
-    from .rulesets.matchmatch import exhibition_setup
-    from .week import book_match
-    from .yamlio import load_yaml
+    from fedtool.week.odds import exhibition, match_booking, simulate
 
-    roll_grids = False
     if match_ref:
         week, _, match_id = match_ref.partition("/")
         if not week.isdigit() or not match_id:
             raise click.BadParameter("write WEEK/MATCH, e.g. 1/m1", param_hint="--match")
-        booking = book_match(fed, int(week), match_id)
-        if booking.match.ruleset != "matchmatch":
-            raise FedError(f"match {match_ref} is a {booking.match.ruleset} match; fedtool odds plays MatchMatch matches")
-        setup = booking.setup
+        booking = match_booking(fed, int(week), match_id)
     elif len(sheets) == 2 and len(strategies) == 2:
-        grid_rows = [row.split() for row in grid.split("/")] if grid else None
-        setup = exhibition_setup(
-            [(load_yaml(p, str(p)), str(p), p.stem) for p in sheets],
-            [(load_yaml(p, str(p)), str(p)) for p in strategies],
-            grid_rows, rounds or fed.ruleset_settings("matchmatch").get("rounds", 20), fed.ruleset_settings("matchmatch"),
-        )
-        roll_grids = grid is None
+        booking = exhibition(fed, sheets, strategies, {"grid": grid, "rounds": rounds})
     else:
         raise click.UsageError("give --match WEEK/MATCH, or two --sheet and two --strategy")
     if as_json or matches < 20000:
-        report = simulate(setup, matches, seed, workers, roll_grids)
+        report = simulate(booking, matches, seed, workers)
     else:
         with click.progressbar(length=matches, label="playing", file=click.get_text_stream("stderr")) as bar:
-            report = simulate(setup, matches, seed, workers, roll_grids, progress=bar.update)
+            report = simulate(booking, matches, seed, workers, progress=bar.update)
     if as_json:
         click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
         return
@@ -283,7 +271,7 @@ def inbox(fed: Fed, source: str):
       fedtool inbox ~/Maildir/fed
       FEDTOOL_IMAP_PASSWORD=... fedtool inbox imaps://fedhead@mail.dcw.example/Strategies
     """
-    from .inbox import intake
+    from fedtool.mail.intake import intake
 
     report = intake(fed, source)
     for o in report.outcomes:
@@ -306,7 +294,7 @@ def accept(fed: Fed, week: int, wrestler: str):
     Example:
       fedtool accept 2 brother-bob
     """
-    from .inbox import accept_held
+    from fedtool.mail.intake import accept_held
 
     click.echo(f"filed {fed.shown(accept_held(fed, week, wrestler))}")
 
@@ -325,7 +313,7 @@ def password(fed: Fed, email: str, password: str):
     Example:
       fedtool password bob@players.example
     """
-    from .passwords import set_password
+    from fedtool.mail.passwords import set_password
 
     set_password(fed, email, password)
     click.echo(f"password set for {email.strip().lower()}")
@@ -344,7 +332,7 @@ def remind(fed: Fed, week: int):
     Example:
       fedtool remind 2 && fedtool send 2
     """
-    from .mail import queue_reminders
+    from fedtool.mail.outgoing import queue_reminders
 
     report = queue_reminders(fed, week)
     for line in report.queued:
@@ -365,7 +353,7 @@ def status(fed: Fed, week: int, as_json: bool):
     Example:
       fedtool status 2
     """
-    from .week import week_status
+    from fedtool.week.status import week_status
 
     rows = week_status(fed, week)
     if as_json:
@@ -399,7 +387,7 @@ def send(fed: Fed, week: int | None, dry_run: bool):
       fedtool send 1 --dry-run
       FEDTOOL_SMTP_PASSWORD=... fedtool send 1
     """
-    from .mail import send_outbox
+    from fedtool.mail.outgoing import send_outbox
 
     report = send_outbox(fed, week, dry_run)
     for line in report.sent:
@@ -424,8 +412,9 @@ def standings(fed: Fed, ruleset: str | None, as_json: bool):
       fedtool standings
       fedtool standings --ruleset matchmatch --json
     """
-    from .league import open_league
-    from .records import format_standings, standings as league_standings
+    from fedtool.league.db import open_league
+    from fedtool.league.records import standings as league_standings
+    from fedtool.league.tables import format_standings
 
     tables = league_standings(fed, open_league(fed.database, create=False), ruleset)
     click.echo(json.dumps(tables, indent=2, ensure_ascii=False) if as_json else format_standings(tables))
@@ -443,8 +432,9 @@ def titles(fed: Fed, as_json: bool):
       fedtool titles
       fedtool titles --json
     """
-    from .league import open_league
-    from .records import format_titles, titles as league_titles
+    from fedtool.league.db import open_league
+    from fedtool.league.records import titles as league_titles
+    from fedtool.league.tables import format_titles
 
     rows = league_titles(fed, open_league(fed.database, create=False))
     click.echo(json.dumps(rows, indent=2, ensure_ascii=False) if as_json else format_titles(rows))
@@ -463,8 +453,9 @@ def history(fed: Fed, wrestler: str, as_json: bool):
       fedtool history silent-crane
       fedtool history silent-crane --json
     """
-    from .league import open_league
-    from .records import format_history, history as league_history
+    from fedtool.league.db import open_league
+    from fedtool.league.records import history as league_history
+    from fedtool.league.tables import format_history
 
     record = league_history(fed, open_league(fed.database, create=False), wrestler)
     click.echo(json.dumps(record, indent=2, ensure_ascii=False) if as_json else format_history(record))
@@ -492,8 +483,8 @@ def vacate(fed: Fed, title_id: str, reason: str):
     Example:
       fedtool title vacate world --reason "Vane is injured for a month"
     """
-    from .league import open_league
-    from .records import vacate_title
+    from fedtool.league.db import open_league
+    from fedtool.league.records import vacate_title
 
     click.echo(vacate_title(fed, open_league(fed.database), title_id, reason))
 
@@ -510,8 +501,8 @@ def award(fed: Fed, title_id: str, wrestler: str, reason: str):
     Example:
       fedtool title award world brother-bob --reason "Vane no-showed"
     """
-    from .league import open_league
-    from .records import award_title
+    from fedtool.league.db import open_league
+    from fedtool.league.records import award_title
 
     click.echo(award_title(fed, open_league(fed.database), title_id, wrestler, reason))
 
@@ -529,7 +520,7 @@ def site(fed: Fed, out_dir: Path | None):
     Example:
       fedtool run 5 && fedtool site && open outbox/site/index.html
     """
-    from .site import build_site
+    from fedtool.site.build import build_site
 
     report = build_site(fed, out_dir)
     click.echo(f"{len(report.pages)} pages ({report.weeks} weeks, {report.wrestlers} wrestlers, {report.titles} titles) in {fed.shown(report.out)}")

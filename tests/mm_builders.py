@@ -22,7 +22,7 @@ import dataclasses
 from fractions import Fraction
 from typing import Iterable, Sequence
 
-from fedtool.dice import ScriptedDice
+from fedtool.kernel.dice import ScriptedDice
 from fedtool.rulesets.matchmatch import engine
 from fedtool.rulesets.matchmatch.rules import vocabulary
 from fedtool.rulesets.matchmatch.sheet import Sheet

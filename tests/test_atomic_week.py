@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from conftest import snapshot
-from fedtool import week as week_module
-from fedtool.fed import Fed
+from fedtool.week import run as week_module
+from fedtool.fed.settings import Fed
 
 
 class Crash(Exception):

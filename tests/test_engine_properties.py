@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fedtool.dice import ScriptedDice, SeededDice, format_log
+from fedtool.kernel.dice import ScriptedDice, SeededDice, format_log
 from fedtool.rulesets.matchmatch import engine
 from mm_builders import STYLE_IDS, make_setup, make_sheet, make_strategy, uniform_grid
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import fedtool
-from fedtool.yamlio import load_yaml
+from fedtool.kernel.yamlio import load_yaml
 
 DATA = Path(fedtool.__file__).parent / "rulesets" / "facemat" / "data"
 

@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fedtool.errors import FedError
-from fedtool.fed import Fed
+from fedtool.kernel.errors import FedError
+from fedtool.fed.settings import Fed
 from fedtool.rulesets.base import Booking, WrestlerRecord
 from fedtool.rulesets.facemat import FaceToTheMat, engine, read_plan
 from fedtool.rulesets.facemat.sheet import Wrestler
-from fedtool.week import book_match
-from fedtool.yamlio import parse_yaml
+from fedtool.week.booking import book_match
+from fedtool.kernel.yamlio import parse_yaml
 
 from conftest import snapshot
 

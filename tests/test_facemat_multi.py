@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from fedtool.dice import ScriptedDice
+from fedtool.kernel.dice import ScriptedDice
 from fedtool.rulesets.facemat import engine, royale
 from fedtool.rulesets.facemat.engine import Options, Plan, Setup, teams_of
 from fedtool.rulesets.facemat.sheet import Wrestler

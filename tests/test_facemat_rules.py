@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from fedtool.dice import ScriptedDice
-from fedtool.errors import FedError
+from fedtool.kernel.dice import ScriptedDice
+from fedtool.kernel.errors import FedError
 from fedtool.rulesets.facemat import engine
 from fedtool.rulesets.facemat.rules import d66, kicks_out, parse_range
 from fedtool.rulesets.facemat.sheet import Wrestler, read_card
-from fedtool.yamlio import parse_yaml
+from fedtool.kernel.yamlio import parse_yaml
 
 
 def test_d66_reads_tens_then_ones():

@@ -9,7 +9,7 @@ from fractions import Fraction
 
 import pytest
 
-from fedtool.dice import ScriptedDice
+from fedtool.kernel.dice import ScriptedDice
 from fedtool.rulesets.matchmatch import MatchMatch
 
 

@@ -8,8 +8,8 @@ from email.message import EmailMessage
 from email.utils import format_datetime
 import datetime
 
-from fedtool.fed import Fed
-from fedtool.inbox import intake
+from fedtool.fed.settings import Fed
+from fedtool.mail.intake import intake
 
 
 def mail(sender, subject, body="", attachment=None, message_id=None, date=None, **headers):

@@ -12,10 +12,10 @@ from email.message import EmailMessage
 import pytest
 from hypothesis import given, strategies as st
 
-from fedtool.errors import FedError
-from fedtool.fed import Fed
-from fedtool.imap import parse_source
-from fedtool.inbox import intake
+from fedtool.kernel.errors import FedError
+from fedtool.fed.settings import Fed
+from fedtool.mail.imap import parse_source
+from fedtool.mail.intake import intake
 
 USER, PASSWORD = "fedhead@dcw.example", "s3cret pass"
 _TOKEN = re.compile(rb'"((?:[^"\\]|\\.)*)"|(\S+)')

@@ -7,9 +7,9 @@ from email import message_from_bytes, policy
 
 from hypothesis import given, settings, strategies as st
 
-from fedtool.fed import Fed
-from fedtool.inbox import intake
-from fedtool.passwords import hash_password, password_matches, take_password
+from fedtool.fed.settings import Fed
+from fedtool.mail.intake import intake
+from fedtool.mail.passwords import hash_password, password_matches, take_password
 from test_inbox import mail, maildir
 
 

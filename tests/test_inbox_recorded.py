@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from conftest import snapshot
-from fedtool.fed import Fed
-from fedtool.inbox import intake
+from fedtool.fed.settings import Fed
+from fedtool.mail.intake import intake
 
 MAILS = Path(__file__).resolve().parent / "data" / "mails"
 
@@ -116,7 +116,7 @@ def test_a_spoofed_sender_is_refused_and_nothing_is_filed(demo_fed, tmp_path):
 
 
 def test_an_oversize_mail_is_refused_with_its_size(demo_fed, tmp_path, monkeypatch):
-    monkeypatch.setattr("fedtool.inbox.MAX_BYTES", 20_000)
+    monkeypatch.setattr("fedtool.mail.intake.MAX_BYTES", 20_000)
     before = snapshot(demo_fed / "strategies")
     outcome, answer = read_one(demo_fed, tmp_path, "oversize.eml")
     size = (MAILS / "oversize.eml").stat().st_size
@@ -136,7 +136,7 @@ def test_an_auto_reply_gets_no_answer_and_files_nothing(demo_fed, tmp_path):
 
 @pytest.mark.parametrize("name", sorted(p.name for p in MAILS.glob("*.eml")))
 def test_every_recorded_mail_read_twice_counts_once(name, demo_fed, tmp_path, monkeypatch):
-    monkeypatch.setattr("fedtool.inbox.MAX_BYTES", 20_000)
+    monkeypatch.setattr("fedtool.mail.intake.MAX_BYTES", 20_000)
     folder = tmp_path / "eml"
     folder.mkdir()
     shutil.copy(MAILS / name, folder / name)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import pytest
 
-from fedtool.dice import ScriptedDice
+from fedtool.kernel.dice import ScriptedDice
 from fedtool.rulesets.matclash import cards, engine
 from fedtool.rulesets.matclash.engine import BOTTOM, NEUTRAL, TOP
 

@@ -29,7 +29,7 @@ from unittest import mock
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from fedtool.dice import ScriptedDice, SeededDice, format_log
+from fedtool.kernel.dice import ScriptedDice, SeededDice, format_log
 from fedtool.rulesets.matclash import cards, engine
 
 BASE = cards.build_deck()

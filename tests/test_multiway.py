@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fedtool.dice import ScriptedDice
+from fedtool.kernel.dice import ScriptedDice
 from fedtool.rulesets.matchmatch import engine
 from mm_builders import make_sheet, make_strategy, run, uniform_grid
 

@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from fedtool.dice import SeededDice
-from fedtool.fed import Fed
-from fedtool.odds import simulate, wilson
+from fedtool.kernel.dice import SeededDice
+from fedtool.fed.settings import Fed
+from fedtool.week.odds import simulate, wilson
 from fedtool.rulesets.matchmatch import engine
-from fedtool.week import book_match
+from fedtool.week.booking import book_match
 
 
 def test_wilson_interval_known_values():
@@ -25,14 +25,14 @@ def test_wilson_interval_known_values():
 def bob_vs_sam():
     from golden import ROOT
 
-    return book_match(Fed.load(ROOT), 1, "m1").setup
+    return book_match(Fed.load(ROOT), 1, "m1")
 
 
 def test_odds_are_the_weekly_engine_on_fresh_seeds(bob_vs_sam):
     report = simulate(bob_vs_sam, 300, seed=1000, workers=1)
     expected = {}
     for seed in range(1000, 1300):
-        result = engine.resolve(bob_vs_sam, SeededDice(seed))
+        result = engine.resolve(bob_vs_sam.setup, SeededDice(seed))
         expected[(result.winner, result.method)] = expected.get((result.winner, result.method), 0) + 1
     wins = [sum(n for (w, _), n in expected.items() if w == i) for i in (0, 1)]
     assert [s.count for s in report.outcomes] == [wins[0], wins[1], 300 - sum(wins)]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fedtool.dice import ScriptedDice
-from fedtool.errors import FedError
+from fedtool.kernel.dice import ScriptedDice
+from fedtool.kernel.errors import FedError
 from fedtool.rulesets.matchmatch.officials import read_referees, roll_referee, sample_referees, slack_threshold, stipulations
 from mm_builders import make_setup, make_sheet, make_strategy, run, uniform_grid
 

@@ -1,7 +1,7 @@
 """Hostile-input property tests for fedtool's input parsers.
 
 Contract under test: on ANY input a parser returns a valid result or raises
-`fedtool.errors.FedError` whose problems all name the file passed in. Nothing else
+`fedtool.kernel.errors.FedError` whose problems all name the file passed in. Nothing else
 may escape (no KeyError, TypeError, ValueError, RecursionError, yaml errors, pydantic
 ValidationError...) and nothing may hang. On top of that, a few real invariants of
 each format are checked (cost rule, round naming, dice round trips, alias refusal).
@@ -22,12 +22,12 @@ import yaml
 from hypothesis import HealthCheck, Phase, assume, example, given, settings
 from hypothesis import strategies as st
 
-from fedtool.dice import DiceExhausted, ScriptedDice, SeededDice, format_log
-from fedtool.errors import FedError, Problem
+from fedtool.kernel.dice import DiceExhausted, ScriptedDice, SeededDice, format_log
+from fedtool.kernel.errors import FedError, Problem
 from fedtool.rulesets.matchmatch.rules import vocabulary
 from fedtool.rulesets.matchmatch.sheet import BUDGET, STAMINA_MAX, Sheet, read_sheet
 from fedtool.rulesets.matchmatch.strategy import Strategy, read_strategy
-from fedtool.yamlio import LineDict, load_yaml, parse_yaml
+from fedtool.kernel.yamlio import LineDict, load_yaml, parse_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 ROSTERS = ROOT / "rosters"
@@ -661,8 +661,8 @@ def test_read_sheet_push_points_huge_exponent_does_not_hang():
     """`points: 1e99999999` is a YAML string; fraction() turns it into Fraction -> 10**99999999."""
     code = (
         "from pathlib import Path\n"
-        "from fedtool.yamlio import parse_yaml\n"
-        "from fedtool.errors import FedError\n"
+        "from fedtool.kernel.yamlio import parse_yaml\n"
+        "from fedtool.kernel.errors import FedError\n"
         "from fedtool.rulesets.matchmatch.sheet import read_sheet\n"
         f"text = Path({str(ROSTERS / 'brother-bob.yaml')!r}).read_text().replace('points: 0', 'points: 1e99999999')\n"
         "try:\n"

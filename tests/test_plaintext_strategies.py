@@ -16,10 +16,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fedtool.errors import FedError, Problem
+from fedtool.kernel.errors import FedError, Problem
 from fedtool.rulesets.matchmatch.plaintext import MAX_BYTES, MAX_LINES, Reading, parse_plaintext
 from fedtool.rulesets.matchmatch.strategy import read_strategy
-from fedtool.yamlio import LineDict, LineList, _plain, line_of, load_yaml
+from fedtool.kernel.yamlio import LineDict, LineList, _plain, line_of, load_yaml
 from mm_builders import make_sheet
 
 DATA = Path(__file__).resolve().parent / "data" / "strategies"

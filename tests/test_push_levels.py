@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from fedtool.push import Push, after_match, points_for_win
+from fedtool.rulesets.matchmatch.push import Push, after_match, points_for_win
 
 TOP = 5
 

@@ -16,9 +16,9 @@ from urllib.parse import unquote, urlsplit
 import pytest
 import sqlite_utils
 
-from fedtool import records
-from fedtool.fed import Fed
-from fedtool.site import SITE_MARKER, build_site
+from fedtool.league import records
+from fedtool.fed.settings import Fed
+from fedtool.site.build import SITE_MARKER, build_site
 from site_screenshot import HOSTILE_EXPLANATION, HOSTILE_NAME, build_demo_site
 
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}

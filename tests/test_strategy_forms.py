@@ -7,9 +7,9 @@ from dataclasses import replace
 
 import pytest
 
-from fedtool.errors import FedError
+from fedtool.kernel.errors import FedError
 from fedtool.rulesets.matchmatch.strategy import check_coverage, read_strategy
-from fedtool.yamlio import parse_yaml
+from fedtool.kernel.yamlio import parse_yaml
 from mm_builders import make_setup, make_sheet, run, uniform_grid
 
 SHEET = make_sheet("a", stamina=10, styles={"brawling": 4, "martial_arts": 2, "cheating": 3, "technical": 2}, high_spots=1, push_level=1)

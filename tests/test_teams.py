@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from fedtool.errors import FedError
-from fedtool.fed import Fed
-from fedtool.week import read_roster_sheet
+from fedtool.kernel.errors import FedError
+from fedtool.fed.settings import Fed
+from fedtool.league.sheets import read_roster_sheet
 from mm_builders import make_setup, make_sheet, make_strategy, run, uniform_grid
 
 

@@ -11,10 +11,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from fedtool.card import Card, CardMatch
-from fedtool.fed import Fed
-from fedtool.league import open_league
-from fedtool.records import changes_hands, decide_title_matches, titles
+from fedtool.fed.card import Card, CardMatch
+from fedtool.fed.settings import Fed
+from fedtool.league.db import open_league
+from fedtool.league.records import changes_hands, decide_title_matches, titles
 
 CARD_1 = "strategies/week-01/card.yaml"
 CARD_2 = "strategies/week-02/card.yaml"

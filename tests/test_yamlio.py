@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fedtool.yamlio import dump_yaml, parse_yaml
+from fedtool.kernel.yamlio import dump_yaml, parse_yaml
 
 
 def test_shared_objects_are_written_out_in_full_not_as_aliases():

@@ -1,17 +1,74 @@
 """The ruleset interface. Each ruleset is one package implementing these hooks.
 
-The weekly run (fedtool.week) knows nothing of any ruleset's rules: it asks the ruleset
-to read sheets, check strategies, roll what opening a week needs, resolve matches with
-the dice it is handed, say how the league changes, and describe a match for the writeup.
+A ruleset package imports only the kernel (`fedtool.kernel`) and this module: never the
+fed, the league, the week, mail or the site, and never another ruleset (the import
+contracts in pyproject.toml hold this). The core hands it everything it needs: the card
+and its match as plain objects (the protocols below), the wrestlers' checked sheets, their
+league states, the ruleset's own settings and a `Dice`. The weekly run (fedtool.week)
+knows nothing of any ruleset's rules: it asks the ruleset to read sheets, check
+strategies, roll what opening a week needs, resolve matches with the dice it is handed,
+say how the league changes, and describe a match for the writeup.
+
+Every hook is documented once, here; a ruleset overrides the hooks it needs (python-chess
+documents its variant hooks the same way). Hooks that raise NotImplementedError must be
+overridden; the others have a default that suits a ruleset without the feature.
 """
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable, Mapping, Protocol
 
-from ..card import Card, CardMatch
-from ..dice import Dice
+from fedtool.kernel.dice import Dice
+from fedtool.kernel.errors import FedError, Problem
+
+# ---------------------------------------------------------------- what the core hands a ruleset
+
+
+class FedFiles(Protocol):
+    """The fed's folder as a ruleset may read it (fedtool.fed.settings.Fed provides this)."""
+
+    root: Path  # the fed's folder
+
+    @property
+    def rosters(self) -> Path:
+        """rosters/: the sheets, and data files a fed names in its settings."""
+
+    @property
+    def roster_files(self) -> Mapping[str, Path]:
+        """Wrestler id -> sheet file, for every sheet of the fed."""
+
+    def shown(self, path: Path) -> str:
+        """A path as messages name it: relative to the fed."""
+
+
+class MatchOnCard(Protocol):
+    """One match as the card books it (fedtool.fed.card.CardMatch)."""
+
+    id: str  # "m1"
+    position: int  # 1 for the card's first match
+    ruleset: str
+    sides: list[str]  # wrestler ids, in the card's order
+    title: str
+    rounds: int | None
+    raw: dict  # the card's mapping for this match: ruleset fields (grid, stipulation, format, ...) live here
+    line: int | None  # where the match starts in card.yaml
+    sides_line: int | None
+    opening: dict  # what `fedtool open` rolled for it (opening.yaml)
+    for_title: str | None
+
+
+class CardOnFile(Protocol):
+    """The card a match is booked on (fedtool.fed.card.Card)."""
+
+    shown: str  # the card file as messages name it: strategies/week-02/card.yaml
+    folder: Path
+    fed: FedFiles
+
+    def strategy_path(self, match: MatchOnCard, wrestler_id: str) -> Path:
+        """Where a side's strategy file is (it may not exist)."""
 
 
 @dataclass
@@ -29,23 +86,49 @@ class WrestlerRecord:
 
 @dataclass
 class Booking:
-    """A match ready to resolve: the ruleset's setup plus what the run needs to know."""
+    """A match ready to resolve: the ruleset's setup plus what the run needs to know.
 
-    match: CardMatch
+    `match` is None for an exhibition built from sheets and strategy files (`exhibition`)."""
+
+    match: MatchOnCard | None
     setup: Any
     wrestlers: list[WrestlerRecord]
     notes: list[str] = field(default_factory=list)  # e.g. "played the fed's default strategy"
     extra: dict = field(default_factory=dict)  # ruleset facts for the results (referee, stipulation)
 
 
+@dataclass(frozen=True)
+class Trial:
+    """One play of a booking for odds: the winning side (None for no winner), the finish and
+    the match's length in the ruleset's own unit (rounds, scraps, FACs)."""
+
+    winner: int | None
+    method: str
+    length: int
+
+
+@dataclass(frozen=True)
+class Column:
+    """A column the standings show for a ruleset: its header and its cell for a row of
+    `fedtool standings --json`."""
+
+    header: str
+    cell: Callable[[dict], Any]
+
+
+# ---------------------------------------------------------------- the interface
+
+
 class Ruleset:
-    """Base class: a ruleset overrides every hook. `id` is the name used in files."""
+    """Base class: a ruleset overrides the hooks it needs. `id` is the name used in files."""
 
     id: str = ""
     name: str = ""
     template: str = ""  # the match writeup template stem, e.g. "matchmatch/match"
 
-    def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict[str, "WrestlerRecord"]) -> WrestlerRecord:
+    # ------------------------------------------------------------ sheets and the league
+
+    def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict[str, WrestlerRecord]) -> WrestlerRecord:
         """Check a parsed roster sheet; raise FedError naming the line and rule.
 
         `members` holds the checked sheets of the ids `members_of(data)` named (for teams).
@@ -60,11 +143,17 @@ class Ruleset:
         """League state for a wrestler new to the database (from its sheet)."""
         raise NotImplementedError
 
-    def open_match(self, card: Card, match: CardMatch, dice: Dice, settings: dict) -> dict:
+    # ------------------------------------------------------------ a week: open, book, resolve
+
+    def open_match(self, card: CardOnFile, match: MatchOnCard, dice: Dice, settings: dict) -> dict:
         """What must exist before players write strategies (a grid, say); stored in opening.yaml."""
         return {}
 
-    def book(self, card: Card, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
+    def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
+        """What the announcement for an opened match shows (its template: `<id>/announce.md.j2`)."""
+        return {}
+
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
         """Read and check the strategies for a match and build its setup; raise FedError."""
         raise NotImplementedError
 
@@ -80,20 +169,120 @@ class Ruleset:
 
     def league_effects(self, booking: Booking, result: Any, states: dict[str, dict], settings: dict) -> dict[str, tuple[dict, str]]:
         """New state and the reason, per wrestler whose state the match changes."""
-        raise NotImplementedError
+        return {}
 
     def close_week(self, states: dict[str, dict], wrestled: set[str], dice: Dice, names: dict[str, str]) -> dict[str, tuple[dict, str]]:
         """End-of-week changes (healing, say), per wrestler changed."""
         return {}
 
+    # ------------------------------------------------------------ results and writeups
+
     def summary(self, booking: Booking, result: Any) -> dict:
-        """Machine-readable result for `fedtool results --json` and the database."""
+        """Machine-readable result for `fedtool results --json` and the database: at least
+        "winner" (a wrestler id or None), "method" (one of `finishes`, or a draw's name),
+        "round" and "sides" ([{"id", "name", ...}])."""
         raise NotImplementedError
+
+    def round_rows(self, result: Any) -> list[dict]:
+        """The result's rounds for the league's `rounds` table: {"round", "style", "winner",
+        "margin", "detail" (JSON)} each. A ruleset without rounds keeps none."""
+        return []
 
     def describe(self, booking: Booking, result: Any) -> dict:
-        """Everything the writeup template needs, as plain data."""
+        """Everything the writeup template needs, as plain data (at least "headline")."""
         raise NotImplementedError
 
-    def announce(self, card: Card, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
-        """What the announcement for an opened match shows."""
+    @property
+    def templates(self) -> Path:
+        """The ruleset's packaged templates (`match.md.j2`, `match.html.j2`, `announce.md.j2`),
+        found as `<id>/NAME` after the fed's own templates/<id>/NAME."""
+        return Path(inspect.getfile(type(self))).parent / "templates"
+
+    # ------------------------------------------------------------ strategies
+
+    def missing_strategy(self, settings: dict) -> str:
+        """What a side with no strategy file gets: "refuse" (the week cannot run) or
+        "default" (the ruleset plays a default and says so), by the fed's settings."""
+        return "refuse"
+
+    def strict_settings(self, settings: dict) -> dict:
+        """The settings a strategy is checked under before it is filed: a default never
+        stands in for a strategy that does not stand."""
+        return settings
+
+    def mail_strategy_suffix(self, text: str) -> str:
+        """The file suffix a strategy written in a mail's body is filed under: ".yaml", or
+        ".txt" for a ruleset with a plain-text layout of its own that `text` is written in."""
+        return ".yaml"
+
+    def strategy_readings(self, path: Path, shown: str) -> list | None:
+        """How each line of a strategy file was read (objects with `line` and `reading`), for
+        `fedtool read` and the answer to a strategy mail; None for a layout read as a whole.
+        Raise FedError for a file that cannot be read at all."""
+        return None
+
+    # ------------------------------------------------------------ odds and exhibitions
+
+    plays_odds: bool = False  # whether `trial` is implemented
+
+    def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:
+        """A booking from parsed sheets ((data, file, wrestler id) each) and strategies ((data,
+        file) each), for `fedtool odds --sheet`. `options` holds what the command line gave
+        ("grid", "rounds"; None when not given). The booking's `match` is None."""
+        raise FedError(Problem(None, None, f"fedtool odds has no exhibitions for {self.name} matches", "fedtool odds"))
+
+    def rolls_per_trial(self, booking: Booking) -> bool:
+        """Whether each trial rolls what the booking left open (an exhibition's grid not
+        given), through `odds_setup`."""
+        return False
+
+    def odds_setup(self, booking: Booking, dice: Dice) -> Any:
+        """The setup for one trial, with what the booking left open rolled on `dice`."""
+        return booking.setup
+
+    def trial(self, setup: Any, dice: Dice) -> Trial:
+        """Play a setup once for odds, keeping nothing for a writeup."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ titles and standings
+
+    finishes: tuple[str, ...] = ()  # every finish `summary()["method"]` names for a winner
+    title_divisions: tuple[str, ...] = ()  # the divisions a title may be limited to
+    divisions_are: str = ""  # what they are, in words ("weight classes")
+    team_titles: bool = False  # whether team sheets hold titles (tag titles)
+    standings_divisions: tuple[str, ...] = ()  # the standings' divisions, in order
+
+    def title_division(self, wrestler: WrestlerRecord) -> str | None:
+        """The division a wrestler may hold titles in (one of `title_divisions`)."""
+        return None
+
+    def title_refusal(self, wrestler: WrestlerRecord, title_name: str, division: str) -> str | None:
+        """Why a wrestler may not hold a title limited to `division`, or None."""
+        return None
+
+    def standings_division(self, wrestler: WrestlerRecord | None, is_team: bool) -> str | None:
+        """The standings table a league member is listed in; `wrestler` is None for a member
+        whose sheet is gone."""
+        return None
+
+    def standing_extras(self, wrestler_id: str, matches: list[dict]) -> dict:
+        """Ruleset columns for a standings row, from the wrestler's matches (each with its
+        "summary" JSON and "side")."""
         return {}
+
+    def standing_columns(self) -> tuple[Column, ...]:
+        """The standings' columns after record and streak."""
+        return ()
+
+    def contender_key(self, row: dict) -> tuple:
+        """Higher is closer to a title shot: the number-one contenders have the highest key."""
+        return (row["wins"], row.get("match_points", 0))
+
+    def opponents(self, sides: list[str], wrestler_id: str) -> list[str]:
+        """The sides a wrestler faced in a match (less any tag partner)."""
+        return [side for side in sides if side != wrestler_id]
+
+    def chart(self, settings: dict) -> tuple[str, str, list] | None:
+        """What a wrestler's page charts by week: (state key, label, scale lowest first), or
+        None for a ruleset that keeps no such grade."""
+        return None

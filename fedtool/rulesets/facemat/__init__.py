@@ -9,15 +9,14 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ...card import Card as CardFile
-from ...card import CardMatch, fed_root_of, strategy_path
-from ...dice import Dice
-from ...errors import Collector, FedError, Problem
-from ...validation import FileModel, place, validate
-from ...yamlio import load_yaml
-from ..base import Booking, Ruleset, WrestlerRecord
+from fedtool.kernel.dice import Dice
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import FileModel, place, validate
+from fedtool.kernel.yamlio import load_yaml
+from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, WrestlerRecord
 from . import engine, royale
-from .rules import GRADES, SKILLS, fed_data
+from .rules import fed_data
+from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
 
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
@@ -105,12 +104,9 @@ def match_type(stipulation: str | None) -> tuple[str, str]:
     return kind, chart
 
 
-def _roster(root: Path) -> dict[str, WrestlerRecord]:
+def _roster(fed: FedFiles) -> dict[str, WrestlerRecord]:
     """Every Face to the Mat wrestler on the fed's roster (for the HOT BOX and challenges),
     read again only when a roster file changes."""
-    from ...fed import Fed
-
-    fed = Fed.load(root)
     return _roster_cached(tuple(sorted((wid, str(path), fed.shown(path), path.stat().st_mtime_ns) for wid, path in fed.roster_files.items())))
 
 
@@ -150,6 +146,27 @@ class FaceToTheMat(Ruleset):
     id = "facemat"
     name = "Face to the Mat"
     template = "facemat/match"
+    finishes = ("pin", "finisher", "countout", "dq")
+
+    def missing_strategy(self, settings: dict) -> str:
+        """No strategy: the cards decide, with the card's own move names (the fed's default)."""
+        return settings.get("missing_strategy", "default")
+
+    def contender_key(self, row: dict) -> tuple:
+        """The better TV grade (3.a)."""
+        return (-GRADES.index(row["tv_grade"]) if row["tv_grade"] in GRADES else -len(GRADES),)
+
+    def standing_columns(self) -> tuple[Column, ...]:
+        return (Column("TV grade", lambda r: r["tv_grade"] or ""),)
+
+    def opponents(self, sides: list[str], wrestler_id: str) -> list[str]:
+        """Less a tag partner: on the card the first two sides are a team, the last two the other (9.c)."""
+        mine = sides.index(wrestler_id)
+        tag = len(sides) == 4
+        return [o for i, o in enumerate(sides) if i != mine and not (tag and i // 2 == mine // 2)]
+
+    def chart(self, settings: dict) -> tuple[str, str, list]:
+        return "tv_grade", "TV grade", list(reversed(GRADES))  # F at the bottom
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict) -> WrestlerRecord:
         card = read_card(data, file, wrestler_id)
@@ -171,11 +188,11 @@ class FaceToTheMat(Ruleset):
         sheet = wrestler.sheet
         return {"tv_grade": sheet.tv_grade, "grudge": sheet.grudge, "allies": list(sheet.allies), "foes": list(sheet.foes)}
 
-    def book(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
         options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
-        root = fed_root_of(card.folder)
-        roster = _roster(root)
+        root = card.fed.root
+        roster = _roster(card.fed)
 
         def current(w: WrestlerRecord) -> dict:
             return {**self.initial_state(w), **{k: v for k, v in states.get(w.id, {}).items() if v is not None}}
@@ -239,7 +256,7 @@ class FaceToTheMat(Ruleset):
         notes = []
         missing = []
         for w in wrestlers:
-            path = strategy_path(card, match, w.id)
+            path = card.strategy_path(match, w.id)
             shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
             if not path.exists():
                 plans[w.id] = engine.Plan()
@@ -440,7 +457,7 @@ class FaceToTheMat(Ruleset):
             hotbox[f"grudge {k + 1}"] = name
         return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": hotbox}
 
-    def announce(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
+    def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
         stip = match.raw.get("stipulation") or "normal"
         kind, _ = match_type(stip)
         teams = [wrestlers[0:2], wrestlers[2:4]] if kind == "tag" else [[w] for w in wrestlers]

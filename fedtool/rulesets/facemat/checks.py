@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...errors import Collector
-from ...validation import place
-from .rules import GRADES, SKILLS
+from fedtool.kernel.errors import Collector
+from fedtool.kernel.validation import place
+from .terms import GRADES, SKILLS
 
 FAC_TYPES = frozenset(SKILLS) | {"TV_MOVE", "GRUDGE", "WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH",
                                  "TITLE_HOLDER", "TRAILING", "SIGNATURE"}

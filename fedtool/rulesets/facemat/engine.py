@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cache
 
-from ...dice import Dice
-from .rules import GRADES, d66, data, kicks_out
+from fedtool.kernel.dice import Dice
+from .rules import d66, data, kicks_out
+from .terms import GRADES
 from .sheet import Wrestler
 
 FAC_GUARD = 400  # no real match is this long: a time-limit draw

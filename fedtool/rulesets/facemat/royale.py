@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ...dice import Dice
+from fedtool.kernel.dice import Dice
 from .engine import Line, Result, Setup, resolve
-from .rules import GRADES, data
+from .rules import data
+from .terms import GRADES
 
 METHODS = ("match_up", "quick_play", "four_play")
 QUICK_PLAY_GUARD = 50  # rounds of Quick-Play draws before the field is cut by billing

@@ -7,12 +7,10 @@ import re
 from functools import cache
 from pathlib import Path
 
-from ...yamlio import load_yaml
+from fedtool.kernel.yamlio import load_yaml
+from .checks import check_tables
 
 DATA = Path(__file__).parent / "data"
-GRADES = ("AAA", "AA", "A", "B", "C", "D", "E", "F")  # 3.a: "Range: AAA (best) to F (worst)"
-SKILLS = ("AGILE", "CHEAT", "FAVORITE", "HEAVY", "HELPED", "MEAN", "OBJECT", "POWERFUL", "QUICK", "SMART", "SPECIALTY", "STRONG")
-SYMBOLS = ("star", "square", "circle")  # 3.d
 # 8.a: "Success if any roll falls within TV Grade range"
 KICKOUT = {"AAA": 43, "AA": 36, "A": 33, "B": 26, "C": 23, "D": 16, "E": 13, "F": 11}
 D66 = re.compile(r"^\s*([1-6][1-6])\s*(?:-\s*([1-6][1-6]))?\s*$")
@@ -64,8 +62,6 @@ def _read_cached(stamp: tuple, shown: tuple) -> dict:
 
 
 def _read(files: dict) -> dict:
-    from .checks import check_tables
-
     tables = {name: load_yaml(path, shown) for name, (path, shown) in files.items()}
     tables["facs_file"] = tables["facs"]
     check_tables(tables, {name: shown for name, (_, shown) in files.items()})

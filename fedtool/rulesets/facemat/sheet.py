@@ -7,9 +7,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ...errors import Collector
-from ...validation import FileModel, Name, OwnerModel, place, validate
-from .rules import GRADES, SKILLS, SYMBOLS, parse_range
+from fedtool.kernel.errors import Collector
+from fedtool.kernel.validation import FileModel, Name, OwnerModel, place, validate
+from .rules import parse_range
+from .terms import GRADES, SKILLS, SYMBOLS
 
 
 class FinisherModel(FileModel):

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+import re
+from fractions import Fraction
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
 
-from ...card import Card, CardMatch, strategy_path
-from ...dice import Dice
-from ...errors import Collector, FedError, Problem
-from ...push import Push, after_match, format_points
-from ...validation import FileModel, validate
-from ...yamlio import load_yaml, read_text
-from ..base import Booking, Ruleset, WrestlerRecord
+from fedtool.kernel.dice import Dice
+from fedtool.kernel.errors import Collector, FedError, Problem
+from .push import Push, after_match, format_points
+from fedtool.kernel.validation import FileModel, validate
+from fedtool.kernel.yamlio import load_yaml, read_text
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
 from . import engine
 from .grid import format_grid, read_grid, roll_grid
 from .narrate import describe_match
@@ -25,6 +28,10 @@ from .strategy import Action, Strategy, check_coverage, read_strategy
 from .team import is_team, read_team
 
 SETTINGS_FILE = "rosters/fed.yaml"
+# a strategy mailed in the body is YAML when a line starts with one of these keys, else the plain-text layout
+YAML_KEYS = re.compile(r"^\s*(plus|prefer|answer|hold|draw)\s*:", re.MULTILINE)
+WEIGHT_CLASSES = ("light-heavyweight", "heavyweight", "superheavyweight")  # I.1
+TAG_TEAMS = "tag-teams"  # the standings' division for team sheets
 HEAL_DIE = 6  # IV.2.e: "Each week, they heal 1d6 worth of injury points."
 WRESTLED_PENALTY = 4  # IV.2.e: "If they wrestle that week, that roll is modified by -4"
 
@@ -75,6 +82,12 @@ class MatchMatch(Ruleset):
     id = "matchmatch"
     name = "MatchMatch"
     template = "matchmatch/match"
+    finishes = (engine.PIN, engine.SUBMISSION, engine.COUNTOUT, engine.DQ)
+    title_divisions = WEIGHT_CLASSES
+    divisions_are = "weight classes"
+    team_titles = True
+    standings_divisions = (*WEIGHT_CLASSES, TAG_TEAMS)
+    plays_odds = True
 
     def settings(self, raw: dict, file: str = "rosters/fed.yaml") -> MatchMatchSettings:
         return validate(MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch")
@@ -92,7 +105,7 @@ class MatchMatch(Ruleset):
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
         return {"push_level": wrestler.sheet.push_level, "push_points": wrestler.sheet.push_points, "injury": 0}
 
-    def open_match(self, card: Card, match: CardMatch, dice: Dice, settings: dict) -> dict:
+    def open_match(self, card: CardOnFile, match: MatchOnCard, dice: Dice, settings: dict) -> dict:
         rolled: dict = {}
         if match.raw.get("grid") is None:  # else the card gives the grid by hand
             rolled["grid"] = format_grid(roll_grid(dice))
@@ -103,13 +116,13 @@ class MatchMatch(Ruleset):
             rolled["referee"] = roll_referee(referees, dice).name  # VII.1: told to players with the grid
         return rolled
 
-    def _referee(self, card: Card, match: CardMatch, options: MatchMatchSettings) -> Referee | None:
+    def _referee(self, card: CardOnFile, match: MatchOnCard, options: MatchMatchSettings) -> Referee | None:
         name = match.raw.get("referee") or match.opening.get("referee")
         if name is None:
             return None
         return find_referee(read_referees(options.referees, SETTINGS_FILE), name, card.shown, f"line {match.line}, match {match.id}, field referee")
 
-    def _stipulation(self, card: Card, match: CardMatch, options: MatchMatchSettings) -> engine.Stipulation:
+    def _stipulation(self, card: CardOnFile, match: MatchOnCard, options: MatchMatchSettings) -> engine.Stipulation:
         stip_id = match.raw.get("stipulation")
         if stip_id is None:
             return engine.Stipulation()
@@ -118,7 +131,7 @@ class MatchMatch(Ruleset):
             raise FedError(Problem(card.shown, f"line {match.line}, match {match.id}, field stipulation", f"unknown stipulation {stip_id!r}; this fed has {', '.join(table)}", "MatchMatch VII: specialty matches"))
         return table[stip_id]
 
-    def _grid(self, card: Card, match: CardMatch) -> list[list[str]]:
+    def _grid(self, card: CardOnFile, match: MatchOnCard) -> list[list[str]]:
         if match.raw.get("grid") is not None:
             return read_grid(match.raw["grid"], card.shown, f"line {match.line}, match {match.id}, field grid")
         if "grid" in match.opening:
@@ -127,7 +140,7 @@ class MatchMatch(Ruleset):
             Problem(card.shown, f"line {match.line}, match {match.id}", "no grid yet: open the week (`fedtool open WEEK`) or give `grid:` on the card", "MatchMatch III.1: the grid exists before strategies")
         )
 
-    def book(self, card: Card, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
         options = self.settings(settings)
         if not 2 <= len(wrestlers) <= 4:
             raise FedError(Problem(card.shown, f"line {match.sides_line}, match {match.id}", f"a MatchMatch match has two to four sides, not {len(wrestlers)}", "MatchMatch III.1; docs/rulings/matchmatch.md"))
@@ -149,7 +162,7 @@ class MatchMatch(Ruleset):
         base_threshold = referee.dq_threshold if referee else options.dq_threshold
         sides = []
         for index, wrestler in enumerate(wrestlers):
-            path = strategy_path(card, match, wrestler.id)
+            path = card.strategy_path(match, wrestler.id)
             shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
             state = states[wrestler.id]
             mine = Collector()
@@ -189,6 +202,10 @@ class MatchMatch(Ruleset):
 
     def resolve(self, booking: Booking, dice: Dice) -> engine.MatchResult:
         return engine.resolve(booking.setup, dice)
+
+    def round_rows(self, result: engine.MatchResult) -> list[dict]:
+        return [{"round": rnd.number, "style": rnd.style, "winner": rnd.winner, "margin": rnd.margin, "detail": json.dumps(_plain(dataclasses.asdict(rnd)))}
+                for rnd in result.rounds]
 
     def outcomes(self, booking: Booking, result: engine.MatchResult) -> list[str]:
         count = len(booking.setup.sides)
@@ -264,7 +281,74 @@ class MatchMatch(Ruleset):
     def describe(self, booking: Booking, result: engine.MatchResult) -> dict:
         return describe_match(booking.setup, result)
 
-    def announce(self, card: Card, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
+    # ---------------------------------------------------------------- strategies
+
+    def missing_strategy(self, settings: dict) -> str:
+        return settings.get("missing_strategy", "refuse")
+
+    def strict_settings(self, settings: dict) -> dict:
+        """A strategy that does not stand is refused even where the fed plays a default for a
+        side without one (`missing_strategy: default`)."""
+        return {**settings, "missing_strategy": "refuse"}
+
+    def mail_strategy_suffix(self, text: str) -> str:
+        """YAML when the text has a strategy key (plus:, ...), else the rulebook's plain-text layout."""
+        return ".yaml" if YAML_KEYS.search(text) else ".txt"
+
+    def strategy_readings(self, path: Path, shown: str) -> list[Reading] | None:
+        return load_strategy_data(path, shown)[1] if path.suffix.lower() == ".txt" else None
+
+    # ---------------------------------------------------------------- odds
+
+    def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:
+        """Two sheets and two strategies; `options`: "grid" (rows split by "/", e.g. "Po Te
+        Br/We MA HF/Br MA Ch", or None: every trial rolls its own) and "rounds"."""
+        grid = options.get("grid")
+        rows = [row.split() for row in grid.split("/")] if grid else None
+        setup = exhibition_setup(sheets, strategies, rows, options.get("rounds") or settings.get("rounds", 20), settings)
+        wrestlers = [WrestlerRecord(side.id, side.name, self.id, side.sheet.owner_name, side.sheet.owner_email, side.sheet) for side in setup.sides]
+        return Booking(None, setup, wrestlers, extra={"roll_grid": rows is None})
+
+    def rolls_per_trial(self, booking: Booking) -> bool:
+        return bool(booking.extra.get("roll_grid"))
+
+    def odds_setup(self, booking: Booking, dice: Dice) -> engine.MatchSetup:
+        """A grid rolled for the trial (III.1) when the exhibition gave none."""
+        return dataclasses.replace(booking.setup, grid=roll_grid(dice))
+
+    def trial(self, setup: engine.MatchSetup, dice: Dice) -> Trial:
+        result = engine.resolve(setup, dice)
+        return Trial(result.winner, result.method, result.end_round)
+
+    # ---------------------------------------------------------------- titles and standings
+
+    def title_division(self, wrestler: WrestlerRecord) -> str | None:
+        """The weight class from the sheet's Weight (I.1); Weight 0 counts as light-heavyweight (docs/rulings)."""
+        weight_class = getattr(wrestler.sheet, "weight_class", None)
+        return weight_class.lower() if weight_class else None
+
+    def title_refusal(self, wrestler: WrestlerRecord, title_name: str, division: str) -> str | None:
+        if self.title_division(wrestler) == division:
+            return None
+        return f"{wrestler.name} is {self.title_division(wrestler)} (Weight {wrestler.sheet.styles['weight']}); {title_name} is for {division} (MatchMatch I.1)"
+
+    def standings_division(self, wrestler: WrestlerRecord | None, is_team: bool) -> str | None:
+        if is_team:
+            return TAG_TEAMS
+        return self.title_division(wrestler) if wrestler is not None else None
+
+    def standing_columns(self) -> tuple[Column, ...]:
+        return (Column("push", lambda r: f"{r['push_level']} ({format_points(Fraction(r['push_points'] or 0))} pts)"),
+                Column("injury", lambda r: r["injury"] or ""))
+
+    def contender_key(self, row: dict) -> tuple:
+        """Push level, then push points (Part II)."""
+        return (row["push_level"] or 0, Fraction(row["push_points"] or 0))
+
+    def chart(self, settings: dict) -> tuple[str, str, list]:
+        return "push_level", "Push level", list(range(1, int(settings.get("push_levels", 5)) + 1))
+
+    def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
         vocab = vocabulary()
         options = self.settings(settings)
         grid = self._grid(card, match)
@@ -304,6 +388,17 @@ def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[
             problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
         problems.raise_if_any()
     return setup
+
+
+def _plain(value: Any) -> Any:
+    """Dataclass dicts made JSON-safe: dice faces (bytes) become lists."""
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, bytes):
+        return list(value)
+    return value
 
 
 def _push_text(push: Push) -> str:

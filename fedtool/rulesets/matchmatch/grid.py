@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...dice import Dice
-from ...errors import FedError, Problem
+from fedtool.kernel.dice import Dice
+from fedtool.kernel.errors import FedError, Problem
 from .rules import Vocabulary, vocabulary
 
 LETTERS = ("A", "B", "C")

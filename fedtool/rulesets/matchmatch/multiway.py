@@ -19,8 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from ...dice import Dice
-from .engine import (
+from fedtool.kernel.dice import Dice
+from .match import (
     DOUBLE_COUNTOUT,
     DOUBLE_DQ,
     DQ,

@@ -9,10 +9,10 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from ...dice import Dice
-from ...errors import FedError, Problem
-from ...validation import FileModel, Name, validate
-from ...yamlio import load_yaml
+from fedtool.kernel.dice import Dice
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.validation import FileModel, Name, validate
+from fedtool.kernel.yamlio import load_yaml
 from .engine import INJURY_DAMAGE, Stipulation
 from .rules import DATA, Vocabulary, vocabulary
 

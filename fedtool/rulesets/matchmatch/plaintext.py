@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from ...errors import Collector, FedError, Problem
-from ...yamlio import LineDict, LineList
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.yamlio import LineDict, LineList
 from .rules import Vocabulary, vocabulary
 
 MAX_BYTES = 200_000

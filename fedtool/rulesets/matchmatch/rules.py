@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from ...yamlio import load_yaml
+from fedtool.kernel.yamlio import load_yaml
 
 DATA = Path(__file__).parent / "data"
 STAMINA = "stamina"

@@ -8,9 +8,9 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, field_validator
 
-from ...errors import Collector
-from ...validation import FileModel, Name, OwnerModel, Points, fraction, place, validate
-from ...validation import sensible_number
+from fedtool.kernel.errors import Collector
+from fedtool.kernel.validation import FileModel, Name, OwnerModel, Points, fraction, place, validate
+from fedtool.kernel.validation import sensible_number
 from .rules import Vocabulary, vocabulary
 
 BUDGET = 42  # I.1: "A new wrestler has 42 points to spend"

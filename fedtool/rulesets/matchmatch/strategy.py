@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import Field
 
-from ...errors import Collector, Problem
-from ...validation import FileModel, place, validate
-from ...yamlio import line_of
+from fedtool.kernel.errors import Collector, Problem
+from fedtool.kernel.validation import FileModel, place, validate
+from fedtool.kernel.yamlio import line_of
 from .rules import RoundType, Vocabulary, vocabulary
 from .sheet import Sheet
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...errors import Collector, FedError, Problem
-from ...validation import place
-from ...yamlio import LineDict
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import place
+from fedtool.kernel.yamlio import LineDict
 from .rules import vocabulary
 from .sheet import Sheet, read_sheet
 

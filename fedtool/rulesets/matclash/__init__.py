@@ -2,19 +2,18 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field
 
-from ...card import Card as CardFile
-from ...card import CardMatch, fed_root_of, strategy_path
-from ...dice import Dice
-from ...errors import Collector, FedError, Problem
-from ...validation import FileModel, Name, OwnerModel, validate
-from ...yamlio import load_yaml
-from ..base import Booking, Ruleset, WrestlerRecord
+from fedtool.kernel.dice import Dice
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
+from fedtool.kernel.yamlio import load_yaml
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, WrestlerRecord
 from . import engine
 from .cards import SETS, build_deck, card_id, catalogue
 from .policy import Policy, read_policy
@@ -68,6 +67,7 @@ class MatClash(Ruleset):
     id = "matclash"
     name = "Mat Clash"
     template = "matclash/match"
+    finishes = ("fall", "tech_fall", "major", "decision", "dual")
 
     def settings(self, raw: dict) -> MatClashSettings:
         return validate(MatClashSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.matclash")
@@ -81,7 +81,7 @@ class MatClash(Ruleset):
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
         return {}  # Mat Clash keeps records only: standings come from the results
 
-    def book(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
         options = self.settings(settings)
         fmt = match.raw.get("format", "quick_scrap")
         where = f"line {match.line}, match {match.id}"
@@ -92,7 +92,7 @@ class MatClash(Ruleset):
         problems = Collector()
         policies, notes = [], []
         for wrestler in wrestlers:
-            path = strategy_path(card, match, wrestler.id)
+            path = card.strategy_path(match, wrestler.id)
             shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
             if not path.exists():
                 if options.missing_strategy == "refuse":
@@ -108,7 +108,7 @@ class MatClash(Ruleset):
         deck = None
         try:
             if options.deck:
-                deck_path = fed_root_of(card.folder) / "rosters" / Path(options.deck).name  # a file in rosters/ only
+                deck_path = card.fed.rosters / Path(options.deck).name  # a file in rosters/ only
                 deck = build_deck(tuple(options.sets), deck_path, f"rosters/{deck_path.name}")
             else:
                 deck = build_deck(tuple(options.sets))
@@ -119,7 +119,7 @@ class MatClash(Ruleset):
         setup = {"format": fmt, "names": [w.name for w in wrestlers], "ids": [w.id for w in wrestlers], "policies": policies, "deck": deck, "moves": moves}
         return Booking(match, setup, wrestlers, notes, {"format": fmt})
 
-    def announce(self, card: CardFile, match: CardMatch, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
+    def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
         fmt = match.raw.get("format", "quick_scrap")
         rules = ("Five Quick Scraps, up to 3 draws each per scrap, Pin and MAT BEAST after the second transition; "
                  "team points 6 for a fall, 5 technical fall, 4 major, 3 decision.") if fmt == "dual_match" else (
@@ -137,8 +137,26 @@ class MatClash(Ruleset):
     def outcomes(self, booking: Booking, result: Played) -> list[str]:
         return ["win" if i == result.winner else "loss" for i in (0, 1)]
 
-    def league_effects(self, booking, result, states, settings) -> dict:
-        return {}
+    def missing_strategy(self, settings: dict) -> str:
+        return settings.get("missing_strategy", "default")
+
+    def standing_extras(self, wrestler_id: str, matches: list[dict]) -> dict:
+        """Team points (4.8: fall 6, technical fall 5, major 4, decision 3) over Quick Scraps
+        won and Dual Matches' team totals, and falls won."""
+        points = falls = 0
+        for m in matches:
+            summary = json.loads(m["summary"])
+            for scrap in summary.get("scraps") or []:
+                if scrap.get("winner") == wrestler_id and scrap.get("method") == "fall":
+                    falls += 1
+            if summary.get("team_points"):
+                points += summary["team_points"][m["side"]]
+            else:
+                points += sum(s.get("team_points", 0) for s in summary.get("scraps") or [] if s.get("winner") == wrestler_id)
+        return {"match_points": points, "falls": falls}
+
+    def standing_columns(self) -> tuple[Column, ...]:
+        return (Column("points", lambda r: r.get("match_points", 0)), Column("falls", lambda r: r.get("falls", 0)))
 
     def summary(self, booking: Booking, result: Played) -> dict:
         ids = booking.setup["ids"]

@@ -7,8 +7,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ...errors import FedError, Problem
-from ...yamlio import load_yaml
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.yamlio import load_yaml
 
 DATA = Path(__file__).parent / "data"
 BASE_DECK_SIZE = 55  # the published size of the base deck

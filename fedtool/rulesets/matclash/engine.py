@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ...dice import Dice
+from fedtool.kernel.dice import Dice
 from .cards import WILD_AS, Card
 
 NEUTRAL, TOP, BOTTOM = "neutral", "top", "bottom"

@@ -7,8 +7,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from ...errors import Collector
-from ...validation import FileModel, place, validate
+from fedtool.kernel.errors import Collector
+from fedtool.kernel.validation import FileModel, place, validate
 from .cards import card_id
 
 SITUATIONS = ("neutral", "top", "bottom")

@@ -14,7 +14,6 @@ accepts it (`fedtool accept WEEK WRESTLER`).
 
 from __future__ import annotations
 
-import dataclasses
 import datetime
 import hashlib
 import html as htmlmod
@@ -30,14 +29,17 @@ from email.utils import make_msgid, parseaddr, parsedate_to_datetime
 from pathlib import Path
 from typing import Iterator
 
-from .card import load_card
-from .errors import Collector, FedError, Problem
-from .fed import Fed, week_name
+from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
+from fedtool.fed.settings import Fed, week_name
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.league.db import open_league
+from fedtool.rulesets import get_ruleset
+from fedtool.rulesets.base import Ruleset
+from fedtool.week.booking import CardContext, card_context, week_card
+from fedtool.week.status import check_strategy_file
+
 from .imap import imap_mails, is_imap
-from .league import open_league, states_before
 from .passwords import BLANKED, PASSWORD_LINE, password_matches, stored_passwords, take_password
-from .rulesets import get_ruleset
-from .week import check_strategy_file, load_wrestlers
 
 MAX_BYTES = 1_000_000
 MAX_PARTS = 20
@@ -45,8 +47,6 @@ MAX_DEPTH = 5
 MAX_QUOTED_LINES = 200  # of the player's own mail, quoted back in an answer
 SILENT_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@-]|$)", re.IGNORECASE)
 WEEK = re.compile(r"\bweek\s*(\d{1,4})\b", re.IGNORECASE)
-HELD_FOLDER = "held"  # strategies/week-NN/held/: late strategies waiting for the fedhead
-STRATEGY_SUFFIXES = (".yaml", ".txt")
 _PARSER = BytesParser(policy=policy.default)
 _FOLD = re.compile(r"\r?\n(?=[ \t])")
 
@@ -172,15 +172,16 @@ def _body_text(message: EmailMessage) -> str | None:
     return htmlmod.unescape(re.sub(r"<[^>]+>", "\n", text))
 
 
-def _strategy_text(message: EmailMessage) -> tuple[str, str] | None:
+def _strategy_text(message: EmailMessage, ruleset: Ruleset) -> tuple[str, str] | None:
     """The strategy: the first .yaml/.yml/.txt attachment, else the plain body (a forwarded
     mail's own body when the strategy came forwarded). Returns (suffix, text); the
-    attachment's name decides only the suffix, never a path."""
+    attachment's name decides only the suffix, never a path; a body's suffix is the
+    ruleset's reading of its text (`Ruleset.mail_strategy_suffix`)."""
     for part in message.iter_attachments():
         if part.get_content_type() == "message/rfc822":
             inner = part.get_payload()[0] if part.is_multipart() else None
-            if inner is not None and _strategy_text(inner) is not None:
-                return _strategy_text(inner)
+            if inner is not None and _strategy_text(inner, ruleset) is not None:
+                return _strategy_text(inner, ruleset)
             continue
         name = (part.get_filename() or "").lower()
         for suffix in (".yaml", ".yml", ".txt"):
@@ -191,8 +192,7 @@ def _strategy_text(message: EmailMessage) -> tuple[str, str] | None:
         return None
     text = text.split("\n-- \n")[0]  # a signature is not part of the strategy
     text = _forwarded(text)
-    suffix = ".yaml" if re.search(r"^\s*(plus|prefer|answer|hold|draw)\s*:", text, re.MULTILINE) else ".txt"
-    return suffix, text
+    return ruleset.mail_strategy_suffix(text), text
 
 
 _FORWARD_MARK = re.compile(r"^-{2,}\s*(Forwarded message|Original Message)\s*-{2,}\s*$", re.IGNORECASE | re.MULTILINE)
@@ -323,25 +323,10 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     return report
 
 
-def strict(fed: Fed) -> Fed:
-    """The fed as a strategy is checked before it is filed: a strategy that does not stand is
-    refused even where the fed plays a default for a side without one (`missing_strategy:
-    default`), so a broken strategy is never filed as if it stood."""
-    rulesets = {rid: {**options, "missing_strategy": "refuse"} if rid == "matchmatch" else options
-                for rid, options in fed.settings.rulesets.items()}
-    return dataclasses.replace(fed, settings=fed.settings.model_copy(update={"rulesets": rulesets}))
-
-
-def _week_context(fed: Fed, week: int, weeks: dict) -> tuple:
+def _week_context(fed: Fed, week: int, weeks: dict) -> CardContext:
     """The card, its wrestlers and their league states going into `week`, read once."""
     if week not in weeks:
-        folder = fed.week_dir(week)
-        card = load_card(folder, fed.shown(folder), fed.settings.ruleset, week)
-        wrestlers = load_wrestlers(fed, card, Collector())
-        states = states_before(open_league(fed.database, create=False), week)
-        for w in wrestlers.values():
-            states.setdefault(w.id, get_ruleset(w.ruleset).initial_state(w))
-        weeks[week] = (card, wrestlers, states)
+        weeks[week] = card_context(fed, week_card(fed, week), week, Collector())
     return weeks[week]
 
 
@@ -372,7 +357,8 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     folder = fed.week_dir(week)
     if not (folder / "card.yaml").exists():
         return refuse(f"There is no card for week {week}.")
-    card, wrestlers, states = _week_context(fed, week, weeks)
+    context = _week_context(fed, week, weeks)
+    card, wrestlers = context.card, context.wrestlers
     sides = {w: m for m in card.matches for w in m.sides}
     lowered = subject.lower()
     wrestler_id = next((w for w in sorted(sides, key=len, reverse=True) if w in lowered), None)
@@ -385,7 +371,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if sender.lower() != owner:
         # a From: header can be forged: only the registered owner's address is accepted
         return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week, wrestler_id)
-    content = _strategy_text(message)
+    content = _strategy_text(message, get_ruleset(sides[wrestler_id].ruleset))
     if content is not None:
         quoted = _quoted(content[1])
     if mail.passwords:
@@ -411,7 +397,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     candidate = folder / f"~incoming~{wrestler_id}{suffix}"
     candidate.write_text(text, encoding="utf-8")
     try:
-        check = check_strategy_file(weeks.setdefault("strict fed", strict(fed)), candidate, wrestler_id, (card, wrestlers, states))
+        check = check_strategy_file(fed, candidate, wrestler_id, context, strict=True)
     except FedError as exc:
         check = None
         errors = exc.problems
@@ -465,7 +451,7 @@ def accept_held(fed: Fed, week: int, wrestler_id: str) -> Path:
     candidate = folder / f"~incoming~{wrestler_id}{source.suffix}"
     candidate.write_bytes(source.read_bytes())
     try:
-        check = check_strategy_file(strict(fed), candidate, wrestler_id)
+        check = check_strategy_file(fed, candidate, wrestler_id, strict=True)
     except FedError:
         candidate.unlink(missing_ok=True)
         raise
@@ -479,12 +465,4 @@ def accept_held(fed: Fed, week: int, wrestler_id: str) -> Path:
     return final
 
 
-def held_strategies(fed: Fed, week: int) -> dict[str, Path]:
-    """Wrestler id -> the late strategy held for the fedhead."""
-    folder = fed.week_dir(week) / HELD_FOLDER
-    if not folder.is_dir():
-        return {}
-    return {p.stem: p for p in sorted(folder.iterdir()) if p.suffix in STRATEGY_SUFFIXES and p.is_file()}
-
-
-__all__ = ["intake", "IntakeReport", "accept_held", "held_strategies", "replies_folder", "arrived_at"]
+__all__ = ["intake", "IntakeReport", "accept_held", "replies_folder", "arrived_at"]

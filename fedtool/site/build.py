@@ -20,20 +20,19 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from markupsafe import Markup
 
-from . import records
-from .errors import FedError, Problem
-from .fed import WRESTLER_ID, Fed, week_name
-from .league import open_league
-from .render import environment, render
+from fedtool.fed.files import StagedDir
+from fedtool.fed.render import environment, render
+from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.league import records
+from fedtool.league.db import open_league
+from fedtool.league.sheets import read_roster_sheet
+from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 
 SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never replaces anything else
-
-RULESET_NAMES = {"matchmatch": "MatchMatch", "matclash": "Mat Clash", "facemat": "Face to the Mat"}
-TV_GRADES = ("AAA", "AA", "A", "B", "C", "D", "E", "F")  # Face to the Mat 3.a, best first
 
 # chart geometry (SVG user units); the SVG scales to the page's width
 CHART_WIDTH, CHART_HEIGHT = 600, 300
@@ -114,9 +113,6 @@ def roster_sheets(fed: Fed) -> dict[str, dict]:
 
     A sheet that no longer reads is left out: its wrestler's page then shows what the
     league holds, and the chart starts at the first state the league stored."""
-    from .rulesets import get_ruleset
-    from .week import read_roster_sheet
-
     out = {}
     for wrestler_id in fed.roster_files:
         try:
@@ -136,19 +132,17 @@ def roster_sheets(fed: Fed) -> dict[str, dict]:
 # ---------------------------------------------------------------- the chart
 
 
-def state_chart(name: str, ruleset: str, start: dict | None, states: list[dict], weeks: list[int], push_levels: int) -> dict | None:
-    """Push level (MatchMatch) or TV grade (Face to the Mat) at the end of each run week.
+def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | None, states: list[dict], weeks: list[int]) -> dict | None:
+    """What the wrestler's ruleset charts (`Ruleset.chart`: push level in MatchMatch, TV
+    grade in Face to the Mat) at the end of each run week.
 
     Week 0 is the start (the sheet's value). A week with no stored change carries the
     last value on. Returns the chart's geometry and labels for the template, or None
-    for a wrestler whose ruleset keeps neither (Mat Clash) or who has no value at all.
+    for a wrestler whose ruleset charts nothing (Mat Clash) or who has no value at all.
     """
-    if ruleset == "facemat":
-        key, label, scale = "tv_grade", "TV grade", list(reversed(TV_GRADES))  # F at the bottom
-    elif ruleset == "matchmatch":
-        key, label, scale = "push_level", "Push level", list(range(1, push_levels + 1))
-    else:
+    if charted is None:
         return None
+    key, label, scale = charted
     by_week = {row["week"]: row[key] for row in states if row.get(key) is not None}
     value = (start or {}).get(key)
     points = []
@@ -202,15 +196,12 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
     `out` must be a new or empty folder or one fedtool built before: fedtool never
     replaces a folder it did not make. Standings and title lineages come from
     `records`; the rest is read from the league in a few queries."""
-    from .week import StagedDir
-
     out = Path(out) if out is not None else default_out(fed)
     _check_out(fed, out)
     db = open_league(fed.database, create=False)
     league = read_league(db)
     sheets = roster_sheets(fed)
     env = environment(fed.templates)
-    push_levels = int(fed.ruleset_settings("matchmatch").get("push_levels", 5))
     week_numbers = [w["week"] for w in league.weeks]
     # every league member and every roster sheet has a page; the league's name first, as records does
     wrestlers = {wid: dict(w) for wid, w in league.wrestlers.items()}
@@ -220,12 +211,20 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
     names = {wid: w["name"] for wid, w in wrestlers.items()}
     standings = records.standings(fed, db)
     titles = records.titles(fed, db)
+    used = sorted({w["ruleset"] for w in wrestlers.values()} | {t["ruleset"] for t in standings + titles}, key=lambda r: (ruleset_order(r), r))
+    rulesets = {rid: get_ruleset(rid) for rid in used if rid in REGISTRY}
+    charts = {rid: ruleset.chart(fed.ruleset_settings(rid)) for rid, ruleset in rulesets.items()}
+    for table in standings:  # the ruleset's own columns (`Ruleset.standing_columns`)
+        columns = rulesets[table["ruleset"]].standing_columns() if table["ruleset"] in rulesets else ()
+        table["columns"] = [c.header for c in columns]
+        for row in table["rows"]:
+            row["cells"] = [c.cell(row) for c in columns]
     title_names = {t["id"]: t["name"] for t in titles}
 
     pages: dict[str, str] = {}
     common = {
         "fed_name": fed.settings.name,
-        "ruleset_names": RULESET_NAMES,
+        "ruleset_names": {rid: ruleset.name for rid, ruleset in rulesets.items()},
         "week_page": week_page,
         "page_name": page_name,
         "run_weeks": set(week_numbers),
@@ -290,7 +289,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
             history=history,
             states=states,
             current=states[-1] if states else start or {},
-            chart=state_chart(wrestler["name"], wrestler["ruleset"], start, states, week_numbers, push_levels),
+            chart=state_chart(wrestler["name"], charts.get(wrestler["ruleset"]), start, states, week_numbers),
             reigns=sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"])),
             members=[{"id": m, "name": names.get(m, m)} for m in wrestler["members"]],
             teams=[{"id": t, "name": names[t]} for t in teams_of.get(wid, [])],
@@ -298,8 +297,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
     by_ruleset: dict[str, list[dict]] = defaultdict(list)
     for wrestler in wrestlers.values():
         by_ruleset[wrestler["ruleset"]].append(wrestler)
-    order = list(RULESET_NAMES)
-    page("wrestlers/index.html", "wrestlers.html.j2", by_ruleset=dict(sorted(by_ruleset.items(), key=lambda i: (order.index(i[0]) if i[0] in order else len(order), i[0]))))
+    page("wrestlers/index.html", "wrestlers.html.j2", by_ruleset=dict(sorted(by_ruleset.items(), key=lambda i: (ruleset_order(i[0]), i[0]))))
     page("standings.html", "standings.html.j2", standings=standings)
     page("titles/index.html", "titles.html.j2", titles=titles)
     for title in titles:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Iterator
 from urllib.parse import unquote, urlsplit
 
-from .errors import FedError, Problem
+from fedtool.kernel.errors import FedError, Problem
 
 PASSWORD_ENV = "FEDTOOL_IMAP_PASSWORD"
 RULE = "fedtool inbox: IMAP"

@@ -17,10 +17,13 @@ from email import policy
 from email.parser import BytesParser
 from pathlib import Path
 
-from .dice import derive_seed
-from .errors import FedError, Problem
-from .fed import Fed, week_name
-from .league import open_league
+from fedtool.fed.render import email
+from fedtool.kernel.dice import derive_seed
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.fed.settings import Fed, week_name
+from fedtool.league.db import open_league
+from fedtool.week.booking import week_card
+from fedtool.week.status import week_status
 
 PASSWORD_ENV = "FEDTOOL_SMTP_PASSWORD"
 
@@ -115,12 +118,7 @@ def queue_reminders(fed: Fed, week: int) -> ReminderReport:
     yet (nothing sent, or only refused mail), naming each match, the deadline and how to
     submit. Each player's reminder has one Message-ID per week, so `fedtool send` delivers it
     once however often this runs."""
-    from .card import load_card
-    from .render import email
-    from .week import week_status
-
-    folder = fed.week_dir(week)
-    card = load_card(folder, fed.shown(folder), fed.settings.ruleset, week)
+    card = week_card(fed, week)
     rows = week_status(fed, week)
     mail = fed.settings.mail
     to_address = str(mail.reply_to or mail.from_address)

@@ -4,7 +4,8 @@ Everything here reads the league (fed.db) and the fed's settings and returns pla
 JSON-able dicts and lists: `fedtool titles/standings/history --json` print exactly
 these, and `fedtool site` renders them.
 
-Titles are defined in rosters/fed.yaml (`titles:`). A card match names the title it is
+What a ruleset shows (its finishes, divisions, contenders, standings columns) comes from
+its hooks (fedtool.rulesets.base). Titles are defined in rosters/fed.yaml (`titles:`). A card match names the title it is
 for (`for_title:`); the run decides it by the title's rule (by default every finish but
 a DQ or a count-out changes hands) and records it in `title_matches`, a week table that
 `--rerun` undoes. The fedhead's vacate and award rulings (`fedtool title vacate/award`)
@@ -15,30 +16,23 @@ them and plays them after the week's matches again (docs/rulings/matchmatch.md, 
 from __future__ import annotations
 
 import datetime
-import json
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from sqlite_utils import Database
 
-from .card import Card
-from .errors import Collector, FedError, Problem
-from .fed import Fed, SETTINGS_FILE, TitleSettings
-from .validation import place
+from fedtool.fed.card import Card
+from fedtool.fed.settings import Fed, TitleSettings
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import place
+from fedtool.rulesets import REGISTRY, all_rulesets, check_ruleset, get_ruleset, ruleset_order
+from fedtool.rulesets.base import Ruleset
+
+from .db import states_before
+from .sheets import read_roster_sheet
 
 RULE = "fed settings: titles"
-DIVISIONS = ("light-heavyweight", "heavyweight", "superheavyweight")  # MatchMatch I.1 weight classes
-TAG_TEAMS = "tag-teams"  # the standings' division for MatchMatch team sheets
-# The finishes each ruleset's results name (`fedtool results --json`, "method").
-FINISHES = {
-    "matchmatch": ("pin", "submission", "countout", "dq"),
-    "matclash": ("fall", "tech_fall", "major", "decision", "dual"),
-    "facemat": ("pin", "finisher", "countout", "dq"),
-}
 NEVER_BY_DEFAULT = ("dq", "countout")  # "as in wrestling": the title does not change on these
-RULESET_ORDER = ("matchmatch", "matclash", "facemat")
-GRADES = ("AAA", "AA", "A", "B", "C", "D", "E", "F")  # Face to the Mat 3.a, best first
 
 
 # ---------------------------------------------------------------- the contract
@@ -61,12 +55,10 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None) -> list[dict[s
     town come last. With `ruleset`, only that ruleset's tables.
     """
     if ruleset is not None:
-        from .rulesets import get_ruleset
-
-        get_ruleset(ruleset, (None, "--ruleset"))
+        check_ruleset(ruleset, (None, "--ruleset"))
     league = _League.read(fed, db)
     holders: dict[str, set[str]] = {}  # ruleset -> who holds one of its titles
-    for title in _lineages(fed, db).values():
+    for title in _checked_lineages(fed, db).values():
         if title.holder:
             holders.setdefault(title.settings_ruleset, set()).add(title.holder)
     tables: dict[tuple[str, str | None], list[dict]] = {}
@@ -99,7 +91,7 @@ def titles(fed: Fed, db: Database) -> list[dict[str, Any]]:
     """
     names = _names(fed, db)
     out = []
-    for title in _lineages(fed, db).values():
+    for title in _checked_lineages(fed, db).values():
         s = title.settings
         out.append(
             {
@@ -160,7 +152,7 @@ def history(fed: Fed, db: Database, wrestler_id: str) -> dict[str, Any]:
         for row in db["wrestler_states"].rows_where("wrestler_id = ?", [wrestler_id], order_by="week")
     ]
     reigns = []
-    for title in _lineages(fed, db).values():
+    for title in _checked_lineages(fed, db).values():
         for reign in title.reigns:
             if reign["wrestler_id"] == wrestler_id:
                 reigns.append({"title_id": title.settings.id, "wrestler_id": wrestler_id, "name": names.get(wrestler_id, wrestler_id), **reign})
@@ -196,39 +188,38 @@ def changes_hands(title: TitleSettings, method: str | None) -> bool:
     return method in title.changes_on
 
 
-def division_of(wrestler) -> str | None:
-    """A MatchMatch wrestler's (or team's) weight class from the sheet's Weight (I.1), as a
-    division id; None for other rulesets. Weight 0 counts as light-heavyweight (docs/rulings)."""
-    weight_class = getattr(getattr(wrestler, "sheet", None), "weight_class", None)
-    if wrestler.ruleset != "matchmatch" or not weight_class:
-        return None
-    return weight_class.lower()
-
-
-def check_title_settings(fed: Fed, data: Any) -> None:
-    """Check `titles:` in rosters/fed.yaml beyond its shape: unique ids, a known ruleset,
-    divisions only for MatchMatch, known finishes, and a first holder who may hold it."""
-    from .rulesets import RULESETS
-
-    shown = fed.shown(fed.rosters / SETTINGS_FILE)
+def check_title_settings(fed: Fed, only: set[str] | None = None) -> None:
+    """Check `titles:` in rosters/fed.yaml beyond its shape: unique ids, and for each title
+    (or those in `only`) what its ruleset allows: divisions, tag titles, finishes, and a
+    first holder who may hold it. Each title's ruleset is imported for this, so it runs
+    where titles are used, not when the fed is loaded."""
+    data = fed.data
+    shown = fed.shown(fed.settings_file)
     problems = Collector()
     seen: set[str] = set()
     for index, title in enumerate(fed.settings.titles):
-        where = place(data, ("titles", index))
         if title.id in seen:
-            problems.add(shown, where, f"title id {title.id!r} is used twice", RULE)
+            problems.add(shown, place(data, ("titles", index)), f"title id {title.id!r} is used twice", RULE)
         seen.add(title.id)
-        ruleset = title.ruleset or fed.settings.ruleset
-        if ruleset not in RULESETS:
-            problems.add(shown, place(data, ("titles", index, "ruleset")), f"unknown ruleset {ruleset!r}; fedtool knows {', '.join(RULESETS)}", RULE)
+    for index, title in enumerate(fed.settings.titles):
+        if only is not None and title.id not in only:
             continue
-        if title.division is not None and ruleset != "matchmatch":
-            problems.add(shown, place(data, ("titles", index, "division")), f"divisions are MatchMatch weight classes; {title.name} is a {ruleset} title", RULE)
-        if title.teams and ruleset != "matchmatch":
-            problems.add(shown, place(data, ("titles", index, "teams")), f"tag titles are held by MatchMatch team sheets; {title.name} is a {ruleset} title", RULE)
+        ruleset_id = title.ruleset or fed.settings.ruleset
+        if ruleset_id not in REGISTRY:
+            continue  # refused when the fed was loaded (fedtool.league.sheets.load_fed)
+        ruleset = get_ruleset(ruleset_id)
+        if title.division is not None and title.division not in ruleset.title_divisions:
+            if ruleset.title_divisions:
+                why = "Input should be " + _either(ruleset.title_divisions)
+            else:
+                why = f"divisions are {' or '.join(f'{r.name} {r.divisions_are}' for r in all_rulesets() if r.title_divisions)}; {title.name} is a {ruleset_id} title"
+            problems.add(shown, place(data, ("titles", index, "division")), why, RULE)
+        if title.teams and not ruleset.team_titles:
+            owners = " or ".join(f"{r.name} team sheets" for r in all_rulesets() if r.team_titles)
+            problems.add(shown, place(data, ("titles", index, "teams")), f"tag titles are held by {owners}; {title.name} is a {ruleset_id} title", RULE)
         for finish in title.changes_on or []:
-            if finish not in FINISHES.get(ruleset, ()):
-                problems.add(shown, place(data, ("titles", index, "changes_on")), f"{finish!r} is not a {ruleset} finish ({', '.join(FINISHES.get(ruleset, ()))})", RULE)
+            if finish not in ruleset.finishes:
+                problems.add(shown, place(data, ("titles", index, "changes_on")), f"{finish!r} is not a {ruleset_id} finish ({', '.join(ruleset.finishes)})", RULE)
         if title.first_holder is not None and not problems:
             try:
                 problem = _may_hold(fed, title, title.first_holder)
@@ -238,6 +229,12 @@ def check_title_settings(fed: Fed, data: Any) -> None:
             if problem:
                 problems.add(shown, place(data, ("titles", index, "first_holder")), problem, RULE)
     problems.raise_if_any()
+
+
+def _either(values: tuple[str, ...]) -> str:
+    """'a', 'b' or 'c'."""
+    quoted = [repr(v) for v in values]
+    return quoted[0] if len(quoted) == 1 else f"{', '.join(quoted[:-1])} or {quoted[-1]}"
 
 
 def _may_hold(fed: Fed, title: TitleSettings, wrestler_id: str, wrestler=None) -> str | None:
@@ -253,8 +250,8 @@ def _may_hold(fed: Fed, title: TitleSettings, wrestler_id: str, wrestler=None) -
         return f"{title.name} is a tag title: {wrestler.name} is not a team sheet"
     if not title.teams and wrestler.members:
         return f"{wrestler.name} is a team; {title.name} is not a tag title (give it `teams: true`)"
-    if title.division is not None and division_of(wrestler) != title.division:
-        return f"{wrestler.name} is {division_of(wrestler)} (Weight {wrestler.sheet.styles['weight']}); {title.name} is for {title.division} (MatchMatch I.1)"
+    if title.division is not None:
+        return get_ruleset(ruleset).title_refusal(wrestler, title.name, title.division)
     return None
 
 
@@ -263,6 +260,12 @@ def check_card_titles(fed: Fed, card: Card, wrestlers: dict) -> list[Problem]:
     ruleset, a side who may not hold it (division, team or not)."""
     problems = Collector()
     by_id = {t.id: t for t in fed.settings.titles}
+    named = {m.for_title for m in card.matches if m.for_title in by_id}
+    if named:
+        try:
+            check_title_settings(fed, named)  # the settings of the titles this card is for
+        except FedError as exc:
+            return exc.problems
     for match in card.matches:
         if match.for_title is None:
             continue
@@ -366,7 +369,7 @@ def award_title(fed: Fed, db: Database, title_id: str, wrestler_id: str, reason:
 
 
 def _title_lineage(fed: Fed, db: Database, title_id: str) -> "_Lineage":
-    lineages = _lineages(fed, db)
+    lineages = _checked_lineages(fed, db)
     if title_id not in lineages:
         known = ", ".join(lineages) or "none: define them under `titles:` in rosters/fed.yaml"
         raise FedError(Problem(None, None, f"unknown title {title_id!r}; the fed's titles are {known}", "fedtool title"))
@@ -404,6 +407,12 @@ class _Lineage:
         if self.holder is not None:
             self.reigns[-1].update(lost_week=week, lost_how=how)
         self.holder = None
+
+
+def _checked_lineages(fed: Fed, db: Database) -> dict[str, _Lineage]:
+    """Every title's lineage, its settings checked first."""
+    check_title_settings(fed)
+    return _lineages(fed, db)
 
 
 def _lineages(fed: Fed, db: Database, before_week: int | None = None) -> dict[str, _Lineage]:
@@ -468,18 +477,17 @@ class _League:
 
     @classmethod
     def read(cls, fed: Fed, db: Database) -> "_League":
-        from .league import states_before
-        from .rulesets import get_ruleset
         latest = states_before(db, 1 << 30)
         members: dict[str, _Member] = {}
         for wid in fed.roster_files:
             sheet = _sheet(fed, wid)
-            state = {**get_ruleset(sheet.ruleset).initial_state(sheet), **latest.get(wid, {})}
-            division = TAG_TEAMS if sheet.members and sheet.ruleset == "matchmatch" else division_of(sheet)
-            members[wid] = _Member(wid, sheet.name, sheet.ruleset, division, state)
+            ruleset = get_ruleset(sheet.ruleset)
+            state = {**ruleset.initial_state(sheet), **latest.get(wid, {})}
+            members[wid] = _Member(wid, sheet.name, sheet.ruleset, ruleset.standings_division(sheet, bool(sheet.members)), state)
         for row in db["wrestlers"].rows:
             if row["id"] not in members:  # in the league, its sheet since removed
-                division = TAG_TEAMS if row.get("members") and row["ruleset"] == "matchmatch" else None
+                known = _ruleset(row["ruleset"])
+                division = known.standings_division(None, bool(row.get("members"))) if known else None
                 members[row["id"]] = _Member(row["id"], row["name"], row["ruleset"], division, dict(latest.get(row["id"], {})))
         matches_of: dict[str, list[dict]] = {}
         rows = db.execute(
@@ -497,13 +505,17 @@ class _League:
         return cls(members, matches_of)
 
 
+def _ruleset(ruleset_id: str) -> Ruleset | None:
+    """A ruleset the league names, or None for one fedtool no longer knows."""
+    return get_ruleset(ruleset_id) if ruleset_id in REGISTRY else None
+
+
 def _opponents(match: dict, wrestler_id: str) -> list[str]:
-    """The other sides of a match, less a Face to the Mat tag partner (on the card the
-    first two sides are a team, the last two the other: rulebook 9.c)."""
-    sides = match["sides"]
-    mine = sides.index(wrestler_id)
-    tag = match["ruleset"] == "facemat" and len(sides) == 4
-    return [o for i, o in enumerate(sides) if i != mine and not (tag and i // 2 == mine // 2)]
+    """The sides a wrestler faced in a match, as his ruleset counts them (less a tag partner)."""
+    known = _ruleset(match["ruleset"])
+    if known is None:
+        return [o for o in match["sides"] if o != wrestler_id]
+    return known.opponents(match["sides"], wrestler_id)
 
 
 def _record(matches: list[dict]) -> dict:
@@ -537,33 +549,14 @@ def _standing_row(league: _League, wid: str, member: _Member) -> dict:
         "injury": state.get("injury"),
         "left_town": bool(state.get("left_town")),
     }
-    if member.ruleset == "matclash":
-        row["match_points"], row["falls"] = _matclash_points(wid, matches)
+    known = _ruleset(member.ruleset)
+    if known is not None:
+        row.update(known.standing_extras(wid, matches))
     return row
 
 
-def _matclash_points(wid: str, matches: list[dict]) -> tuple[int, int]:
-    """Mat Clash team points (4.8: fall 6, technical fall 5, major 4, decision 3) a
-    wrestler earned, over Quick Scraps won and Dual Matches' team totals, and falls won."""
-    points = falls = 0
-    for m in matches:
-        summary = json.loads(m["summary"])
-        for scrap in summary.get("scraps") or []:
-            if scrap.get("winner") == wid and scrap.get("method") == "fall":
-                falls += 1
-        if summary.get("team_points"):
-            points += summary["team_points"][m["side"]]
-        else:
-            points += sum(s.get("team_points", 0) for s in summary.get("scraps") or [] if s.get("winner") == wid)
-    return points, falls
-
-
 def _contender_key(ruleset: str, row: dict) -> tuple:
-    if ruleset == "matchmatch":
-        return (row["push_level"] or 0, Fraction(row["push_points"] or 0))
-    if ruleset == "facemat":
-        return (-GRADES.index(row["tv_grade"]) if row["tv_grade"] in GRADES else -len(GRADES),)
-    return (row["wins"], row.get("match_points", 0))
+    return (_ruleset(ruleset) or Ruleset()).contender_key(row)
 
 
 def _row_order(ruleset: str, row: dict) -> tuple:
@@ -573,16 +566,14 @@ def _row_order(ruleset: str, row: dict) -> tuple:
 
 def _table_order(key: tuple[str, str | None]) -> tuple:
     ruleset, division = key
-    divisions = (*DIVISIONS, TAG_TEAMS)
-    return (RULESET_ORDER.index(ruleset) if ruleset in RULESET_ORDER else len(RULESET_ORDER), ruleset,
+    divisions = (_ruleset(ruleset) or Ruleset()).standings_divisions
+    return (ruleset_order(ruleset), ruleset,
             divisions.index(division) if division in divisions else -1 if division is None else len(divisions), division or "")
 
 
 def _sheet(fed: Fed, wrestler_id: str):
     """A roster sheet, read and checked once per Fed object (the site asks for every
     wrestler's history with one Fed; each command loads its own)."""
-    from .week import read_roster_sheet
-
     cache = fed.__dict__.setdefault("_records_sheets", {})
     if wrestler_id not in cache:
         cache[wrestler_id] = read_roster_sheet(fed, wrestler_id)
@@ -599,108 +590,3 @@ def _names(fed: Fed, db: Database) -> dict[str, str]:
             except FedError:
                 names[wid] = wid
     return names
-
-
-# ---------------------------------------------------------------- terminal tables
-
-
-RULESET_NAMES = {"matchmatch": "MatchMatch", "matclash": "Mat Clash", "facemat": "Face to the Mat"}
-
-
-def _table(rows: list[list], headers: list[str]) -> str:
-    from tabulate import tabulate
-
-    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
-
-
-def _heading(text: str) -> str:
-    return f"{text}\n{'=' * len(text)}"
-
-
-def format_standings(tables: list[dict]) -> str:
-    """`fedtool standings` as terminal tables: one per ruleset and division."""
-    if not tables:
-        return "no wrestlers in the standings yet"
-    blocks = []
-    for table in tables:
-        ruleset = table["ruleset"]
-        division = (table["division"] or "").replace("-", " ")
-        heading = RULESET_NAMES.get(ruleset, ruleset) + (f": {division}" if division else "")
-        headers = ["", "wrestler", "W-L-D", "streak"]
-        if ruleset == "matchmatch":
-            headers += ["push", "injury"]
-        elif ruleset == "facemat":
-            headers += ["TV grade"]
-        elif ruleset == "matclash":
-            headers += ["points", "falls"]
-        rows = []
-        for n, r in enumerate(table["rows"], 1):
-            row = [n, r["name"] + (" (left town)" if r["left_town"] else ""), f"{r['wins']}-{r['losses']}-{r['draws']}", r["streak"]]
-            if ruleset == "matchmatch":
-                row += [f"{r['push_level']} ({_points(r['push_points'])} pts)", r["injury"] or ""]
-            elif ruleset == "facemat":
-                row += [r["tv_grade"] or ""]
-            elif ruleset == "matclash":
-                row += [r.get("match_points", 0), r.get("falls", 0)]
-            rows.append(row)
-        names = {r["wrestler_id"]: r["name"] for r in table["rows"]}
-        contenders = ", ".join(names[c] for c in table["contenders"]) or "none"
-        blocks.append(f"{_heading(heading)}\n{_table(rows, headers)}\nnumber-one contender{'s' if len(table['contenders']) > 1 else ''}: {contenders}")
-    return "\n\n".join(blocks)
-
-
-def _points(points: str | None) -> str:
-    """Push points as the writeups show them: 1 1/2, 1/3, 0."""
-    value = Fraction(points or 0)
-    whole, rest = divmod(value, 1)
-    if not rest:
-        return str(whole)
-    return f"{whole} {rest}" if whole else str(rest)
-
-
-def _reign_rows(reigns: list[dict], with_title: bool = False) -> list[list]:
-    rows = []
-    for r in reigns:
-        won = f"week {r['won_week']}" + (f" ({r['won_match']})" if r["won_match"] else "") + ("" if r["how"] == "won" else f", {r['how']}")
-        if r["won_week"] == 0 and r["how"] == "awarded":
-            won = "first champion"
-        ended = "holds it" if r["lost_week"] is None else f"week {r['lost_week']}, {r['lost_how']}"
-        row = [r["name"], won, ended, r["defences"], r["weeks"]]
-        rows.append(([r["title_id"]] if with_title else []) + row)
-    return rows
-
-
-def format_titles(rows: list[dict]) -> str:
-    """`fedtool titles` as terminal tables: each title's holder and lineage."""
-    if not rows:
-        return "the fed has no titles: define them under `titles:` in rosters/fed.yaml"
-    blocks = []
-    for t in rows:
-        kind = RULESET_NAMES.get(t["ruleset"], t["ruleset"]) + (f", {t['division'].replace('-', ' ')}" if t["division"] else "") + (", tag teams" if t.get("teams") else "")
-        since = "the start" if t["since_week"] == 0 else f"week {t['since_week']}"
-        holder = f"champion: {t['holder_name']} since {since}" if t["holder"] else "vacant"
-        text = f"{_heading(t['name'] + ' (' + t['id'] + ')')}\n{kind}; {holder}"
-        if t["reigns"]:
-            text += "\n" + _table(_reign_rows(t["reigns"]), ["champion", "won", "ended", "defences", "weeks"])
-        blocks.append(text)
-    return "\n\n".join(blocks)
-
-
-def format_history(record: dict) -> str:
-    """`fedtool history WRESTLER` as terminal text and tables."""
-    r = record["record"]
-    blocks = [f"{_heading(record['name'] + ' (' + record['id'] + ')')}\n{RULESET_NAMES.get(record['ruleset'], record['ruleset'])}; record {r['wins']}-{r['losses']}-{r['draws']}"]
-    if record["matches"]:
-        rows = [[m["week"], m["match"], m["title"], ", ".join(m["opponents"]), m["outcome"], (m["method"] or "").replace("_", " "), m["round"], m["for_title"] or ""] for m in record["matches"]]
-        blocks.append(_table(rows, ["week", "match", "title", "against", "result", "how", "round", "for title"]))
-    else:
-        blocks.append("no matches yet")
-    if record["states"]:
-        rows = []
-        for s in record["states"]:
-            standing = f"push {s['push_level']} ({_points(s['push_points'])} pts)" if s["push_level"] is not None else f"TV {s['tv_grade']}" if s["tv_grade"] else ""
-            rows.append([s["week"], standing, s["injury"] or "", s["reason"]])
-        blocks.append(_table(rows, ["week", "standing", "injury", "why"]))
-    if record["reigns"]:
-        blocks.append(_table(_reign_rows(record["reigns"], with_title=True), ["title", "champion", "won", "ended", "defences", "weeks"]))
-    return "\n\n".join(blocks)

@@ -12,14 +12,20 @@ from email.utils import formataddr
 from pathlib import Path
 
 import markdown as markdown_lib
-from jinja2 import ChoiceLoader, TemplateNotFound, Environment, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, select_autoescape
+from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound, Environment, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from .errors import FedError, Problem
+from fedtool.kernel.errors import FedError, Problem
 
 
-def environment(fed_templates: Path | None) -> Environment:
-    packaged = PackageLoader("fedtool", "templates")
+def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = None) -> Environment:
+    """The templates a fed renders with: its own templates/ first, then fedtool's.
+
+    `rulesets` maps a ruleset id to its packaged templates folder, found as `<id>/NAME`
+    (the fed's own templates/<id>/NAME still comes first)."""
+    packaged: BaseLoader = PackageLoader("fedtool", "templates")
+    if rulesets:
+        packaged = ChoiceLoader([packaged, PrefixLoader({rid: FileSystemLoader(str(folder)) for rid, folder in rulesets.items()}, delimiter="/")])
     loaders = [FileSystemLoader(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
     env = Environment(
         loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}, delimiter=":"), packaged]),

@@ -1,5 +1,6 @@
-"""Odds for a player: play one MatchMatch match many times with fresh seeds, with the very
-engine the weekly run uses, and report the shares of each result with their uncertainty."""
+"""Odds for a player: play one booking many times with fresh seeds, through its ruleset's
+`trial` hook (the very engine the weekly run uses), and report the shares of each result
+with their uncertainty."""
 
 from __future__ import annotations
 
@@ -8,12 +9,18 @@ import os
 import secrets
 from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
-from .dice import SeededDice, derive_seed
-from .rulesets.matchmatch import engine
-from .rulesets.matchmatch.grid import roll_grid
+from fedtool.fed.settings import Fed
+from fedtool.kernel.dice import SeededDice, derive_seed
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.yamlio import load_yaml
+from fedtool.rulesets import REGISTRY, get_ruleset
+from fedtool.rulesets.base import Booking
+
+from .booking import book_match
 
 CHUNK = 2000
 Z95 = 1.959963984540054  # the normal quantile for a 95% interval
@@ -59,30 +66,57 @@ def wilson(count: int, total: int, z: float = Z95) -> tuple[float, float]:
 
 def _play(args: tuple) -> tuple[Counter, int]:
     """Play matches seeded `start` to `start + count` (in a worker process)."""
-    setup, start, count, roll_grids = args
+    ruleset_id, booking, start, count = args
+    ruleset = get_ruleset(ruleset_id)
+    setup = booking.setup
+    varies = ruleset.rolls_per_trial(booking)
     tally: Counter = Counter()
     rounds = 0
     for seed in range(start, start + count):
-        if roll_grids:
-            setup = replace(setup, grid=roll_grid(SeededDice(derive_seed("odds-grid", seed))))
-        result = engine.resolve(setup, SeededDice(seed))
-        tally[(result.winner, result.method)] += 1
-        rounds += result.end_round
+        if varies:  # what the booking left open, rolled for this trial on dice of its own
+            setup = ruleset.odds_setup(booking, SeededDice(derive_seed("odds-grid", seed)))
+        trial = ruleset.trial(setup, SeededDice(seed))
+        tally[(trial.winner, trial.method)] += 1
+        rounds += trial.length
     return tally, rounds
 
 
+def check_odds(ruleset_id: str, what: str) -> None:
+    """Refuse a match of a ruleset with no `trial` hook, naming those that have one."""
+    if not get_ruleset(ruleset_id).plays_odds:
+        able = ", ".join(get_ruleset(r).name for r in REGISTRY if get_ruleset(r).plays_odds)
+        raise FedError(Problem(None, None, f"{what} is a {ruleset_id} match; fedtool odds plays {able} matches", "fedtool odds"))
+
+
+def match_booking(fed: Fed, week: int, match_id: str) -> Booking:
+    """A match of a week's card booked as the run books it, for odds."""
+    booking = book_match(fed, week, match_id)
+    check_odds(booking.match.ruleset, f"match {week}/{match_id}")
+    return booking
+
+
+def exhibition(fed: Fed, sheets: list[Path], strategies: list[Path], options: dict) -> Booking:
+    """A booking from sheet and strategy files, by the first sheet's ruleset (`Ruleset.exhibition`)."""
+    sheet_data = [(load_yaml(p, str(p)), str(p), p.stem) for p in sheets]
+    first = sheet_data[0][0]
+    ruleset_id = str(first.get("ruleset", fed.settings.ruleset)) if isinstance(first, dict) else fed.settings.ruleset
+    ruleset = get_ruleset(ruleset_id, (str(sheets[0]), "field ruleset"))
+    strategy_data = [(load_yaml(p, str(p)), str(p)) for p in strategies]
+    return ruleset.exhibition(sheet_data, strategy_data, fed.ruleset_settings(ruleset_id), options)
+
+
 def simulate(
-    setup: engine.MatchSetup,
+    booking: Booking,
     matches: int,
     seed: int | None = None,
     workers: int | None = None,
-    roll_grids: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> OddsReport:
-    """Play `setup` `matches` times, seeds `seed`..`seed + matches - 1`, over `workers` processes."""
+    """Play `booking` `matches` times, seeds `seed`..`seed + matches - 1`, over `workers` processes."""
+    ruleset_id = booking.wrestlers[0].ruleset
     seed = secrets.randbits(48) if seed is None else seed
     workers = workers or os.cpu_count() or 1
-    chunks = [(setup, start, min(CHUNK, seed + matches - start), roll_grids) for start in range(seed, seed + matches, CHUNK)]
+    chunks = [(ruleset_id, booking, start, min(CHUNK, seed + matches - start)) for start in range(seed, seed + matches, CHUNK)]
     tally: Counter = Counter()
     rounds = 0
     if workers == 1 or len(chunks) == 1:
@@ -99,7 +133,7 @@ def simulate(
                 rounds += part_rounds
                 if progress:
                     progress(chunk[2])
-    names = [side.name for side in setup.sides]
+    names = [wrestler.name for wrestler in booking.wrestlers]
 
     def share(label: str, count: int) -> Share:
         low, high = wilson(count, matches)
@@ -112,4 +146,5 @@ def simulate(
     for (winner, method), count in sorted(tally.items(), key=lambda item: -item[1]):
         label = method.replace("_", " ") if winner is None else f"{names[winner]} by {method}"
         finishes.append(share(label, count))
-    return OddsReport(matches, names, seed, "rolled per match" if roll_grids else "fixed", outcomes, finishes, rounds / matches)
+    varies = get_ruleset(ruleset_id).rolls_per_trial(booking)
+    return OddsReport(matches, names, seed, "rolled per match" if varies else "fixed", outcomes, finishes, rounds / matches)

@@ -16,10 +16,10 @@ import re
 
 from sqlite_utils import Database
 
-from .errors import FedError, Problem
-from .fed import Fed
-from .league import open_league
-from .yamlio import load_yaml
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.fed.settings import Fed
+from fedtool.league.db import open_league
+from fedtool.kernel.yamlio import load_yaml
 
 # scrypt's cost: about 20 ms and 16 MiB a check; enough to make a stolen fed.db slow to attack
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}

@@ -16,7 +16,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
-from .errors import FedError, Problem
+from fedtool.kernel.errors import FedError, Problem
 
 migrations = Migrations("fedtool")
 

@@ -1,18 +1,22 @@
-"""A federation on disk: its settings, roster, cards and outbox, laid out as users lay theirs."""
+"""A federation on disk: its settings, roster, cards and outbox, laid out as users lay theirs.
+
+`Fed.load` checks rosters/fed.yaml for shape only; what needs a ruleset (is the ruleset
+known, do the titles fit their rulesets) is checked above this layer
+(fedtool.league.sheets.load_fed and fedtool.league.records)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import EmailStr, Field
 
-from .errors import Collector, FedError, Problem
-from .validation import FileModel, validate
-from .yamlio import load_yaml
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import FileModel, validate
+from fedtool.kernel.yamlio import load_yaml
 
 SETTINGS_FILE = "fed.yaml"
 WRESTLER_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
@@ -42,7 +46,7 @@ class TitleSettings(FileModel):
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$", description="Named by `for_title:` on the card")
     name: str = Field(min_length=1, max_length=120)
     ruleset: str | None = None  # default: the fed's ruleset
-    division: Literal["light-heavyweight", "heavyweight", "superheavyweight"] | None = None  # MatchMatch weight class
+    division: str | None = Field(default=None, max_length=63)  # one of its ruleset's title divisions (MatchMatch: weight classes)
     teams: bool = False  # a tag title: held by team sheets
     first_holder: str | None = None  # the champion the fed starts with, before week 1
     changes_on: list[str] | None = None  # the finishes that change hands; default: all but dq and countout
@@ -66,6 +70,7 @@ class Fed:
 
     root: Path
     settings: Settings
+    data: Any = field(default=None, repr=False, compare=False)  # rosters/fed.yaml as read, with its lines
 
     @classmethod
     def load(cls, root: Path | str) -> "Fed":
@@ -77,15 +82,7 @@ class Fed:
             )
         data = load_yaml(path, fed_relative(root, path))
         settings = validate(Settings, data, fed_relative(root, path), "fed settings")
-        from .rulesets import get_ruleset
-
-        get_ruleset(settings.ruleset, where=(fed_relative(root, path), "field ruleset"))
-        fed = cls(root, settings)
-        if settings.titles:
-            from .records import check_title_settings
-
-            check_title_settings(fed, data)
-        return fed
+        return cls(root, settings, data)
 
     @property
     def rosters(self) -> Path:
@@ -98,6 +95,10 @@ class Fed:
     @property
     def templates(self) -> Path:
         return self.root / "templates"
+
+    @property
+    def settings_file(self) -> Path:
+        return self.rosters / SETTINGS_FILE
 
     @property
     def outbox(self) -> Path:

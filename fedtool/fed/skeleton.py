@@ -5,8 +5,8 @@ from __future__ import annotations
 import secrets
 from pathlib import Path
 
-from .errors import FedError, Problem
-from .yamlio import dump_yaml
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.yamlio import dump_yaml
 
 README = """# {name}
 

@@ -1,4 +1,5 @@
-"""A week's card (strategies/week-NN/card.yaml) and what `fedtool open` rolled for it."""
+"""A week's card (strategies/week-NN/card.yaml), what `fedtool open` rolled for it, and
+where each side's strategy file is (and a late one held for the fedhead)."""
 
 from __future__ import annotations
 
@@ -6,15 +7,20 @@ import datetime
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import Field
 
-from .errors import Collector, FedError, Problem
-from .validation import FileModel, place, validate
-from .yamlio import line_of, load_yaml
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import FileModel, place, validate
+from fedtool.kernel.yamlio import line_of, load_yaml
+
+if TYPE_CHECKING:
+    from .settings import Fed
 
 CARD_FILE = "card.yaml"
 OPENING_FILE = "opening.yaml"
+HELD_FOLDER = "held"  # strategies/week-NN/held/: late strategies waiting for the fedhead
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 
@@ -71,10 +77,16 @@ class Card:
     matches: list[CardMatch]
     opened: bool
     deadline: datetime.datetime | None = None
+    fed: "Fed | None" = None  # the fed the card belongs to
+
+    def strategy_path(self, match: CardMatch, wrestler_id: str) -> Path:
+        """Where a side's strategy is (see `strategy_path`)."""
+        return strategy_path(self, match, wrestler_id)
 
 
-def load_card(folder: Path, shown_folder: str, default_ruleset: str, week: int | None = None) -> Card:
-    """Read card.yaml (and opening.yaml if the week was opened) from a card folder."""
+def load_card(fed: "Fed", folder: Path, week: int | None = None) -> Card:
+    """Read card.yaml (and opening.yaml if the week was opened) from a card folder of `fed`."""
+    shown_folder, default_ruleset = fed.shown(folder), fed.settings.ruleset
     path = folder / CARD_FILE
     shown = f"{shown_folder}/{CARD_FILE}"
     if not path.exists():
@@ -139,7 +151,7 @@ def load_card(folder: Path, shown_folder: str, default_ruleset: str, week: int |
     deadline = model.deadline
     if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=datetime.timezone.utc)  # a deadline without a zone is UTC
-    return Card(folder, shown, model.title, model.notes, model.rounds, matches, opened, deadline)
+    return Card(folder, shown, model.title, model.notes, model.rounds, matches, opened, deadline, fed)
 
 
 STRATEGY_SUFFIXES = (".yaml", ".txt")  # YAML, or the rulebook's plain-text layout
@@ -162,9 +174,9 @@ def strategy_path(card: Card, match: CardMatch, wrestler_id: str) -> Path:
     return found[0] if found else card.folder / f"{wrestler_id}.yaml"
 
 
-def fed_root_of(folder: Path) -> Path:
-    """The fed a card folder belongs to: the nearest folder above it with rosters/fed.yaml."""
-    for candidate in (folder, *folder.resolve().parents):
-        if (candidate / "rosters" / "fed.yaml").exists():
-            return candidate
-    return folder
+def held_strategies(card_folder: Path) -> dict[str, Path]:
+    """Wrestler id -> the late strategy held for the fedhead in a card folder's held/."""
+    folder = card_folder / HELD_FOLDER
+    if not folder.is_dir():
+        return {}
+    return {p.stem: p for p in sorted(folder.iterdir()) if p.suffix in STRATEGY_SUFFIXES and p.is_file()}

@@ -1,0 +1,101 @@
+"""`fedtool standings`, `titles` and `history` as terminal tables (tabulate), from the plain
+data fedtool.league.records returns; each ruleset's own columns come from its hooks."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from tabulate import tabulate
+
+from fedtool.rulesets import REGISTRY, get_ruleset
+
+
+def ruleset_name(ruleset_id: str) -> str:
+    """A ruleset's name as people write it ("Face to the Mat"); an unknown id as it is."""
+    return get_ruleset(ruleset_id).name if ruleset_id in REGISTRY else ruleset_id
+
+
+def _table(rows: list[list], headers: list[str]) -> str:
+    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+def _heading(text: str) -> str:
+    return f"{text}\n{'=' * len(text)}"
+
+
+def format_standings(tables: list[dict]) -> str:
+    """`fedtool standings` as terminal tables: one per ruleset and division."""
+    if not tables:
+        return "no wrestlers in the standings yet"
+    blocks = []
+    for table in tables:
+        ruleset = table["ruleset"]
+        division = (table["division"] or "").replace("-", " ")
+        heading = ruleset_name(ruleset) + (f": {division}" if division else "")
+        columns = get_ruleset(ruleset).standing_columns() if ruleset in REGISTRY else ()
+        headers = ["", "wrestler", "W-L-D", "streak"] + [c.header for c in columns]
+        rows = []
+        for n, r in enumerate(table["rows"], 1):
+            row = [n, r["name"] + (" (left town)" if r["left_town"] else ""), f"{r['wins']}-{r['losses']}-{r['draws']}", r["streak"]]
+            rows.append(row + [c.cell(r) for c in columns])
+        names = {r["wrestler_id"]: r["name"] for r in table["rows"]}
+        contenders = ", ".join(names[c] for c in table["contenders"]) or "none"
+        blocks.append(f"{_heading(heading)}\n{_table(rows, headers)}\nnumber-one contender{'s' if len(table['contenders']) > 1 else ''}: {contenders}")
+    return "\n\n".join(blocks)
+
+
+def _points(points: str | None) -> str:
+    """Push points as the writeups show them: 1 1/2, 1/3, 0."""
+    value = Fraction(points or 0)
+    whole, rest = divmod(value, 1)
+    if not rest:
+        return str(whole)
+    return f"{whole} {rest}" if whole else str(rest)
+
+
+def _reign_rows(reigns: list[dict], with_title: bool = False) -> list[list]:
+    rows = []
+    for r in reigns:
+        won = f"week {r['won_week']}" + (f" ({r['won_match']})" if r["won_match"] else "") + ("" if r["how"] == "won" else f", {r['how']}")
+        if r["won_week"] == 0 and r["how"] == "awarded":
+            won = "first champion"
+        ended = "holds it" if r["lost_week"] is None else f"week {r['lost_week']}, {r['lost_how']}"
+        row = [r["name"], won, ended, r["defences"], r["weeks"]]
+        rows.append(([r["title_id"]] if with_title else []) + row)
+    return rows
+
+
+def format_titles(rows: list[dict]) -> str:
+    """`fedtool titles` as terminal tables: each title's holder and lineage."""
+    if not rows:
+        return "the fed has no titles: define them under `titles:` in rosters/fed.yaml"
+    blocks = []
+    for t in rows:
+        kind = ruleset_name(t["ruleset"]) + (f", {t['division'].replace('-', ' ')}" if t["division"] else "") + (", tag teams" if t.get("teams") else "")
+        since = "the start" if t["since_week"] == 0 else f"week {t['since_week']}"
+        holder = f"champion: {t['holder_name']} since {since}" if t["holder"] else "vacant"
+        text = f"{_heading(t['name'] + ' (' + t['id'] + ')')}\n{kind}; {holder}"
+        if t["reigns"]:
+            text += "\n" + _table(_reign_rows(t["reigns"]), ["champion", "won", "ended", "defences", "weeks"])
+        blocks.append(text)
+    return "\n\n".join(blocks)
+
+
+def format_history(record: dict) -> str:
+    """`fedtool history WRESTLER` as terminal text and tables."""
+    r = record["record"]
+    blocks = [f"{_heading(record['name'] + ' (' + record['id'] + ')')}\n{ruleset_name(record['ruleset'])}; record {r['wins']}-{r['losses']}-{r['draws']}"]
+    if record["matches"]:
+        rows = [[m["week"], m["match"], m["title"], ", ".join(m["opponents"]), m["outcome"], (m["method"] or "").replace("_", " "), m["round"], m["for_title"] or ""] for m in record["matches"]]
+        blocks.append(_table(rows, ["week", "match", "title", "against", "result", "how", "round", "for title"]))
+    else:
+        blocks.append("no matches yet")
+    if record["states"]:
+        rows = []
+        for s in record["states"]:
+            standing = f"push {s['push_level']} ({_points(s['push_points'])} pts)" if s["push_level"] is not None else f"TV {s['tv_grade']}" if s["tv_grade"] else ""
+            rows.append([s["week"], standing, s["injury"] or "", s["reason"]])
+        blocks.append(_table(rows, ["week", "standing", "injury", "why"]))
+    if record["reigns"]:
+        blocks.append(_table(_reign_rows(record["reigns"], with_title=True), ["title", "champion", "won", "ended", "defences", "weeks"]))
+    return "\n\n".join(blocks)

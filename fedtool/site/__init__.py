@@ -1,0 +1,1 @@
+"""The fed's website: a static site built from the league (`build`)."""

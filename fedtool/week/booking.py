@@ -1,0 +1,80 @@
+"""A week's card booked: the card, its wrestlers and their league states read once, and each
+match handed to its ruleset to check the strategies and build the setup.
+
+Everything the run, `fedtool read`, `fedtool status`, mail intake and odds check is booked
+here the same way, so a strategy that stands for one stands for all.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fedtool.fed.card import Card, load_card
+from fedtool.fed.settings import Fed
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.league.db import open_league, states_before
+from fedtool.league.records import check_card_titles
+from fedtool.league.sheets import load_wrestlers, with_initial_states
+from fedtool.rulesets import get_ruleset
+from fedtool.rulesets.base import Booking, WrestlerRecord
+
+
+@dataclass
+class CardContext:
+    """A card with its wrestlers (read and checked) and their states going into the week."""
+
+    card: Card
+    wrestlers: dict[str, WrestlerRecord]
+    states: dict[str, dict]
+
+
+def week_card(fed: Fed, week: int) -> Card:
+    """strategies/week-NN/card.yaml, read and checked."""
+    return load_card(fed, fed.week_dir(week), week)
+
+
+def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | None = None) -> CardContext:
+    """The card's wrestlers and their states before `week` (the sheets' own for no week).
+
+    Problems reading the sheets go to `problems` if given (the caller decides), else raise."""
+    collector = problems if problems is not None else Collector()
+    wrestlers = load_wrestlers(fed, card, collector)
+    if problems is None:
+        collector.raise_if_any()
+    states = states_before(open_league(fed.database, create=False), week) if week is not None else {}
+    return CardContext(card, wrestlers, with_initial_states(states, wrestlers))
+
+
+def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict], strict: bool = False) -> list[Booking]:
+    """Every match of the card booked by its ruleset, or a FedError with every problem.
+
+    `strict`: under each ruleset's strict settings (a strategy checked before it is filed)."""
+    problems = Collector()
+    problems.problems.extend(check_card_titles(fed, card, wrestlers))  # for_title: (issue 7)
+    bookings = []
+    for match in card.matches:
+        ruleset = get_ruleset(match.ruleset, (card.shown, f"line {match.line}, match {match.id}"))
+        sides = [wrestlers[w] for w in match.sides]
+        for w in sides:
+            if w.ruleset != match.ruleset:
+                problems.add(card.shown, f"line {match.line}, match {match.id}", f"{w.name} is a {w.ruleset} wrestler; this is a {match.ruleset} match", "card file")
+        if problems:
+            continue
+        settings = fed.ruleset_settings(match.ruleset)
+        try:
+            bookings.append(ruleset.book(card, match, sides, states, ruleset.strict_settings(settings) if strict else settings))
+        except FedError as exc:
+            problems.extend(exc)
+    problems.raise_if_any()
+    return bookings
+
+
+def book_match(fed: Fed, week: int, match_id: str) -> Booking:
+    """One match of a week's card, read and checked exactly as the run reads it."""
+    card = week_card(fed, week)
+    matches = [m for m in card.matches if m.id == match_id]
+    if not matches:
+        raise FedError(Problem(card.shown, None, f"no match {match_id!r} on the card; it has {', '.join(m.id for m in card.matches)}", "fedtool odds"))
+    card.matches = matches
+    context = card_context(fed, card, week)
+    return book_all(fed, card, context.wrestlers, context.states)[0]

@@ -1,0 +1,120 @@
+"""How a strategy file reads and whether it stands (`fedtool read`, mail intake), and what
+each side of a week's card has sent (`fedtool status`)."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from fedtool.fed.card import held_strategies, load_card, strategy_path
+from fedtool.fed.settings import Fed
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.league.db import open_league
+from fedtool.rulesets import get_ruleset
+
+from .booking import CardContext, book_all, card_context, week_card
+
+
+@dataclass
+class StrategyCheck:
+    file: str
+    layout: str  # "YAML" or "plain text"
+    readings: list  # how each line was read (plain text)
+    match: str | None  # the match it is for
+    problems: list  # this file's problems (empty: it stands)
+    complete: bool  # False while the other side's strategy is missing (the table is unknown)
+
+
+def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, context: CardContext | None = None, strict: bool = False) -> StrategyCheck:
+    """How a strategy file reads, and whether it stands for its match on the week's card.
+
+    With `wrestler_id`, the file is checked as that wrestler's strategy for his match on the
+    card in its folder, whatever its name (mail intake checks before it files). `context`
+    spares reading the card, its wrestlers and the league again for each mail. `strict`
+    checks it under each ruleset's strict settings (`Ruleset.strict_settings`), as a
+    strategy is checked before it is filed: a default never stands in for a broken one."""
+    shown = fed.shown(path)
+    layout = "plain text" if path.suffix.lower() == ".txt" else "YAML"
+    card = context.card if context is not None else load_card(fed, path.parent)
+    for original in card.matches:
+        for side in original.sides:
+            match = original
+            if wrestler_id is not None and side == wrestler_id:
+                match = dataclasses.replace(original, strategy_files={**original.strategy_files, side: path.name})
+            if strategy_path(card, match, side).resolve() != path.resolve():
+                continue
+            label = f"{match.id}: {' vs. '.join(match.sides)}"
+            try:
+                readings = get_ruleset(match.ruleset, (card.shown, f"match {match.id}")).strategy_readings(path, shown) or []
+            except FedError as exc:
+                return StrategyCheck(shown, layout, [], label, exc.problems, False)
+            card = dataclasses.replace(card, matches=[match])
+            if context is None:
+                week = re.fullmatch(r"week-(\d+)", path.parent.name)
+                context = card_context(fed, card, int(week.group(1)) if week else None)
+            try:
+                book_all(fed, card, context.wrestlers, context.states, strict)
+                return StrategyCheck(shown, layout, readings, label, [], True)
+            except FedError as exc:
+                mine = [p for p in exc.problems if p.file == shown]
+                others = len(mine) < len(exc.problems)
+                return StrategyCheck(shown, layout, readings, label, mine, not others)
+    raise FedError(Problem(shown, None, "no match on the card in this folder uses this file", "fedtool read"))
+
+
+@dataclass
+class SideStatus:
+    match: str
+    wrestler: str
+    file: str | None  # the strategy file, if one arrived
+    arrived: str | None  # when (the accepted mail's arrival, else the file's time; UTC)
+    verdict: str  # "stands", "refused", "missing", "default" (the ruleset plays its default)
+    problems: list = field(default_factory=list)
+    wrestler_id: str = ""
+    owner: str = ""  # the owner's address (reminders go there)
+    owner_name: str = ""
+    held: str | None = None  # a late strategy held for the fedhead (`fedtool accept`)
+    mails: list = field(default_factory=list)  # each strategy mail for this side: "when verdict: why"
+
+
+def _gist(why: str) -> str:
+    """A mail's verdict in one line: its first line, and the first problem if a list follows."""
+    lines = [line.strip() for line in why.splitlines() if line.strip()]
+    if len(lines) > 1 and lines[0].endswith(":"):
+        return f"{lines[0]} {lines[1].lstrip('- ')}" + (f" (and {len(lines) - 2} more)" if len(lines) > 2 else "")
+    return lines[0] if lines else ""
+
+
+def week_status(fed: Fed, week: int) -> list[SideStatus]:
+    """What each side of a week's card has sent, and whether it stands (issue 6, item 4): the
+    filed strategy, every strategy mail read for it (accepted, refused, held) and a late
+    strategy held for the fedhead."""
+    card = week_card(fed, week)
+    wrestlers = card_context(fed, card, None).wrestlers
+    db = open_league(fed.database, create=False)
+    mails: dict[str, list] = {}
+    for row in db.execute("SELECT wrestler_id, arrived, verdict, why FROM inbox_seen WHERE week = ? ORDER BY arrived, rowid", [week]).fetchall():
+        mails.setdefault(row[0], []).append(row[1:])
+    held = held_strategies(fed.week_dir(week))
+    out = []
+    for match in card.matches:
+        for wrestler_id in match.sides:
+            wrestler = wrestlers[wrestler_id]
+            side = SideStatus(match.id, wrestler.name, None, None, "missing", [], wrestler_id, wrestler.owner_email, wrestler.owner_name,
+                              fed.shown(held[wrestler_id]) if wrestler_id in held else None,
+                              [f"{when} {verdict}" + (f": {_gist(why)}" if why else "") for when, verdict, why in mails.get(wrestler_id, [])])
+            out.append(side)
+            path = strategy_path(card, match, wrestler_id)
+            if not path.exists():
+                rule = get_ruleset(match.ruleset).missing_strategy(fed.ruleset_settings(match.ruleset))
+                side.verdict = "default" if rule == "default" else "missing"
+                continue
+            accepted = [when for when, verdict, _ in mails.get(wrestler_id, []) if verdict == "accepted"]
+            side.file = fed.shown(path)
+            side.arrived = accepted[-1] if accepted else datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).isoformat(timespec="minutes")
+            check = check_strategy_file(fed, path, strict=True)  # a broken file does not stand, even where a default would play
+            side.verdict, side.problems = ("refused" if check.problems else "stands"), check.problems
+    return out
