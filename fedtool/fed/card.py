@@ -36,7 +36,7 @@ class MatchModel(FileModel):
     format: str | None = Field(default=None, max_length=40)  # Mat Clash: quick_scrap or dual_match
     favored: str | None = Field(default=None, max_length=63)  # Face to the Mat: the favored side (4.a)
     ref_bump_at: int | None = Field(default=None, ge=1, le=400)  # Face to the Mat 10.e: a scripted ref bump at this FAC
-    for_title: str | None = Field(default=None, max_length=63)  # a title of the fed's settings (fedtool.records)
+    for_title: str | None = Field(default=None, max_length=63)  # a title of the fed's settings (fedtool.league.records)
     strategies: dict[str, str] = {}
 
 
@@ -64,7 +64,7 @@ class CardMatch:
     sides_line: int | None
     strategy_files: dict[str, str] = field(default_factory=dict)
     opening: dict = field(default_factory=dict)  # what `fedtool open` rolled for it
-    for_title: str | None = None  # the title this match is for (checked by fedtool.records.check_card_titles)
+    for_title: str | None = None  # the title this match is for (checked by fedtool.league.records.check_card_titles)
 
 
 @dataclass

@@ -41,7 +41,7 @@ class MailSettings(FileModel):
 
 
 class TitleSettings(FileModel):
-    """One of the fed's titles (`titles:` in rosters/fed.yaml); see fedtool.records."""
+    """One of the fed's titles (`titles:` in rosters/fed.yaml); see fedtool.league.records."""
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$", description="Named by `for_title:` on the card")
     name: str = Field(min_length=1, max_length=120)
