@@ -91,3 +91,15 @@ def test_inbox_command_and_reading_twice(demo_fed, fedtool, tmp_path):
     assert first.exit_code == 0 and "1 accepted, 0 refused, 0 ignored, 0 read before; 1 answers queued" in first.output
     again = fedtool("inbox", box, "--fed", demo_fed)
     assert "0 accepted, 0 refused, 0 ignored, 1 read before; 0 answers queued" in again.output
+
+
+def test_each_ruleset_reads_a_strategy_written_in_the_body(demo_fed, tmp_path):
+    """The body's layout is the wrestler's ruleset's to recognise (Ruleset.mail_strategy_suffix):
+    a Face to the Mat strategy in YAML is filed as YAML, not read as MatchMatch plain text."""
+    warden = (demo_fed / "strategies/week-04/the-warden.yaml").read_text()
+    (demo_fed / "strategies/week-04/the-warden.yaml").unlink()
+    assert "email: warden@players.example" in (demo_fed / "rosters/the-warden.yaml").read_text()
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, [mail("warden@players.example", "Week 4 the-warden", warden, message_id="<warden@x>")]))
+    assert [o.verdict for o in report.outcomes] == ["accepted"], report.outcomes[0].why
+    assert (demo_fed / "strategies/week-04/the-warden.yaml").read_text() == warden
+    assert not (demo_fed / "strategies/week-04/the-warden.txt").exists()
