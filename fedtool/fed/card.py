@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from pydantic import Field
+from pydantic import ConfigDict, Field
 
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
@@ -25,19 +25,22 @@ MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 
 class MatchModel(FileModel):
+    """A match on the card: the fields every ruleset's matches have. A ruleset's own fields
+    (MatchMatch's grid, Face to the Mat's favored, ...) are checked by the ruleset's
+    `card_fields` model when the match is opened or booked (fedtool.week.booking)."""
+
+    model_config = ConfigDict(extra="allow", str_strip_whitespace=True)
+
     id: str | None = None
     ruleset: str | None = None
     title: str = Field(default="", max_length=200)
     sides: list[str] = Field(min_length=2)
     rounds: int | None = Field(default=None, ge=1, le=200)
-    grid: list | None = None
-    referee: str | None = Field(default=None, max_length=80)
-    stipulation: str | None = Field(default=None, max_length=40)
-    format: str | None = Field(default=None, max_length=40)  # Mat Clash: quick_scrap or dual_match
-    favored: str | None = Field(default=None, max_length=63)  # Face to the Mat: the favored side (4.a)
-    ref_bump_at: int | None = Field(default=None, ge=1, le=400)  # Face to the Mat 10.e: a scripted ref bump at this FAC
     for_title: str | None = Field(default=None, max_length=63)  # a title of the fed's settings (fedtool.league.records)
     strategies: dict[str, str] = {}
+
+
+COMMON_FIELDS = frozenset(MatchModel.model_fields)
 
 
 class CardModel(FileModel):
@@ -65,6 +68,11 @@ class CardMatch:
     strategy_files: dict[str, str] = field(default_factory=dict)
     opening: dict = field(default_factory=dict)  # what `fedtool open` rolled for it
     for_title: str | None = None  # the title this match is for (checked by fedtool.league.records.check_card_titles)
+
+    @property
+    def ruleset_fields(self) -> dict:
+        """The match's fields beyond the common ones: its ruleset's own (grid, favored, ...)."""
+        return {key: value for key, value in self.raw.items() if key not in COMMON_FIELDS}
 
 
 @dataclass

@@ -46,21 +46,23 @@ class OwnerModel(FileModel):
 Points = Annotated[int, AfterValidator(sensible_number)]
 
 
-def place(data: Any, loc: tuple | list, extra: str | None = None) -> str:
-    """'line 12, field styles.power' for a location inside a parsed YAML file."""
+def place(data: Any, loc: tuple | list, extra: str | None = None, prefix: tuple = ()) -> str:
+    """'line 12, field styles.power' for a location inside a parsed YAML file; `prefix` names
+    where `data` itself sits in the file ("matches", 2) when it is a part of it."""
     parts = []
     line = line_of(data, loc)
     if line:
         parts.append(f"line {line}")
     if loc:
-        parts.append("field " + ".".join(str(p) for p in loc))
+        parts.append("field " + ".".join(str(p) for p in (*prefix, *loc)))
     if extra:
         parts.append(extra)
     return ", ".join(parts)
 
 
-def validate(model: type[M], data: Any, file: str, rule: str) -> M:
-    """Build `model` from `data`, or raise a FedError listing every problem with its line."""
+def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()) -> M:
+    """Build `model` from `data`, or raise a FedError listing every problem with its line
+    (`prefix`: where `data` sits in the file, when it is a part of it)."""
     if not isinstance(data, dict):
         kind = "empty" if data is None else f"a {type(data).__name__}"
         raise FedError(Problem(file, None, f"expected a mapping of fields, found {kind}", rule))
@@ -75,7 +77,7 @@ def validate(model: type[M], data: Any, file: str, rule: str) -> M:
                 message = f"unknown field {loc[-1]!r}"
             elif err["type"] == "missing":
                 message = f"missing field {loc[-1]!r}"
-            problems.append(Problem(file, place(data, loc), message, rule))
+            problems.append(Problem(file, place(data, loc, prefix=prefix), message, rule))
         raise FedError(problems) from None
 
 

@@ -115,6 +115,15 @@ def load_yaml(path: Path, shown: str | None = None) -> Any:
     return parse_yaml(read_text(path, shown), shown)
 
 
+def subset(data: dict, keys: Any) -> LineDict:
+    """The entries of `data` under `keys`, each still knowing its line."""
+    part = LineDict((key, data[key]) for key in keys if key in data)
+    part.line = getattr(data, "line", 0)
+    lines = getattr(data, "lines", {})
+    part.lines = {key: lines[key] for key in part if key in lines}
+    return part
+
+
 def line_of(data: Any, loc: tuple | list) -> int | None:
     """The line of the deepest element of `loc` (a pydantic-style path) found in `data`."""
     line = getattr(data, "line", None) or None

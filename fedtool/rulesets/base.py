@@ -125,6 +125,11 @@ class Ruleset:
     id: str = ""
     name: str = ""
     template: str = ""  # the match writeup template stem, e.g. "matchmatch/match"
+    # The fields a match of this ruleset may carry on the card beyond the common ones (id,
+    # ruleset, title, sides, rounds, for_title, strategies): a model that refuses unknown
+    # fields (fedtool.kernel.validation.FileModel), checked before the match is opened or
+    # booked; None: the ruleset has no fields of its own. `match.raw` holds them as written.
+    card_fields: type | None = None
 
     # ------------------------------------------------------------ sheets and the league
 

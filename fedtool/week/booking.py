@@ -9,14 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fedtool.fed.card import Card, load_card
+from fedtool.fed.card import Card, CardMatch, load_card
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import place, validate
+from fedtool.kernel.yamlio import subset
 from fedtool.league.db import open_league, states_before
 from fedtool.league.records import check_card_titles
 from fedtool.league.sheets import load_wrestlers, with_initial_states
 from fedtool.rulesets import get_ruleset
-from fedtool.rulesets.base import Booking, WrestlerRecord
+from fedtool.rulesets.base import Booking, Ruleset, WrestlerRecord
 
 
 @dataclass
@@ -45,6 +47,21 @@ def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | N
     return CardContext(card, wrestlers, with_initial_states(states, wrestlers))
 
 
+def card_field_problems(card: Card, match: CardMatch, ruleset: Ruleset) -> list[Problem]:
+    """The match's own fields (beyond the common ones) checked by its ruleset's `card_fields`
+    model, each problem with its line; none when they stand."""
+    fields = match.ruleset_fields
+    prefix = ("matches", match.position - 1)
+    if ruleset.card_fields is None:
+        return [Problem(card.shown, place(match.raw, (key,), prefix=prefix), f"unknown field {key!r} ({ruleset.name} matches have none of their own)", "card file")
+                for key in fields]
+    try:
+        validate(ruleset.card_fields, subset(match.raw, fields), card.shown, "card file", prefix)
+    except FedError as exc:
+        return exc.problems
+    return []
+
+
 def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict], strict: bool = False) -> list[Booking]:
     """Every match of the card booked by its ruleset, or a FedError with every problem.
 
@@ -54,6 +71,7 @@ def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states:
     bookings = []
     for match in card.matches:
         ruleset = get_ruleset(match.ruleset, (card.shown, f"line {match.line}, match {match.id}"))
+        problems.problems.extend(card_field_problems(card, match, ruleset))
         sides = [wrestlers[w] for w in match.sides]
         for w in sides:
             if w.ruleset != match.ruleset:

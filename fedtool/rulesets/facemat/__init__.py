@@ -56,6 +56,15 @@ class FaceToTheMatSettings(FileModel):
     data: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$", max_length=200)  # a folder of the fed's own data files
 
 
+class CardFields(FileModel):
+    """A Face to the Mat match's own fields on the card."""
+
+    stipulation: str | None = Field(default=None, max_length=40)  # 9: the match type, e.g. "hardcore tag"
+    format: str | None = Field(default=None, max_length=40)  # 9.d-e: a three-for-all's or battle royale's method
+    favored: str | None = Field(default=None, max_length=63)  # 4.a: the favored side
+    ref_bump_at: int | None = Field(default=None, ge=1, le=400)  # 10.e: a scripted ref bump at this FAC
+
+
 class StrategyModel(FileModel):
     """strategies/week-NN/<wrestler>.yaml for Face to the Mat: what the player controls."""
 
@@ -146,6 +155,7 @@ class FaceToTheMat(Ruleset):
     id = "facemat"
     name = "Face to the Mat"
     template = "facemat/match"
+    card_fields = CardFields
     finishes = ("pin", "finisher", "countout", "dq")
 
     def missing_strategy(self, settings: dict) -> str:

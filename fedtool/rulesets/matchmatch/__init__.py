@@ -50,6 +50,14 @@ class MatchMatchSettings(FileModel):
     stipulations: dict[str, dict] = {}  # VII: the fed's own specialty matches (data/stipulations.yaml)
 
 
+class CardFields(FileModel):
+    """A MatchMatch match's own fields on the card."""
+
+    grid: list | None = None  # III.1: the grid given by hand (else `fedtool open` rolls it)
+    referee: str | None = Field(default=None, max_length=80)  # VII.1: one of the fed's referees
+    stipulation: str | None = Field(default=None, max_length=40)  # VII: one of the fed's specialty matches
+
+
 def default_strategy(sheet, opponent, side: int, grid: list[list[str]], rounds: int, file: str) -> Strategy:
     """The fed's default MatchMatch strategy for a side with none: its two best styles "+",
     the opponent's best style "-", the grid pick giving the best style it can reach, and a
@@ -82,6 +90,7 @@ class MatchMatch(Ruleset):
     id = "matchmatch"
     name = "MatchMatch"
     template = "matchmatch/match"
+    card_fields = CardFields
     finishes = (engine.PIN, engine.SUBMISSION, engine.COUNTOUT, engine.DQ)
     title_divisions = WEIGHT_CLASSES
     divisions_are = "weight classes"

@@ -41,6 +41,12 @@ class Sheet:
     members: tuple = ()
 
 
+class CardFields(FileModel):
+    """A Mat Clash match's own field on the card."""
+
+    format: str | None = Field(default=None, max_length=40)  # quick_scrap (the default) or dual_match
+
+
 class MatClashSettings(FileModel):
     """`rulesets: matclash:` in rosters/fed.yaml."""
 
@@ -67,6 +73,7 @@ class MatClash(Ruleset):
     id = "matclash"
     name = "Mat Clash"
     template = "matclash/match"
+    card_fields = CardFields
     finishes = ("fall", "tech_fall", "major", "decision", "dual")
 
     def settings(self, raw: dict) -> MatClashSettings:
