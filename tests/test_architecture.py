@@ -145,3 +145,21 @@ def test_every_hook_the_architecture_lists_is_on_the_base_class():
     hooks = {name for cell in re.findall(r"^\| ([^|]+) \|", text, re.MULTILINE) for name in re.findall(r"`(\w+)`", cell)}
     assert {"book", "resolve", "trial", "standing_columns", "mail_strategy_suffix"} <= hooks
     assert sorted(h for h in hooks if not hasattr(Ruleset, h)) == []
+
+
+def test_a_rulesets_own_state_keys_are_kept_by_the_league(tmp_path):
+    """A ruleset's state beyond the league's columns (a new ruleset's, say) is stored and read
+    back as it was written, beside the known columns, and a rerun's undo removes it."""
+    from fedtool.league.db import open_league, record_week, states_before, undo_week
+    from fedtool.rulesets.base import WrestlerRecord
+
+    db = open_league(tmp_path / "fed.db")
+    ada = WrestlerRecord("ada", "Ada", "matchmatch", "Ada's Player", "ada@players.example", None)
+    with db.atomic():
+        record_week(db, 1, "Week 1", "2026-11-23T00:00:00+00:00", "seeded", [ada], [],
+                    {"ada": ({"injury": 2, "pairs_matched": 7, "frozen": ["sun", "bolt"]}, "a test")}, [])
+    assert states_before(db, 2) == {"ada": {"injury": 2, "pairs_matched": 7, "frozen": ["sun", "bolt"]}}
+    assert states_before(db, 1) == {}
+    with db.atomic():
+        undo_week(db, 1)
+    assert states_before(db, 2) == {}

@@ -149,6 +149,13 @@ def m010_allies_foes_challenges(db: Database) -> None:
         db["wrestler_states"].add_column(column, str)
 
 
+@migrations()
+def m011_ruleset_state(db: Database) -> None:
+    """Issue 11: a ruleset's state keys beyond the columns above (a JSON object), so a new
+    ruleset keeps its own state with no change to the league."""
+    db["wrestler_states"].add_column("other", str)
+
+
 STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot", "allies", "foes", "challenge")
 LIST_KEYS = ("allies", "foes")  # stored as JSON
 
@@ -187,15 +194,15 @@ def states_before(db: Database, week: int) -> dict[str, dict]:
     """Each wrestler's stored state going into `week`: the latest row from an earlier week."""
     rows = db.execute(
         f"""
-        SELECT s.wrestler_id, {", ".join("s." + k for k in STATE_KEYS)} FROM wrestler_states s
+        SELECT s.wrestler_id, s.other, {", ".join("s." + k for k in STATE_KEYS)} FROM wrestler_states s
         JOIN (SELECT wrestler_id, MAX(week) AS week FROM wrestler_states WHERE week < ? GROUP BY wrestler_id) latest
         ON s.wrestler_id = latest.wrestler_id AND s.week = latest.week
         """,
         [week],
     ).fetchall()
     states = {}
-    for wrestler_id, *values in rows:
-        state = {k: v for k, v in zip(STATE_KEYS, values) if v is not None}
+    for wrestler_id, other, *values in rows:
+        state = {**json.loads(other or "{}"), **{k: v for k, v in zip(STATE_KEYS, values) if v is not None}}
         if "push_points" in state:
             state["push_points"] = Fraction(state["push_points"])
         for key in LIST_KEYS:
@@ -252,6 +259,7 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
             "title_shot": state.get("title_shot"),
             **{key: json.dumps(state[key]) if state.get(key) is not None else None for key in LIST_KEYS},
             "challenge": state.get("challenge"),
+            "other": json.dumps({k: v for k, v in sorted(state.items()) if k not in STATE_KEYS}) if set(state) - set(STATE_KEYS) else None,
             "reason": reason,
         }
         for wid, (state, reason) in sorted(states.items())
