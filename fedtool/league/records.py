@@ -5,8 +5,9 @@ JSON-able dicts and lists: `fedtool titles/standings/history --json` print exact
 these, and `fedtool site` renders them.
 
 What a ruleset shows (its finishes, divisions, contenders, standings columns) comes from
-its hooks (fedtool.rulesets.base). Titles are defined in rosters/fed.yaml (`titles:`). A card match names the title it is
-for (`for_title:`); the run decides it by the title's rule (by default every finish but
+its hooks (fedtool.rulesets.base). Titles are defined in rosters/fed.yaml (`titles:`) and
+checked against their rulesets where they are used (`check_title_settings`). A card match
+names the title it is for (`for_title:`); the run decides it by the title's rule (by default every finish but
 a DQ or a count-out changes hands) and records it in `title_matches`, a week table that
 `--rerun` undoes. The fedhead's vacate and award rulings (`fedtool title vacate/award`)
 sit in `title_rulings`, effective after the latest run week; a rerun of that week keeps
