@@ -16,18 +16,29 @@ from fedtool.kernel.errors import FedError
 FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, outbox/); default: FEDTOOL_FED, else the current folder."
 
 
-def fed_option(command):
+LOCK_WAIT = 10.0  # seconds a writing command waits for another to finish
+
+
+def fed_option(command=None, *, writes: bool = False):
     """--fed DIR, shared by every command that works on a federation. It may also come
-    before the command (`fedtool --fed DIR titles`); after it, it wins."""
+    before the command (`fedtool --fed DIR titles`); after it, it wins. A command that
+    `writes` holds the fed's lock while it runs (fedtool.fed.lock)."""
+    if command is None:
+        return functools.partial(fed_option, writes=writes)
 
     @click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)
     @functools.wraps(command)
     def wrapper(*args, fed_dir: Path | None, **kwargs):
+        from fedtool.fed.lock import fed_lock
         from fedtool.league.sheets import load_fed
 
         if fed_dir is None:
             fed_dir = click.get_current_context().find_root().params.get("fed_dir") or Path(".")
-        return command(*args, fed=load_fed(fed_dir), **kwargs)
+        fed = load_fed(fed_dir)
+        if not writes:
+            return command(*args, fed=fed, **kwargs)
+        with fed_lock(fed, LOCK_WAIT):
+            return command(*args, fed=fed, **kwargs)
 
     return wrapper
 
@@ -88,7 +99,7 @@ def init(directory: Path, name: str):
 @click.argument("week", type=click.IntRange(0, 9999))
 @dice_option
 @click.option("--reroll", is_flag=True, help="Roll again for a week already opened.")
-@fed_option
+@fed_option(writes=True)
 def open_(fed: Fed, week: int, dice_file: Path | None, reroll: bool):
     """Open WEEK: roll each match's grid and write the announcements.
 
@@ -111,7 +122,7 @@ def open_(fed: Fed, week: int, dice_file: Path | None, reroll: bool):
 @click.argument("week", type=click.IntRange(0, 9999))
 @dice_option
 @click.option("--rerun", is_flag=True, help="Undo the week's recorded results and run it again (same seeds, same results).")
-@fed_option
+@fed_option(writes=True)
 def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
     """Run WEEK's card: resolve every match, update the league, write the outbox.
 
@@ -133,7 +144,7 @@ def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
 @cli.command()
 @click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
 @dice_option
-@fed_option
+@fed_option(writes=True)
 def play(fed: Fed, folder: Path, dice_file: Path | None):
     """Play the card in FOLDER as an exhibition: writeups only, the league untouched.
 
@@ -255,7 +266,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
 @cli.command()
 @click.argument("source")
-@fed_option
+@fed_option(writes=True)
 def inbox(fed: Fed, source: str):
     """Read strategies from a mailbox: a Maildir, an mbox file, a folder of .eml files, or an
     IMAP mailbox written imaps://USER@HOST[:PORT]/MAILBOX (password in FEDTOOL_IMAP_PASSWORD;
@@ -284,7 +295,7 @@ def inbox(fed: Fed, source: str):
 @cli.command()
 @click.argument("week", type=click.IntRange(0, 9999))
 @click.argument("wrestler")
-@fed_option
+@fed_option(writes=True)
 def accept(fed: Fed, week: int, wrestler: str):
     """File a late strategy held for you (`mail: late_mail: hold`) as WRESTLER's strategy for WEEK.
 
@@ -302,7 +313,7 @@ def accept(fed: Fed, week: int, wrestler: str):
 @cli.command()
 @click.argument("email")
 @click.password_option(help="The player's password (asked for, twice, when not given).")
-@fed_option
+@fed_option(writes=True)
 def password(fed: Fed, email: str, password: str):
     """Set the strategy-mail password of the player at EMAIL (for `mail: passwords: true`).
 
@@ -321,7 +332,7 @@ def password(fed: Fed, email: str, password: str):
 
 @cli.command()
 @click.argument("week", type=click.IntRange(0, 9999))
-@fed_option
+@fed_option(writes=True)
 def remind(fed: Fed, week: int):
     """Queue a reminder for each player with a side on WEEK's card that has no valid strategy yet.
 
@@ -375,7 +386,7 @@ def status(fed: Fed, week: int, as_json: bool):
 @cli.command()
 @click.argument("week", type=click.IntRange(0, 9999), required=False)
 @click.option("--dry-run", is_flag=True, help="List what would be sent; send nothing.")
-@fed_option
+@fed_option(writes=True)
 def send(fed: Fed, week: int | None, dry_run: bool):
     """Deliver the outbox's mails over SMTP: each once, failures kept for next time.
 
@@ -475,7 +486,7 @@ def title():
 @title.command()
 @click.argument("title_id", metavar="TITLE")
 @click.option("--reason", default="", help="Why: kept in the lineage.")
-@fed_option
+@fed_option(writes=True)
 def vacate(fed: Fed, title_id: str, reason: str):
     """Vacate TITLE (its id in rosters/fed.yaml) after the latest run week.
 
@@ -493,7 +504,7 @@ def vacate(fed: Fed, title_id: str, reason: str):
 @click.argument("title_id", metavar="TITLE")
 @click.argument("wrestler")
 @click.option("--reason", default="", help="Why: kept in the lineage.")
-@fed_option
+@fed_option(writes=True)
 def award(fed: Fed, title_id: str, wrestler: str, reason: str):
     """Award TITLE to WRESTLER (a roster id) after the latest run week.
 
@@ -509,7 +520,7 @@ def award(fed: Fed, title_id: str, wrestler: str, reason: str):
 
 @cli.command()
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Build into DIR instead of outbox/site/ (a new or empty folder, or an earlier site).")
-@fed_option
+@fed_option(writes=True)
 def site(fed: Fed, out_dir: Path | None):
     """Build the fed's website: latest card, every week's writeups, wrestlers, titles, standings.
 

@@ -4,6 +4,7 @@
 - `card`: a week's card.yaml and opening.yaml, and where each side's strategy file is.
 - `render`: the fed's templates (its own first, then fedtool's), Markdown, HTML pages and mails.
 - `files`: folders built beside their target and swapped in whole; atomic file writes.
+- `lock`: the fed's lock: one writing command at a time.
 - `skeleton`: `fedtool init`.
 
 This layer knows no ruleset: checks that need one (a sheet, a title) are made above it.
