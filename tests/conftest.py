@@ -27,6 +27,11 @@ def fedtool():
     return run
 
 
+LOCK_FILE = ".fedtool.lock"  # the fed's lock (fedtool.fed.lock): empty, left by any command that writes
+
+
 def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under a folder and its bytes."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file under a folder and its bytes (but the fed's empty lock file)."""
+    files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    assert files.pop(LOCK_FILE, b"") == b""
+    return files
