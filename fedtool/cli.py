@@ -405,6 +405,10 @@ def send(fed: Fed, week: int | None, dry_run: bool):
         click.echo(("would send " if dry_run else "sent ") + line)
     for line in report.failed:
         click.echo(click.style("not sent: ", fg="yellow") + line, err=True)
+    if report.reserved:
+        addresses = ", ".join(sorted({line.split(": ", 1)[1] for line in report.reserved}))
+        click.echo(click.style("warning: ", fg="yellow") + f"{len(report.reserved)} sent to reserved domains (.test, .example, .invalid, .local, localhost), "
+                   f"which no public mail server delivers to: {addresses}", err=True)
     click.echo(f"{len(report.sent)} {'to send' if dry_run else 'sent'}, {report.already} sent before, {len(report.failed)} kept for next time")
     if report.failed:
         raise SystemExit(1)

@@ -55,3 +55,15 @@ def test_opening_a_week_checks_the_fields_too(demo_fed, fedtool):
     result = fedtool("open", "1", "--reroll", "--fed", demo_fed)
     assert result.exit_code == 1
     assert f"line {line_of(card, '    referee:')}, field matches.1.referee: Input should be a valid string [card file]" in result.stderr
+
+
+def test_open_refuses_a_match_of_wrestlers_from_another_ruleset(demo_fed, fedtool):
+    """A MatchMatch match with a Face to the Mat wrestler is refused when the week opens, before
+    any grid is rolled or mailed, as the run refuses it."""
+    card = demo_fed / "strategies/week-01/card.yaml"
+    edit(card, "    sides: [rocky-ridge, big-earl]\n", "    sides: [rocky-ridge, vince-valor]\n")
+    before = snapshot(demo_fed)
+    result = fedtool("open", "1", "--reroll", "--fed", demo_fed)
+    assert result.exit_code == 1
+    assert f"line {line_of(card, '  - id: m2')}, match m2: Vince Valor is a facemat wrestler; this is a matchmatch match [card file]" in result.stderr
+    assert snapshot(demo_fed) == before

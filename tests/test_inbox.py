@@ -103,3 +103,24 @@ def test_each_ruleset_reads_a_strategy_written_in_the_body(demo_fed, tmp_path):
     assert [o.verdict for o in report.outcomes] == ["accepted"], report.outcomes[0].why
     assert (demo_fed / "strategies/week-04/the-warden.yaml").read_text() == warden
     assert not (demo_fed / "strategies/week-04/the-warden.txt").exists()
+
+
+def test_a_backdated_mail_without_received_is_dated_by_its_delivery(demo_fed, tmp_path):
+    """Issue 12: a Date: before the deadline does not make a mail delivered after it early. With
+    no Received: header, the Maildir's delivery time (the file's time) dates it."""
+    import os
+
+    card = demo_fed / "strategies/week-01/card.yaml"
+    card.write_text(card.read_text().replace("week: 1\n", "week: 1\ndeadline: 2026-11-20T18:00:00Z\n"))
+    good = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+    backdated = mail("bob@players.example", "Week 1 brother-bob", good.replace("Closed fists", "Backdated fists"), message_id="<backdated@x>",
+                     date=datetime.datetime(2026, 11, 19, 9, tzinfo=datetime.timezone.utc))
+    assert "Received" not in backdated
+    box = maildir(tmp_path, [backdated])
+    (path,) = (box / "new").iterdir()
+    delivered = datetime.datetime(2026, 11, 21, 7, 30, tzinfo=datetime.timezone.utc).timestamp()
+    os.utime(path, (delivered, delivered))
+    report = intake(Fed.load(demo_fed), box)
+    assert [(o.verdict, o.arrived) for o in report.outcomes] == [("refused", "2026-11-21T07:30:00+00:00")]
+    assert "this mail arrived 2026-11-21T07:30:00+00:00" in next(iter(replies(report).values()))
+    assert "Backdated fists" not in (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()

@@ -3,6 +3,7 @@ for each, which answer was chosen, its key wording, and exactly what was filed."
 
 from __future__ import annotations
 
+import os
 import shutil
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -21,6 +22,7 @@ def read_one(fed_dir: Path, tmp_path: Path, name: str):
     folder = tmp_path / "eml"
     folder.mkdir()
     shutil.copy(MAILS / name, folder / name)
+    delivered(folder / name)
     report = intake(Fed.load(fed_dir), folder)
     assert len(report.outcomes) == 1
     answer = None
@@ -28,6 +30,15 @@ def read_one(fed_dir: Path, tmp_path: Path, name: str):
         reply = message_from_bytes(report.replies[0].read_bytes(), policy=policy.default)
         answer = reply.get_content()
     return report.outcomes[0], answer
+
+
+def delivered(path: Path) -> None:
+    """Give a recorded mail's file the time it was written, as the mail says (its Date:): a
+    folder's file time is when the mail arrived (fedtool.mail.intake.messages)."""
+    date = message_from_bytes(path.read_bytes(), policy=policy.default)["Date"]
+    if date is not None and date.datetime is not None:
+        stamp = date.datetime.timestamp()
+        os.utime(path, (stamp, stamp))
 
 
 def changed(before: dict, after: dict) -> dict:

@@ -12,10 +12,10 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import EmailStr, Field
+from pydantic import Field
 
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import FileModel, validate
+from fedtool.kernel.validation import FileModel, MailAddress, validate
 from fedtool.kernel.yamlio import load_yaml
 
 SETTINGS_FILE = "fed.yaml"
@@ -32,10 +32,10 @@ class SmtpSettings(FileModel):
 
 
 class MailSettings(FileModel):
-    from_address: EmailStr = "fedhead@fed.example"
+    from_address: MailAddress = "fedhead@fed.example"
     smtp: SmtpSettings | None = None
-    list_address: EmailStr | None = None
-    reply_to: EmailStr | None = None
+    list_address: MailAddress | None = None
+    reply_to: MailAddress | None = None
     late_mail: Literal["refuse", "hold"] = "refuse"  # after the card's deadline: refuse, or hold for the fedhead
     passwords: bool = False  # strategy mails must carry the player's `Password:` line (fedtool password)
 

@@ -8,7 +8,8 @@ from typing import Any, TypeVar
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, EmailStr, Field, ValidationError
+from email_validator import EmailNotValidError, validate_email
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from .errors import FedError, Problem
 from .yamlio import line_of
@@ -36,12 +37,45 @@ def sensible_number(value: int) -> int:
 
 Name = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(_one_line_name)]
 
+# Domains reserved for tests, examples and local use (RFC 2606, RFC 6761, RFC 6762): real
+# feds use them for test players and local mail, so they are addresses, only never on the
+# public Internet (`fedtool send` warns when it sends to one).
+RESERVED_DOMAINS = ("test", "example", "invalid", "localhost", "local")
+_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+
+
+def reserved_domain(address: str) -> str | None:
+    """The reserved top-level name an address's domain ends in ("test"), or None."""
+    domain = address.rpartition("@")[2].lower().rstrip(".")
+    top = domain.rsplit(".", 1)[-1]
+    return top if top in RESERVED_DOMAINS else None
+
+
+def _mail_address(value: Any) -> str:
+    """An address mail can be sent to, normalised (email_validator), reserved domains included."""
+    if not isinstance(value, str):
+        raise ValueError("an e-mail address is text, such as bob@players.example")
+    local, _, domain = value.strip().rpartition("@")
+    try:
+        if reserved_domain(value):
+            labels = domain.lower().rstrip(".").split(".")
+            if not all(_LABEL.match(label) for label in labels):
+                raise EmailNotValidError(f"{domain!r} is not a domain name")
+            checked = validate_email(f"{local}@reserved.example", check_deliverability=False)  # the part before the @
+            return f"{checked.local_part}@{'.'.join(labels)}"
+        return validate_email(value.strip(), check_deliverability=False).normalized
+    except EmailNotValidError as exc:
+        raise ValueError(f"not an e-mail address: {exc}") from None
+
+
+MailAddress = Annotated[str, BeforeValidator(_mail_address)]
+
 
 class OwnerModel(FileModel):
     """The player who owns a wrestler: mail goes to this address."""
 
     name: Name
-    email: EmailStr
+    email: MailAddress
 # A sheet number: anything a message can still print; the rules judge the rest
 Points = Annotated[int, AfterValidator(sensible_number)]
 

@@ -89,22 +89,38 @@ def messages(source: Path | str) -> Iterator[Incoming]:
         for mail in imap_mails(str(source), MAX_BYTES + 1):
             yield Incoming(mail.raw, mail.size, mail.arrived)
         return
+    # Each mail's arrival by the mailbox's own clock (the Maildir delivery time, the mbox
+    # "From " line, the file's time), so a mail with no Received: header is never dated by
+    # its Date: alone (arrived_at takes the latest).
     source = Path(source)
     if source.is_dir() and (source / "cur").is_dir() and (source / "new").is_dir():
         box = mailbox.Maildir(source, factory=None, create=False)
         for key in sorted(box.keys()):
             raw = box.get_bytes(key)
-            yield Incoming(raw, len(raw))
+            yield Incoming(raw, len(raw), _from_timestamp(box.get_message(key).get_date()))
     elif source.is_file():
         for message in mailbox.mbox(source, create=False):
             raw = message.as_bytes()
-            yield Incoming(raw, len(raw))
+            yield Incoming(raw, len(raw), _mbox_date(message.get_from()))
     elif source.is_dir():
         for path in sorted(source.glob("*.eml")):
             raw = path.read_bytes()
-            yield Incoming(raw, len(raw))
+            yield Incoming(raw, len(raw), _from_timestamp(path.stat().st_mtime))
     else:
         raise FedError(Problem(str(source), None, "not a Maildir, an mbox file, a folder of .eml files or an imaps:// address", "fedtool inbox"))
+
+
+def _from_timestamp(seconds: float) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc)
+
+
+def _mbox_date(from_line: str) -> datetime.datetime | None:
+    """The delivery time on an mbox "From " line ("sender Fri Nov 20 12:00:00 2026"), as UTC."""
+    parts = from_line.split()
+    try:
+        return datetime.datetime.strptime(" ".join(parts[-5:]), "%a %b %d %H:%M:%S %Y").replace(tzinfo=datetime.timezone.utc)
+    except ValueError:
+        return None
 
 
 def _depth(part, level: int = 0) -> int:

@@ -20,6 +20,7 @@ from pathlib import Path
 from fedtool.fed.render import email
 from fedtool.kernel.dice import derive_seed
 from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.validation import reserved_domain
 from fedtool.fed.settings import Fed, week_name
 from fedtool.league.db import open_league
 from fedtool.week.booking import week_card
@@ -33,6 +34,7 @@ class SendReport:
     sent: list[str] = field(default_factory=list)  # "file: to"
     already: int = 0
     failed: list[str] = field(default_factory=list)  # "file: why"
+    reserved: list[str] = field(default_factory=list)  # "file: to" for addresses on a reserved domain (.test, ...)
     dry_run: bool = False
 
 
@@ -103,6 +105,8 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
                 pk="message_id",
             )
             report.sent.append(f"{fed.shown(path)}: {message['To']}")
+            if reserved_domain(message["To"].addresses[0].addr_spec if message["To"].addresses else ""):
+                report.reserved.append(f"{fed.shown(path)}: {message['To']}")
     return report
 
 

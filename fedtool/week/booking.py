@@ -62,6 +62,12 @@ def card_field_problems(card: Card, match: CardMatch, ruleset: Ruleset) -> list[
     return []
 
 
+def side_problems(card: Card, match: CardMatch, sides: list[WrestlerRecord]) -> list[Problem]:
+    """Each side that is not a wrestler of the match's ruleset."""
+    return [Problem(card.shown, f"line {match.line}, match {match.id}", f"{w.name} is a {w.ruleset} wrestler; this is a {match.ruleset} match", "card file")
+            for w in sides if w.ruleset != match.ruleset]
+
+
 def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict], strict: bool = False) -> list[Booking]:
     """Every match of the card booked by its ruleset, or a FedError with every problem.
 
@@ -73,9 +79,7 @@ def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states:
         ruleset = get_ruleset(match.ruleset, (card.shown, f"line {match.line}, match {match.id}"))
         problems.problems.extend(card_field_problems(card, match, ruleset))
         sides = [wrestlers[w] for w in match.sides]
-        for w in sides:
-            if w.ruleset != match.ruleset:
-                problems.add(card.shown, f"line {match.line}, match {match.id}", f"{w.name} is a {w.ruleset} wrestler; this is a {match.ruleset} match", "card file")
+        problems.problems.extend(side_problems(card, match, sides))
         if problems:
             continue
         settings = fed.ruleset_settings(match.ruleset)

@@ -31,7 +31,7 @@ from fedtool.league.records import check_card_titles, decide_title_matches, reco
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
 
-from .booking import book_all, card_context, card_field_problems, week_card
+from .booking import book_all, card_context, card_field_problems, side_problems, week_card
 
 CLOSE = "close"  # the dice-log key for end-of-week rolls (healing)
 
@@ -77,6 +77,8 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
     problems.problems.extend(check_card_titles(fed, card, wrestlers))  # for_title: (issue 7)
     for match in card.matches:
         problems.problems.extend(card_field_problems(card, match, get_ruleset(match.ruleset, (card.shown, f"match {match.id}"))))
+        if all(w in wrestlers for w in match.sides):
+            problems.problems.extend(side_problems(card, match, [wrestlers[w] for w in match.sides]))
     problems.raise_if_any()
     scripted = ScriptedDice.from_file(dice_file) if dice_file else None
     opening: dict[str, dict] = {}
