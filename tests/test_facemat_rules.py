@@ -240,7 +240,9 @@ def test_a_tag_match_is_announced_team_against_team(demo_fed, fedtool):
     assert fedtool("open", "5", "--fed", demo_fed).exit_code == 0
     text = (demo_fed / "outbox/week-05/announcements/m1-vince-valor.md").read_text()
     assert text.startswith("# Delta Championship Wrestling, week 5: Vince Valor & Marcus Bright vs. The Warden & Dutch Kessler")
-    assert "no strategy\nis needed" in text
+    # issue 12: the announcement says what a strategy changes (it is optional) and how to send one
+    assert "a strategy is optional" in text and "`promo`" in text
+    assert "with the subject `Week 5 vince-valor`" in text
 
 
 def test_a_cage_halves_helped_cards(monkeypatch):

@@ -157,9 +157,20 @@ def load_card(fed: "Fed", folder: Path, week: int | None = None) -> Card:
         for match in matches:
             match.opening = dict(opening.get("matches", {}).get(match.id) or {})
     deadline = model.deadline
+    if deadline is None and opened and opening.get("deadline") is not None:  # the schedule's, set when the week opened
+        deadline = _opening_deadline(opening["deadline"], f"{shown_folder}/{OPENING_FILE}")
     if deadline is not None and deadline.tzinfo is None:
         deadline = deadline.replace(tzinfo=datetime.timezone.utc)  # a deadline without a zone is UTC
     return Card(folder, shown, model.title, model.notes, model.rounds, matches, opened, deadline, fed)
+
+
+def _opening_deadline(value: object, shown: str) -> datetime.datetime:
+    if isinstance(value, datetime.datetime):
+        return value
+    try:
+        return datetime.datetime.fromisoformat(str(value))
+    except ValueError:
+        raise FedError(Problem(shown, "field deadline", f"{str(value)[:40]!r} is not a date and time such as 2026-11-27T18:00:00+00:00", "opening file")) from None
 
 
 STRATEGY_SUFFIXES = (".yaml", ".txt")  # YAML, or the rulebook's plain-text layout

@@ -11,11 +11,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import Any, Literal
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field
+from pydantic import Field, field_validator
 
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import FileModel, MailAddress, validate
+from fedtool.kernel.validation import Duration, FileModel, MailAddress, validate
 from fedtool.kernel.yamlio import load_yaml
 
 SETTINGS_FILE = "fed.yaml"
@@ -38,6 +39,28 @@ class MailSettings(FileModel):
     reply_to: MailAddress | None = None
     late_mail: Literal["refuse", "hold"] = "refuse"  # after the card's deadline: refuse, or hold for the fedhead
     passwords: bool = False  # strategy mails must carry the player's `Password:` line (fedtool password)
+    inbox: str | None = Field(default=None, min_length=1, max_length=500)  # `fedtool tick` reads it: a Maildir, mbox, .eml folder or imaps:// address
+    remind: list[Duration] = Field(default=[], max_length=10)  # `fedtool tick` reminds at these spans before a deadline: [48h, 6h]
+
+
+class ScheduleSettings(FileModel):
+    """`schedule:` in rosters/fed.yaml: the fed's clock. A card without its own `deadline:`
+    gets the first `weekday` at `time` after the week is opened, in the fed's `zone`."""
+
+    zone: str = Field(default="UTC", max_length=64)  # an IANA time zone: Europe/London, America/New_York
+    weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] | None = None
+    time: str = Field(default="18:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
+    run_early: bool = False  # `fedtool tick` runs a week as soon as every side's strategy stands
+    tick_every: Duration = Field(default="15m")  # how often cron runs `fedtool tick` (the clock guard's yardstick)
+
+    @field_validator("zone")
+    @classmethod
+    def _known_zone(cls, value: str) -> str:
+        try:
+            ZoneInfo(value)
+        except (ZoneInfoNotFoundError, ValueError):
+            raise ValueError(f"unknown time zone {value!r}: give an IANA name such as Europe/London or UTC") from None
+        return value
 
 
 class TitleSettings(FileModel):
@@ -60,6 +83,7 @@ class Settings(FileModel):
     ruleset: str = "matchmatch"
     database: str = "fed.db"
     mail: MailSettings = MailSettings()
+    schedule: ScheduleSettings = ScheduleSettings()
     rulesets: dict[str, dict[str, Any]] = {}
     titles: list[TitleSettings] = []
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import re
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -69,6 +70,20 @@ def _mail_address(value: Any) -> str:
 
 
 MailAddress = Annotated[str, BeforeValidator(_mail_address)]
+
+DURATION = re.compile(r"^\s*(\d{1,4})\s*(m|h|d)\s*$")
+DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
+
+
+def duration(value: Any) -> datetime.timedelta:
+    """A span written as a fedhead writes it: 30m, 6h, 2d."""
+    found = DURATION.match(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+    if not found:
+        raise ValueError(f"{str(value)[:40]!r} is not a span of time such as 30m, 6h or 2d")
+    return datetime.timedelta(**{DURATION_UNITS[found.group(2)]: int(found.group(1))})
+
+
+Duration = Annotated[datetime.timedelta, BeforeValidator(duration)]
 
 
 class OwnerModel(FileModel):

@@ -22,6 +22,7 @@ from markupsafe import Markup
 from fedtool.fed.card import Card, load_card, strategy_path
 from fedtool.fed.files import StagedDir, atomic_write
 from fedtool.fed.render import email, environment, render
+from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel.dice import Dice, ScriptedDice, SeededDice, derive_seed, format_log
 from fedtool.kernel.errors import Collector, FedError, Problem
@@ -67,8 +68,11 @@ class WeekReport:
 # ---------------------------------------------------------------- opening
 
 
-def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool = False) -> WeekReport:
-    """Roll what each match needs before strategies (MatchMatch: the grid) and announce it."""
+def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool = False, now: datetime.datetime | None = None) -> WeekReport:
+    """Roll what each match needs before strategies (MatchMatch: the grid) and announce it.
+
+    A card without its own deadline gets the fed's schedule's next one (kept in opening.yaml)."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
     card = week_card(fed, week)
     if card.opened and not reroll:
         raise FedError(Problem(f"{fed.shown(card.folder)}/opening.yaml", None, f"week {week} is already open; its grids may already be in players' hands (use --reroll to roll again)", "fedtool open"))
@@ -93,7 +97,10 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
             match.opening = rolled
     text = "# Written by `fedtool open`: what was rolled before strategies were written.\n"
     text += "# To set a grid by hand, give `grid:` on the match in card.yaml instead.\n"
-    text += dump_yaml({"week": week, "matches": opening})
+    scheduled = next_deadline(fed.settings.schedule, now) if card.deadline is None else None
+    if scheduled is not None:
+        card.deadline = scheduled
+    text += dump_yaml({"week": week, **({"deadline": scheduled.isoformat()} if scheduled else {}), "matches": opening})
     env = _environment(fed, card)
     outbox = fed.outbox_week(week) / "announcements"
     files: dict[str, str] = {}
@@ -111,6 +118,16 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
                 title=match.title,
                 strategy_file=strategy_path(card, match, wrestler.id).name,
                 **context,
+            )
+            body += render(
+                env,
+                "submit.md.j2",
+                address=str(fed.settings.mail.reply_to or fed.settings.mail.from_address),
+                subject=f"Week {week} {wrestler.id}",
+                strategy_file=strategy_path(card, match, wrestler.id).name,
+                deadline=shown_time(fed, card.deadline) if card.deadline else None,
+                for_title=next((t.name for t in fed.settings.titles if t.id == match.for_title), None),
+                passwords=fed.settings.mail.passwords,
             )
             files[f"{match.id}-{wrestler.id}.md"] = body
             mails.setdefault(wrestler.owner_email, []).append((wrestler, body))
