@@ -19,12 +19,13 @@ FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, 
 LOCK_WAIT = 10.0  # seconds a writing command waits for another to finish
 
 
-def fed_option(command=None, *, writes: bool = False):
+def fed_option(command=None, *, writes: bool = False, wait: float | None = None):
     """--fed DIR, shared by every command that works on a federation. It may also come
     before the command (`fedtool --fed DIR titles`); after it, it wins. A command that
-    `writes` holds the fed's lock while it runs (fedtool.fed.lock)."""
+    `writes` holds the fed's lock while it runs (fedtool.fed.lock), waiting `wait`
+    seconds for another to finish (default LOCK_WAIT)."""
     if command is None:
-        return functools.partial(fed_option, writes=writes)
+        return functools.partial(fed_option, writes=writes, wait=wait)
 
     @click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)
     @functools.wraps(command)
@@ -37,7 +38,7 @@ def fed_option(command=None, *, writes: bool = False):
         fed = load_fed(fed_dir)
         if not writes:
             return command(*args, fed=fed, **kwargs)
-        with fed_lock(fed, LOCK_WAIT):
+        with fed_lock(fed, LOCK_WAIT if wait is None else wait):
             return command(*args, fed=fed, **kwargs)
 
     return wrapper
@@ -384,6 +385,35 @@ def status(fed: Fed, week: int, as_json: bool):
 
 
 @cli.command()
+@click.option("--dry-run", is_flag=True, help="Say what is due; do nothing.")
+@click.option("--force", is_flag=True, help="Act even though the clock went back or the last tick is long ago (after you have checked).")
+@fed_option(writes=True, wait=0)
+def tick(fed: Fed, dry_run: bool, force: bool):
+    """Do what is due, and nothing twice: the one command to put in cron.
+
+    Reads the fed's mailbox (`mail: inbox:`), files and answers strategies; queues
+    reminders before the open week's deadline (`mail: remind: [48h, 6h]`); runs the week
+    at its deadline (or, with `schedule: run_early: true`, once every strategy stands);
+    sends everything queued (`mail: smtp:`). If another fedtool command holds the fed's
+    lock, this tick does nothing and says so.
+
+    \b
+    Example (crontab: every 15 minutes):
+      */15 * * * *  cd /srv/feds/dcw && fedtool tick
+      fedtool tick --dry-run
+    """
+    from fedtool.mail.cycle import tick as do_tick
+
+    report = do_tick(fed, dry_run=dry_run, force=force)
+    for line in report.done or ["nothing due"]:
+        click.echo(line)
+    for line in report.problems:
+        click.echo(click.style("error: ", fg="red", bold=True) + line, err=True)
+    if report.problems:
+        raise SystemExit(1)
+
+
+@cli.command()
 @click.argument("week", type=click.IntRange(0, 9999), required=False)
 @click.option("--dry-run", is_flag=True, help="List what would be sent; send nothing.")
 @fed_option(writes=True)
@@ -405,6 +435,8 @@ def send(fed: Fed, week: int | None, dry_run: bool):
         click.echo(("would send " if dry_run else "sent ") + line)
     for line in report.failed:
         click.echo(click.style("not sent: ", fg="yellow") + line, err=True)
+    for line in report.stale:
+        click.echo(f"dropped a stale reminder (the strategies stand now, or the week has run): {line}")
     if report.reserved:
         addresses = ", ".join(sorted({line.split(": ", 1)[1] for line in report.reserved}))
         click.echo(click.style("warning: ", fg="yellow") + f"{len(report.reserved)} sent to reserved domains (.test, .example, .invalid, .local, localhost), "

@@ -6,6 +6,7 @@ known, do the titles fit their rulesets) is checked above this layer
 
 from __future__ import annotations
 
+import datetime
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -51,7 +52,7 @@ class ScheduleSettings(FileModel):
     weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] | None = None
     time: str = Field(default="18:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
     run_early: bool = False  # `fedtool tick` runs a week as soon as every side's strategy stands
-    tick_every: Duration = Field(default="15m")  # how often cron runs `fedtool tick` (the clock guard's yardstick)
+    tick_every: Duration = datetime.timedelta(minutes=15)  # how often cron runs `fedtool tick` (the clock guard's yardstick)
 
     @field_validator("zone")
     @classmethod

@@ -156,6 +156,12 @@ def m011_ruleset_state(db: Database) -> None:
     db["wrestler_states"].add_column("other", str)
 
 
+@migrations()
+def m012_ticks(db: Database) -> None:
+    """Issue 12: each `fedtool tick` that acted, when and what it did (the clock guard reads the last)."""
+    db["ticks"].create({"at": str, "did": str})
+
+
 STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot", "allies", "foes", "challenge")
 LIST_KEYS = ("allies", "foes")  # stored as JSON
 

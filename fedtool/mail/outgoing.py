@@ -22,7 +22,9 @@ from fedtool.kernel.dice import derive_seed
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.validation import reserved_domain
 from fedtool.fed.settings import Fed, week_name
-from fedtool.league.db import open_league
+from fedtool.fed.schedule import shown_time
+from fedtool.league.db import open_league, ran_weeks
+from fedtool.rulesets import get_ruleset
 from fedtool.week.booking import week_card
 from fedtool.week.status import week_status
 
@@ -35,6 +37,7 @@ class SendReport:
     already: int = 0
     failed: list[str] = field(default_factory=list)  # "file: why"
     reserved: list[str] = field(default_factory=list)  # "file: to" for addresses on a reserved domain (.test, ...)
+    stale: list[str] = field(default_factory=list)  # reminders dropped unsent: the player's strategies now stand
     dry_run: bool = False
 
 
@@ -49,7 +52,9 @@ def queued(fed: Fed, week: int | None) -> list[Path]:
     else:
         folders = sorted(p for p in fed.outbox.glob("week-*") if p.is_dir())
         folders += sorted(p for kind in MAIL_FOLDERS for p in (fed.outbox / kind).glob("*") if p.is_dir())
-    return sorted(p for folder in folders if folder.is_dir() for p in folder.rglob("mail/*.eml"))
+    # in this order: a week's announcements and results, then answers, then reminders last,
+    # so a reminder never goes before the announcement it reminds of
+    return [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("mail/*.eml"))]
 
 
 def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None) -> SendReport:
@@ -64,6 +69,7 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     done = {row["message_id"] for row in db["sent_mail"].rows} if db["sent_mail"].exists() else set()
     report = SendReport(dry_run=dry_run)
     mails = []
+    report.stale = drop_stale_reminders(fed, week) if not dry_run else []
     for path in queued(fed, week):
         message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
         if message["Message-ID"] in done:
@@ -117,27 +123,63 @@ class ReminderReport:
     folder: Path | None = None
 
 
-def queue_reminders(fed: Fed, week: int) -> ReminderReport:
-    """Queue one reminder per player with a side on the week's card that has no valid strategy
-    yet (nothing sent, or only refused mail), naming each match, the deadline and how to
-    submit. Each player's reminder has one Message-ID per week, so `fedtool send` delivers it
-    once however often this runs."""
-    card = week_card(fed, week)
-    rows = week_status(fed, week)
-    mail = fed.settings.mail
-    to_address = str(mail.reply_to or mail.from_address)
-    deadline = f"The deadline is {card.deadline.strftime('%A %d %B %Y, %H:%M %Z').strip()}." if card.deadline else "There is no deadline on the card: send it before the fedhead runs the week."
-    matches = {m.id: m for m in card.matches}
+def waiting_players(fed: Fed, week: int) -> dict[str, list]:
+    """Owner address -> his sides of the week's card with no strategy that stands (nothing
+    sent, only refused mail, a file that does not stand), less the sides of rulesets where a
+    strategy is optional and the default plays (`Ruleset.strategy_optional`)."""
     waiting: dict[str, list] = {}
-    for row in rows:
+    card = week_card(fed, week)
+    rulesets = {m.id: get_ruleset(m.ruleset) for m in card.matches}
+    for row in week_status(fed, week):
+        if row.verdict == "default" and rulesets[row.match].strategy_optional:
+            continue
         if row.verdict in ("missing", "refused", "default") and row.owner:
             waiting.setdefault(row.owner.lower(), []).append(row)
+    return waiting
+
+
+def drop_stale_reminders(fed: Fed, week: int | None = None) -> list[str]:
+    """Remove each queued, unsent reminder that no longer holds: its week has been run, or
+    its player's strategies all stand now. Returns what was dropped ("file: to")."""
+    db = open_league(fed.database, create=False)
+    sent = {r["message_id"] for r in db["sent_mail"].rows} if db["sent_mail"].exists() else set()
+    run = set(ran_weeks(db))
+    dropped = []
+    weeks = [week] if week is not None else sorted(int(p.name[5:]) for p in (fed.outbox / "reminders").glob("week-*") if p.name[5:].isdigit())
+    for number in weeks:
+        folder = fed.outbox / "reminders" / week_name(number) / "mail"
+        files = sorted(folder.glob("*.eml")) if folder.is_dir() else []
+        if not files:
+            continue
+        waiting = waiting_players(fed, number) if number not in run and (fed.week_dir(number) / "card.yaml").exists() else {}
+        for path in files:
+            message = BytesParser(policy=policy.default).parsebytes(path.read_bytes(), headersonly=True)
+            to = message["To"].addresses[0].addr_spec.lower() if message["To"] and message["To"].addresses else ""
+            if message["Message-ID"] not in sent and to not in waiting:
+                path.unlink()
+                dropped.append(f"{fed.shown(path)}: {to}")
+    return dropped
+
+
+def queue_reminders(fed: Fed, week: int, before: datetime.timedelta | None = None) -> ReminderReport:
+    """Queue one reminder per player with a side on the week's card that has no valid strategy
+    yet (nothing sent, or only refused mail), naming each match, the deadline and how to
+    submit. Each player's reminder has one Message-ID per week (per `before`, the span before
+    the deadline it is sent at, for `fedtool tick`), so `fedtool send` delivers it once
+    however often this runs."""
+    card = week_card(fed, week)
+    mail = fed.settings.mail
+    to_address = str(mail.reply_to or mail.from_address)
+    deadline = f"The deadline is {shown_time(fed, card.deadline)}." if card.deadline else "There is no deadline on the card: send it before the fedhead runs the week."
+    matches = {m.id: m for m in card.matches}
+    waiting = waiting_players(fed, week)
+    tag = "" if before is None else f"-{_span(before)}"
     db = open_league(fed.database)
     sent = {r["message_id"] for r in db["sent_mail"].rows}
     report = ReminderReport(folder=fed.outbox / "reminders" / week_name(week) / "mail")
     domain = str(mail.from_address).rsplit("@", 1)[-1]
     for address, sides in sorted(waiting.items()):
-        message_id = f"<{derive_seed(fed.settings.secret, 'message-id', week_name(week), 'reminder', address):016x}.reminder@{domain}>"
+        message_id = f"<{derive_seed(fed.settings.secret, 'message-id', week_name(week), 'reminder' + tag, address):016x}.reminder@{domain}>"
         if message_id in sent:
             report.reminded_before.append(address)
             continue
@@ -162,6 +204,15 @@ def queue_reminders(fed: Fed, week: int) -> ReminderReport:
                         "\n".join(lines) + "\n", None, message_id, mail.reply_to)
         report.folder.mkdir(parents=True, exist_ok=True)
         name = re.sub(r"[^a-z0-9]+", "-", address).strip("-")[:80] or "player"
-        (report.folder / f"{name}.eml").write_text(message.as_string(), encoding="utf-8")
+        (report.folder / f"{name}{tag}.eml").write_text(message.as_string(), encoding="utf-8")
         report.queued.append(f"{address}: {', '.join(r.wrestler for r in sides)}")
     return report
+
+
+def _span(span: datetime.timedelta) -> str:
+    """6h, 2d, 30m: a reminder's span as the settings write it."""
+    minutes = int(span.total_seconds() // 60)
+    for unit, size in (("d", 1440), ("h", 60)):
+        if minutes % size == 0:
+            return f"{minutes // size}{unit}"
+    return f"{minutes}m"

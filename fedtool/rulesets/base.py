@@ -205,6 +205,8 @@ class Ruleset:
 
     # ------------------------------------------------------------ strategies
 
+    strategy_optional: bool = False  # a side without a strategy loses nothing a reminder could save
+
     def missing_strategy(self, settings: dict) -> str:
         """What a side with no strategy file gets: "refuse" (the week cannot run) or
         "default" (the ruleset plays a default and says so), by the fed's settings."""

@@ -157,6 +157,7 @@ class FaceToTheMat(Ruleset):
     template = "facemat/match"
     card_fields = CardFields
     finishes = ("pin", "finisher", "countout", "dq")
+    strategy_optional = True  # the cards decide; a strategy adds names, a promo and choices
 
     def missing_strategy(self, settings: dict) -> str:
         """No strategy: the cards decide, with the card's own move names (the fed's default)."""

@@ -1,0 +1,157 @@
+"""`fedtool tick`: the week runs itself. The one command a fedhead puts in cron.
+
+Each tick, under the fed's lock, does what is due and nothing twice: it reads the fed's
+mailbox (`mail: inbox:`), files and answers strategies; queues reminders at the fed's spans
+before the open week's deadline (`mail: remind: [48h, 6h]`) to the players still without a
+standing strategy; runs the week at its deadline (or, with `schedule: run_early: true`, as
+soon as every side's strategy stands); and sends everything queued (stale reminders are
+dropped unsent). Every step is idempotent: mail read before is not read again, a mail sent
+is not sent again, a week run is not run again, so a tick killed half-way is finished by
+the next one.
+
+A guard like GalaxyNG's and njudge's: a tick refuses to act when the clock has jumped back
+past the last tick, or when the last tick is far older than cron's period (the machine was
+off, or cron stopped): the fedhead looks (`fedtool tick --dry-run`) and goes on with
+`--force`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+
+from fedtool.fed.schedule import shown_time
+from fedtool.fed.settings import Fed
+from fedtool.kernel.errors import FedError, Problem
+from fedtool.league.db import open_league, ran_weeks
+from fedtool.week.booking import week_card
+from fedtool.week.run import run_week
+from fedtool.week.status import week_status
+
+from .intake import intake, messages
+from .outgoing import queue_reminders, send_outbox, waiting_players
+
+RULE = "fedtool tick"
+CLOCK_SLACK = datetime.timedelta(minutes=1)  # a clock may step back this much (NTP) without alarm
+FAR = 24  # a last tick older than this many cron periods is "far older than expected"
+
+
+@dataclass
+class TickReport:
+    """What a tick did (or, with dry_run, would do), in the fedhead's words."""
+
+    now: datetime.datetime
+    dry_run: bool = False
+    done: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # steps that could not be done (the others were)
+
+
+def current_week(fed: Fed, db) -> int | None:
+    """The week in play: the first week after the last run one that has a card."""
+    last = max(ran_weeks(db), default=0)
+    numbers = sorted(int(p.name[5:]) for p in fed.strategies.glob("week-*") if p.name[5:].isdigit() and (p / "card.yaml").is_file())
+    return next((n for n in numbers if n > last), None)
+
+
+def _guard(fed: Fed, db, now: datetime.datetime) -> None:
+    """Refuse to act on a clock that jumped back, or after a silence far longer than cron's period."""
+    row = db.execute("SELECT at FROM ticks ORDER BY rowid DESC LIMIT 1").fetchone()
+    if row is None:
+        return
+    last = datetime.datetime.fromisoformat(row[0])
+    every = fed.settings.schedule.tick_every
+    if now < last - CLOCK_SLACK:
+        raise FedError(Problem(None, None, f"the clock has gone back: the last tick was at {last.isoformat()}, and it is now {now.isoformat()}; "
+                               "check the machine's clock, then `fedtool tick --force` to go on", RULE))
+    if now - last > every * FAR:
+        raise FedError(Problem(None, None, f"the last tick was {_ago(now - last)} ago, and cron runs it every {_ago(every)} (schedule: tick_every): "
+                               "was the machine off, or has cron stopped? See what is due with `fedtool tick --dry-run`, then `fedtool tick --force`", RULE))
+
+
+def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, force: bool = False) -> TickReport:
+    """Do what is due (see the module's text). The caller holds the fed's lock. Raises FedError
+    when the clock guard refuses; a step that fails is reported and the others still run."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    report = TickReport(now, dry_run)
+    db = open_league(fed.database, create=not dry_run)
+    if not force:
+        _guard(fed, db, now)
+    settings = fed.settings
+
+    # 1. the mailbox
+    if settings.mail.inbox:
+        try:
+            if dry_run:
+                report.done.append(f"would read {sum(1 for _ in messages(settings.mail.inbox))} mails waiting in {settings.mail.inbox} (some may have been read before)")
+            else:
+                read = intake(fed, settings.mail.inbox, now)
+                new = len(read.outcomes) - read.count("duplicate")  # a mailbox keeps what was read before: not news
+                if new:
+                    counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored") if read.count(v))
+                    report.done.append(f"read {new} mails: {counts}")
+        except FedError as exc:
+            report.problems.append(f"mailbox: {exc}")
+
+    # 2. the week in play: reminders, then the run when it is due
+    week = current_week(fed, db)
+    if week is not None:
+        try:
+            _week(fed, week, now, report)
+        except FedError as exc:
+            report.problems.append(f"week {week}: {exc}")
+
+    # 3. everything queued
+    if settings.mail.smtp is not None:
+        try:
+            sent = send_outbox(fed, None, dry_run)
+            if sent.sent or sent.failed or sent.stale:
+                report.done.append(f"{'would send' if dry_run else 'sent'} {len(sent.sent)} mails" + (f", {len(sent.failed)} kept for next time" if sent.failed else "")
+                                   + (f", {len(sent.stale)} stale reminders dropped" if sent.stale else ""))
+            report.problems.extend(f"not sent: {line}" for line in sent.failed)
+        except FedError as exc:
+            report.problems.append(f"send: {exc}")
+    if not dry_run:
+        with db.atomic():
+            db["ticks"].insert({"at": now.isoformat(), "did": "; ".join(report.done + report.problems) or "nothing due"})
+    return report
+
+
+def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport) -> None:
+    card = week_card(fed, week)
+    deadline = card.deadline
+    come = [before for before in fed.settings.mail.remind if deadline is not None and deadline - before <= now < deadline]
+    if come:  # the latest reminder whose time has come (one missed while the machine was off is not sent late)
+        before = min(come)
+        if report.dry_run:
+            waiting = waiting_players(fed, week)
+            if waiting:
+                report.done.append(f"week {week}: would queue reminders ({_ago(before)} before the deadline) for {', '.join(sorted(waiting))}")
+        else:
+            queued = queue_reminders(fed, week, before)
+            if queued.queued:
+                report.done.append(f"week {week}: {len(queued.queued)} reminders queued ({_ago(before)} before the deadline)")
+    due = deadline is not None and now >= deadline
+    if not due and fed.settings.schedule.run_early:
+        rows = week_status(fed, week)
+        due = bool(rows) and all(row.verdict == "stands" for row in rows)
+        why = "every side's strategy stands"
+    else:
+        why = f"the deadline, {shown_time(fed, deadline)}, has passed" if deadline else ""
+    if not due:
+        if deadline is None:
+            report.done.append(f"week {week}: no deadline yet (give the card a `deadline:`, or a `schedule:` and `fedtool open {week}`)")
+        return
+    if report.dry_run:
+        report.done.append(f"week {week}: would run it ({why})")
+        return
+    ran = run_week(fed, week)
+    report.done.append(f"week {week} run ({why}): {len(ran.headlines)} matches, {len(ran.files)} files in {fed.shown(ran.outbox)}")
+
+
+def _ago(span: datetime.timedelta) -> str:
+    minutes = int(span.total_seconds() // 60)
+    if minutes < 120:
+        return f"{minutes} minutes"
+    if minutes <= 72 * 60:
+        return f"{minutes // 60} hours"
+    return f"{minutes // 1440} days"
