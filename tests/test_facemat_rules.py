@@ -242,7 +242,7 @@ def test_a_tag_match_is_announced_team_against_team(demo_fed, fedtool):
     assert text.startswith("# Delta Championship Wrestling, week 5: Vince Valor & Marcus Bright vs. The Warden & Dutch Kessler")
     # issue 12: the announcement says what a strategy changes (it is optional) and how to send one
     assert "a strategy is optional" in text and "`promo`" in text
-    assert "with the subject `Week 5 vince-valor`" in text
+    assert "with the subject `Week 5 vince-valor m1`" in text
 
 
 def test_a_cage_halves_helped_cards(monkeypatch):

@@ -124,3 +124,38 @@ def test_a_backdated_mail_without_received_is_dated_by_its_delivery(demo_fed, tm
     assert [(o.verdict, o.arrived) for o in report.outcomes] == [("refused", "2026-11-21T07:30:00+00:00")]
     assert "this mail arrived 2026-11-21T07:30:00+00:00" in next(iter(replies(report).values()))
     assert "Backdated fists" not in (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+
+
+BOOKED_TWICE = """week: 6
+matches:
+  - {id: m1, sides: [brother-bob, friendly-sam], grid: [[Br, Po, Po], [HF, Br, We], [HF, Te, We]], strategies: {brother-bob: bob-m1.yaml}}
+  - {id: m2, sides: [brother-bob, rocky-ridge], grid: [[Br, Po, Po], [HF, Br, We], [HF, Te, We]], strategies: {brother-bob: bob-m2.yaml}}
+"""
+
+
+def test_a_wrestler_booked_twice_names_the_match_and_each_is_filed_as_the_card_says(demo_fed, tmp_path, fedtool):
+    """Issue 12: the subject names the match (as the announcement's own subject does, so a
+    reply to it files correctly), and the strategy is filed under the card's file name."""
+    week6 = demo_fed / "strategies/week-06"
+    week6.mkdir()
+    (week6 / "card.yaml").write_text(BOOKED_TWICE)
+    assert fedtool("open", "6", "--fed", demo_fed).exit_code == 0
+    announced = sorted(p.name for p in (demo_fed / "outbox/week-06/announcements/mail").iterdir())
+    assert announced == ["m1-brother-bob.eml", "m1-friendly-sam.eml", "m2-brother-bob.eml", "m2-rocky-ridge.eml"]
+    from email import message_from_bytes, policy
+
+    announcement = message_from_bytes((demo_fed / "outbox/week-06/announcements/mail/m2-brother-bob.eml").read_bytes(), policy=policy.default)
+    assert announcement["Subject"] == "Delta Championship Wrestling: Week 6 brother-bob m2 is open"
+    bob = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+    mails = [
+        mail("bob@players.example", "Week 6 brother-bob", bob, message_id="<no-match@x>"),
+        mail("bob@players.example", f"Re: {announcement['Subject']}", bob.replace("Closed fists", "Second match fists"), message_id="<reply@x>"),
+        mail("bob@players.example", "week 6 brother-bob m1", bob, message_id="<m1@x>"),
+    ]
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, mails))
+    assert [(o.verdict, o.filed) for o in report.outcomes] == [
+        ("refused", None), ("accepted", "strategies/week-06/bob-m2.yaml"), ("accepted", "strategies/week-06/bob-m1.yaml")]
+    assert report.outcomes[0].why == ("Brother Bob is booked in more than one match this week: m1 (brother-bob vs. friendly-sam), "
+                                      "m2 (brother-bob vs. rocky-ridge). Name the match in the subject, for example `Week 6 brother-bob m1`.")
+    assert "Second match fists" in (week6 / "bob-m2.yaml").read_text() and "Second match fists" not in (week6 / "bob-m1.yaml").read_text()
+    assert not (week6 / "brother-bob.yaml").exists()

@@ -387,7 +387,14 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if sender.lower() != owner:
         # a From: header can be forged: only the registered owner's address is accepted
         return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week, wrestler_id)
-    content = _strategy_text(message, get_ruleset(sides[wrestler_id].ruleset))
+    booked = [m for m in card.matches if wrestler_id in m.sides]
+    named = [m for m in booked if re.search(rf"(?<![\w-]){re.escape(m.id)}(?![\w-])", lowered)]
+    if len(booked) > 1 and len(named) != 1:  # booked twice: the subject names the match
+        listed = ", ".join(f"{m.id} ({' vs. '.join(m.sides)})" for m in booked)
+        return refuse(f"{wrestler.name} is booked in more than one match this week: {listed}. Name the match in the subject, "
+                      f"for example `Week {week} {wrestler_id} {booked[0].id}`.", week, wrestler_id)
+    match = named[0] if len(booked) > 1 else booked[0]
+    content = _strategy_text(message, get_ruleset(match.ruleset))
     if content is not None:
         quoted = _quoted(content[1])
     if mail.passwords:
@@ -409,11 +416,14 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if content is None:
         return refuse("No strategy found: send it as the body of the mail or as a .yaml or .txt attachment.", week, wrestler_id)
     suffix, text = content
+    card_named = match.strategy_files.get(wrestler_id)  # the card names this match's file (a wrestler booked twice)
+    if card_named is not None:
+        suffix = Path(card_named).suffix
     _, text = take_password(text.replace("\r\n", "\n"))  # the password line never reaches a filed strategy
     candidate = folder / f"~incoming~{wrestler_id}{suffix}"
     candidate.write_text(text, encoding="utf-8")
     try:
-        check = check_strategy_file(fed, candidate, wrestler_id, context, strict=True)
+        check = check_strategy_file(fed, candidate, wrestler_id, context, strict=True, match_id=match.id)
     except FedError as exc:
         check = None
         errors = exc.problems
@@ -427,17 +437,19 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if late is not None:  # held: checked and kept, but not filed until the fedhead says so
         held = folder / HELD_FOLDER
         held.mkdir(exist_ok=True)
-        final = held / f"{wrestler_id}{suffix}"
+        final = held / (card_named or f"{wrestler_id}{suffix}")
         os.replace(candidate, final)
-        _drop_other_suffixes(held, wrestler_id, suffix)
+        if card_named is None:
+            _drop_other_suffixes(held, wrestler_id, suffix)
         outcome = Outcome("", sender, "held", f"{wrestler.name}, week {week}: late, held for the fedhead", fed.shown(final), week, wrestler_id)
         body = (f"Held: your strategy for {wrestler.name}, week {week} ({check.match}) came after the deadline.\n\n{late}\n\n"
                 f"It stands as a strategy and is kept for the fedhead, who decides whether it is played; until then it is not filed, "
                 f"and any strategy you sent before still stands.\n\nAs the resolver would read it:\n\n{echo}\n")
         return outcome, body, answer_subject
-    final = folder / f"{wrestler_id}{suffix}"
+    final = folder / (card_named or f"{wrestler_id}{suffix}")
     os.replace(candidate, final)
-    _drop_other_suffixes(folder, wrestler_id, suffix)  # the newest good strategy is the one
+    if card_named is None:
+        _drop_other_suffixes(folder, wrestler_id, suffix)  # the newest good strategy is the one
     outcome = Outcome("", sender, "accepted", f"{wrestler.name}, week {week}", fed.shown(final), week, wrestler_id)
     body = f"Accepted: the strategy for {wrestler.name}, week {week} ({check.match}).\n\nAs the resolver will read it:\n\n{echo}\n\nA later good strategy before the deadline replaces this one; a bad one never does.\n"
     if mail.passwords:

@@ -104,7 +104,6 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
     env = _environment(fed, card)
     outbox = fed.outbox_week(week) / "announcements"
     files: dict[str, str] = {}
-    mails: dict[str, list] = {}
     for match in card.matches:
         sides = [wrestlers[w] for w in match.sides]
         ruleset = get_ruleset(match.ruleset)
@@ -123,22 +122,20 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
                 env,
                 "submit.md.j2",
                 address=str(fed.settings.mail.reply_to or fed.settings.mail.from_address),
-                subject=f"Week {week} {wrestler.id}",
+                subject=f"Week {week} {wrestler.id} {match.id}",
                 strategy_file=strategy_path(card, match, wrestler.id).name,
                 deadline=shown_time(fed, card.deadline) if card.deadline else None,
                 for_title=next((t.name for t in fed.settings.titles if t.id == match.for_title), None),
                 passwords=fed.settings.mail.passwords,
             )
             files[f"{match.id}-{wrestler.id}.md"] = body
-            mails.setdefault(wrestler.owner_email, []).append((wrestler, body))
-    for address, items in mails.items():
-        owner = items[0][0]
-        message = email(
-            fed.settings.mail.from_address, owner.owner_name, address,
-            f"{fed.settings.name}: week {week} is open", "\n\n---\n\n".join(b for _, b in items), None,
-            _message_id(fed, week, "open", address), fed.settings.mail.reply_to,
-        )
-        files[f"mail/{_mail_name(address)}.eml"] = message.as_string()
+            # one mail per side, its subject the one to submit with, so a reply files correctly
+            message = email(
+                fed.settings.mail.from_address, wrestler.owner_name, wrestler.owner_email,
+                f"{fed.settings.name}: Week {week} {wrestler.id} {match.id} is open", body, None,
+                _message_id(fed, week, f"open-{match.id}", wrestler.id), fed.settings.mail.reply_to,
+            )
+            files[f"mail/{match.id}-{wrestler.id}.eml"] = message.as_string()
     files["dice.txt"] = "".join(logs)
     with StagedDir(outbox) as stage:
         for name, content in files.items():

@@ -28,18 +28,22 @@ class StrategyCheck:
     complete: bool  # False while the other side's strategy is missing (the table is unknown)
 
 
-def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, context: CardContext | None = None, strict: bool = False) -> StrategyCheck:
+def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, context: CardContext | None = None, strict: bool = False,
+                        match_id: str | None = None) -> StrategyCheck:
     """How a strategy file reads, and whether it stands for its match on the week's card.
 
     With `wrestler_id`, the file is checked as that wrestler's strategy for his match on the
     card in its folder, whatever its name (mail intake checks before it files). `context`
     spares reading the card, its wrestlers and the league again for each mail. `strict`
     checks it under each ruleset's strict settings (`Ruleset.strict_settings`), as a
-    strategy is checked before it is filed: a default never stands in for a broken one."""
+    strategy is checked before it is filed: a default never stands in for a broken one.
+    `match_id` picks the match of a wrestler booked more than once."""
     shown = fed.shown(path)
     layout = "plain text" if path.suffix.lower() == ".txt" else "YAML"
     card = context.card if context is not None else load_card(fed, path.parent)
     for original in card.matches:
+        if match_id is not None and original.id != match_id:
+            continue
         for side in original.sides:
             match = original
             if wrestler_id is not None and side == wrestler_id:
