@@ -6,15 +6,17 @@ A fed template can extend the stock one it replaces with `{% extends "default:NA
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from email.message import EmailMessage
-from email.utils import formataddr
+from email.utils import formataddr, format_datetime
 from pathlib import Path
 
 import markdown as markdown_lib
 from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound, Environment, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 
 
@@ -70,13 +72,22 @@ def render(env: Environment, name: str, **context) -> str:
         raise FedError(Problem(str(template), f"line {line}" if line else None, f"template error: {exc}", "writeup templates")) from None
 
 
-def email(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str | None, message_id: str, reply_to: str | None = None) -> EmailMessage:
-    """One mail: Markdown as the text part, HTML as the alternative."""
+def email(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str | None, message_id: str, reply_to: str | None = None,
+          date: datetime.datetime | None = None, references: str | None = None) -> EmailMessage:
+    """One mail: Markdown as the text part, HTML as the alternative.
+
+    `date` is its Date header (RFC 5322 requires one): a run's mails carry the run's own
+    time, so the mails of one run agree; default: the clock (`fedtool.kernel.clock`).
+    `references` is the Message-ID of the mail this one corrects or repeats."""
     message = EmailMessage()
     message["From"] = sender
     message["To"] = formataddr((to_name, to_address))
     message["Subject"] = subject
+    message["Date"] = format_datetime(date or clock.now())
     message["Message-ID"] = message_id
+    if references:
+        message["In-Reply-To"] = references
+        message["References"] = references
     if reply_to:
         message["Reply-To"] = reply_to
     message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no autoreplies to us

@@ -52,6 +52,13 @@ class TitleSettings(FileModel):
     changes_on: list[str] | None = None  # the finishes that change hands; default: all but dq and countout
 
 
+class BackupSettings(FileModel):
+    """Snapshots of the league taken before every run and rerun (fedtool.league.backup)."""
+
+    folder: str = Field(default="backups", min_length=1, max_length=255, description="Relative to the fed's folder")
+    keep: int = Field(default=10, ge=1, le=10000, description="How many snapshots to keep; the oldest go first")
+
+
 class Settings(FileModel):
     """rosters/fed.yaml: the fed's own settings."""
 
@@ -62,6 +69,7 @@ class Settings(FileModel):
     mail: MailSettings = MailSettings()
     rulesets: dict[str, dict[str, Any]] = {}
     titles: list[TitleSettings] = []
+    backups: BackupSettings = BackupSettings()
 
 
 @dataclass
@@ -107,6 +115,10 @@ class Fed:
     @property
     def database(self) -> Path:
         return self.root / self.settings.database
+
+    @property
+    def backups(self) -> Path:
+        return self.root / self.settings.backups.folder
 
     def week_dir(self, week: int) -> Path:
         return self.strategies / week_name(week)

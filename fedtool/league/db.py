@@ -156,6 +156,15 @@ def m011_ruleset_state(db: Database) -> None:
     db["wrestler_states"].add_column("other", str)
 
 
+@migrations()
+def m012_week_runs(db: Database) -> None:
+    """Issue 12: every run of every week (run 1, then each rerun), never undone, so a
+    rerun's mails get new Message-IDs and say they are corrections. Weeks already run count
+    as run once."""
+    db["week_runs"].create({"week": int, "run": int, "ran_at": str, "dice_source": str}, pk=("week", "run"))
+    db.execute("INSERT INTO week_runs (week, run, ran_at, dice_source) SELECT week, 1, ran_at, dice_source FROM weeks")
+
+
 STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot", "allies", "foes", "challenge")
 LIST_KEYS = ("allies", "foes")  # stored as JSON
 
@@ -184,8 +193,14 @@ def week_row(db: Database, week: int) -> dict | None:
     return rows[0] if rows else None
 
 
+def runs_of(db: Database, week: int) -> int:
+    """How many times the week has been run (0: never); kept by `undo_week` (m012)."""
+    row = db.execute("SELECT MAX(run) FROM week_runs WHERE week = ?", [week]).fetchone()
+    return row[0] or 0
+
+
 def undo_week(db: Database, week: int) -> None:
-    """Remove everything a week wrote. The caller holds the transaction."""
+    """Remove everything a week wrote but its count of runs (`week_runs`). The caller holds the transaction."""
     for table in WEEK_TABLES:
         db.execute(f"DELETE FROM [{table}] WHERE week = ?", [week])
 
@@ -223,6 +238,7 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
         pk="id",
     )
     db["weeks"].insert({"week": week, "title": title, "ran_at": ran_at, "dice_source": dice_source, "matches": len(matches)})
+    db["week_runs"].insert({"week": week, "run": runs_of(db, week) + 1, "ran_at": ran_at, "dice_source": dice_source})
     for match in matches:
         db["matches"].insert(
             {
