@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Iterator
 
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
+from fedtool.fed.render import MAIL_POLICY
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
 from fedtool.kernel.errors import Collector, FedError, Problem
@@ -228,7 +229,7 @@ def _quoted(text: str) -> str:
 
 
 def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, now: datetime.datetime | None = None) -> EmailMessage:
-    reply = EmailMessage()
+    reply = EmailMessage(policy=MAIL_POLICY)
     reply["From"] = str(fed.settings.mail.from_address)
     reply["To"] = to
     reply["Subject"] = subject

@@ -15,12 +15,11 @@ import re
 import smtplib
 import ssl
 from dataclasses import dataclass, field
-from email import policy
 from email.parser import BytesParser
 from email.utils import format_datetime, getaddresses
 from pathlib import Path
 
-from fedtool.fed.render import email
+from fedtool.fed.render import MAIL_POLICY, email
 from fedtool.kernel import clock
 from fedtool.kernel.dice import derive_seed
 from fedtool.kernel.errors import FedError, Problem
@@ -67,7 +66,7 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     report = SendReport(dry_run=dry_run)
     mails = []
     for path in queued(fed, week):
-        message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        message = BytesParser(policy=MAIL_POLICY).parsebytes(path.read_bytes())
         if message["Message-ID"] in done:
             report.already += 1
             continue
@@ -189,7 +188,7 @@ def resend_week(fed: Fed, week: int, to: str | None = None) -> ResendReport:
         raise FedError(Problem(fed.shown(fed.outbox_week(week)), None, f"{week_name(week)} has no results mail to send again; run the week first (`fedtool run {week}`)", "fedtool resend"))
     parsed = []
     for path in originals:
-        message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        message = BytesParser(policy=MAIL_POLICY).parsebytes(path.read_bytes())
         addresses = [address.lower() for _, address in getaddresses(message.get_all("To", []))]
         parsed.append((path, message, addresses))
     if to is not None:
