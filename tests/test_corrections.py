@@ -281,3 +281,22 @@ def test_migration_12_counts_each_week_already_run_as_run_once(tmp_path):
     assert list(league["week_runs"].rows) == [
         {"week": 1, "run": 1, "ran_at": "2026-01-04T12:00:00+00:00", "dice_source": "seeded"},
         {"week": 2, "run": 1, "ran_at": "2026-01-04T12:00:00+00:00", "dice_source": "seeded"}]
+
+
+def test_bad_backup_settings_and_a_bad_fixed_clock_are_clean_errors(demo_fed, fedtool, monkeypatch):
+    settings = demo_fed / "rosters/fed.yaml"
+    plain = settings.read_text()
+    lines = plain.count("\n")
+    settings.write_text(plain + "backups: {folder: ../elsewhere, keep: 0}\n")
+    result = fedtool("run", "1", "--fed", demo_fed)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stderr == (
+        f"error: rosters/fed.yaml, line {lines + 1}, field backups.folder: Value error, a folder inside the fed's folder, "
+        "written relative to it (no leading /, ~ or ..) [fed settings]\n"
+        f"error: rosters/fed.yaml, line {lines + 1}, field backups.keep: Input should be greater than or equal to 1 [fed settings]\n")
+    settings.write_text(plain)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "yesterday")
+    result = fedtool("run", "1", "--fed", demo_fed)
+    assert result.exit_code == 1
+    assert result.stderr == "error: SOURCE_DATE_EPOCH='yesterday' is not a whole number of seconds since 1970 [fedtool: the clock]\n"
+    assert not (demo_fed / "fed.db").exists() and not (demo_fed / "outbox/week-01").exists()

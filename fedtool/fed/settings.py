@@ -10,9 +10,9 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import EmailStr, Field
+from pydantic import AfterValidator, EmailStr, Field
 
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, validate
@@ -52,10 +52,17 @@ class TitleSettings(FileModel):
     changes_on: list[str] | None = None  # the finishes that change hands; default: all but dq and countout
 
 
+def _inside_the_fed(folder: str) -> str:
+    path = Path(folder)
+    if path.is_absolute() or ".." in path.parts or folder.startswith("~"):
+        raise ValueError("a folder inside the fed's folder, written relative to it (no leading /, ~ or ..)")
+    return folder
+
+
 class BackupSettings(FileModel):
     """Snapshots of the league taken before every run and rerun (fedtool.league.backup)."""
 
-    folder: str = Field(default="backups", min_length=1, max_length=255, description="Relative to the fed's folder")
+    folder: Annotated[str, AfterValidator(_inside_the_fed)] = Field(default="backups", min_length=1, max_length=255, description="Relative to the fed's folder")
     keep: int = Field(default=10, ge=1, le=10000, description="How many snapshots to keep; the oldest go first")
 
 
