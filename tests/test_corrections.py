@@ -300,3 +300,29 @@ def test_bad_backup_settings_and_a_bad_fixed_clock_are_clean_errors(demo_fed, fe
     assert result.exit_code == 1
     assert result.stderr == "error: SOURCE_DATE_EPOCH='yesterday' is not a whole number of seconds since 1970 [fedtool: the clock]\n"
     assert not (demo_fed / "fed.db").exists() and not (demo_fed / "outbox/week-01").exists()
+
+
+def test_a_match_taken_off_the_card_or_new_on_it_is_listed_as_such(demo_fed, fedtool):
+    from types import SimpleNamespace
+
+    from fedtool.week.run import correction_lines
+
+    assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
+    card = demo_fed / "strategies/week-01/card.yaml"
+    m5 = "  - id: m5\n    sides: [mad-dog-maddox, relampago]\n    for_title: world\n"
+    assert card.read_text().endswith(m5)
+    card.write_text(card.read_text().replace(m5, ""))
+    rerun = fedtool("run", "1", "--rerun", "--fed", demo_fed)
+    assert rerun.exit_code == 0, rerun.output
+    assert rerun.output.split("the mails are corrections (`fedtool send` delivers them)\n", 1)[1].splitlines()[:6] == [
+        "  m1: no change (Friendly Sam wins by dq in round 3)",
+        "  m2: no change (Rocky Ridge wins by pin in round 17)",
+        "  m3: no change (The Silent Crane wins by pin in round 18)",
+        "  m4: no change (Dr. Victor Vane wins by submission in round 11)",
+        "  m5: no longer on the card (was Relámpago wins by dq in round 6)",
+        "20 files in outbox/week-01",  # 4 writeups twice, the card twice, the dice log, 8 players' mails and the list's
+    ]
+    # a match the previous run did not have, and a draw
+    sides = [{"id": "a", "name": "Ada"}, {"id": "b", "name": "Bea"}]
+    played = [SimpleNamespace(booking=SimpleNamespace(match=SimpleNamespace(id="m9")), summary={"sides": sides, "winner": None, "method": "draw", "round": 20})]
+    assert correction_lines([], played) == [{"match": "m9", "vs": "Ada vs. Bea", "text": "new on the card: draw in round 20"}]

@@ -321,22 +321,22 @@ def result_phrase(result: dict) -> str:
 
 def correction_lines(previous: list[dict] | None, played: list[Played]) -> list[dict]:
     """What a rerun changed against the previous run, match by match (card order, then
-    matches no longer on the card): {match, text}. Compared: winner, method and round."""
+    matches no longer on the card): {match, vs, text}. Compared: winner, method and round."""
     if previous is None:
         return []
     before = {row["id"]: row for row in previous}
     lines = []
     for p in played:
         match_id = p.booking.match.id
-        now = {"sides": p.summary.get("sides", []), "winner": p.summary.get("winner"), "method": p.summary.get("method"), "round": p.summary.get("round")}
+        new = {"sides": p.summary.get("sides", []), "winner": p.summary.get("winner"), "method": p.summary.get("method"), "round": p.summary.get("round")}
         old = before.pop(match_id, None)
-        vs = " vs. ".join(s.get("name", s.get("id")) for s in now["sides"])
+        vs = " vs. ".join(s.get("name", s.get("id")) for s in new["sides"])
         if old is None:
-            text = f"new on the card: {result_phrase(now)}"
-        elif (old["winner"], old["method"], old["round"]) == (now["winner"], now["method"], now["round"]):
-            text = f"no change ({result_phrase(now)})"
+            text = f"new on the card: {result_phrase(new)}"
+        elif (old["winner"], old["method"], old["round"]) == (new["winner"], new["method"], new["round"]):
+            text = f"no change ({result_phrase(new)})"
         else:
-            text = f"was {result_phrase(old)}; now {result_phrase(now)}"
+            text = f"was {result_phrase(old)}; now {result_phrase(new)}"
         lines.append({"match": match_id, "vs": vs, "text": text})
     for match_id, old in before.items():
         vs = " vs. ".join(s.get("name", s.get("id")) for s in old["sides"])
