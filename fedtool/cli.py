@@ -128,7 +128,10 @@ def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
     """Run WEEK's card: resolve every match, update the league, write the outbox.
 
     All of it lands or none of it does. Writeups (Markdown and HTML), the card,
-    one .eml per player and the week's dice log go to outbox/week-NN/.
+    one .eml per player and the week's dice log go to outbox/week-NN/. The league is
+    snapshotted first (`fedtool restore` lists the snapshots). A rerun's mails are
+    corrections: new Message-IDs, subjects starting "Corrected:", and a card saying
+    what changed; `fedtool send` delivers them.
 
     \b
     Example:
@@ -447,6 +450,59 @@ def send(fed: Fed, week: int | None, dry_run: bool):
 
 
 @cli.command()
+@click.argument("week", type=click.IntRange(0, 9999))
+@click.option("--to", "to", metavar="EMAIL", help="Only the mail to this address (a player's, or the list's for the card).")
+@fed_option(writes=True)
+def resend(fed: Fed, week: int, to: str | None):
+    """Send WEEK's results mails again on purpose: every player's and the card, or one.
+
+    Queues a fresh copy of each (new Message-ID, References to the original, subject
+    starting "Resent:") in outbox/resent/week-NN/mail/; `fedtool send` delivers it.
+
+    \b
+    Example:
+      fedtool resend 1 --to bob@players.example && fedtool send 1
+    """
+    from fedtool.mail.outgoing import resend_week
+
+    report = resend_week(fed, week, to)
+    for line in report.queued:
+        click.echo(f"queued {line}")
+    click.echo(f"{len(report.queued)} copies queued; `fedtool send {week}` delivers them")
+
+
+@cli.command()
+@click.argument("name", required=False)
+@fed_option(writes=True)
+def restore(fed: Fed, name: str | None):
+    """List the league's snapshots, or restore the one named NAME.
+
+    A snapshot is taken before every run and rerun, in the fed's backups folder
+    (`backups: {folder: backups, keep: 10}` in rosters/fed.yaml). Restoring replaces
+    fed.db whole; the league as it was is snapshotted first. The mails already sent or
+    read and the count of each week's runs are kept, and the outbox is left as it is.
+
+    \b
+    Example:
+      fedtool restore
+      fedtool restore 20261123T192834Z-before-week-01-run-2.db
+    """
+    from fedtool.league.backup import list_snapshots, restore as restore_snapshot
+
+    if name is None:
+        snapshots = list_snapshots(fed)
+        for s in snapshots:
+            click.echo(f"{s.name}  {s.league}")
+        click.echo(f"{len(snapshots)} snapshots in {fed.shown(fed.backups)}" + ("; `fedtool restore NAME` restores one" if snapshots else ""))
+        return
+    done = restore_snapshot(fed, name)
+    click.echo(f"restored {done.snapshot.name}: the league is back to {done.snapshot.league}")
+    if done.kept_as is not None:
+        click.echo(f"the league as it was is kept as {done.kept_as.name}")
+    click.echo("the outbox is unchanged: rerun the week to write it again from the restored league")
+
+
+@cli.command()
 @click.option("--ruleset", help="Only this ruleset's tables (matchmatch, matclash, facemat).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: per ruleset and division, the rows and the number-one contenders.")
 @fed_option
@@ -578,6 +634,10 @@ def _print_report(fed: Fed, report) -> None:
         click.echo(line)
     for line in report.changes:
         click.echo(f"  {line}")
+    if getattr(report, "run", 1) > 1:
+        click.echo(f"run {report.run} of {report.label}: the mails are corrections (`fedtool send` delivers them)")
+        for line in report.corrections:
+            click.echo(f"  {line}")
     for line in report.warnings:
         click.echo(click.style("warning: ", fg="yellow") + line, err=True)
     click.echo(f"{len(report.files)} files in {fed.shown(report.outbox)}")

@@ -35,8 +35,12 @@ def _collect(folder: Path) -> dict[str, str]:
     return {str(p.relative_to(folder)): p.read_text(encoding="utf-8") for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+# the clock a playthrough runs at (fedtool.kernel.clock): every mail's Date header is this
+FIXED_EPOCH = "1767528000"  # 2026-01-04T12:00:00Z
+
+
 def _invoke(args: list[str]) -> str:
-    result = CliRunner().invoke(cli, args, catch_exceptions=False)
+    result = CliRunner(env={"SOURCE_DATE_EPOCH": FIXED_EPOCH}).invoke(cli, args, catch_exceptions=False)
     if result.exit_code != 0:
         raise RuntimeError(f"fedtool {' '.join(args)} failed:\n{result.output}")
     return result.output

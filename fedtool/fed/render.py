@@ -6,15 +6,18 @@ A fed template can extend the stock one it replaces with `{% extends "default:NA
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 from email.message import EmailMessage
-from email.utils import formataddr
+from email.policy import EmailPolicy
+from email.utils import formataddr, format_datetime
 from pathlib import Path
 
 import markdown as markdown_lib
 from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound, Environment, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 
 
@@ -70,13 +73,44 @@ def render(env: Environment, name: str, **context) -> str:
         raise FedError(Problem(str(template), f"line {line}" if line else None, f"template error: {exc}", "writeup templates")) from None
 
 
-def email(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str | None, message_id: str, reply_to: str | None = None) -> EmailMessage:
-    """One mail: Markdown as the text part, HTML as the alternative."""
-    message = EmailMessage()
+class MailPolicy(EmailPolicy):
+    """The standard policy, but a Subject is never folded right after its colon.
+
+    When a subject is too long for the header's first line but fits on the next, Python
+    moves all of it there ("Subject:" CRLF " Corrected: ..."), which parsers, Python's
+    own among them, read back with a leading space. Such a subject stays on one line (RFC
+    5322 allows 998 characters; 78 is a recommendation)."""
+
+    def fold(self, name, value):
+        folded = super().fold(name, value)
+        text = str(value)
+        if name.lower() == "subject" and folded.startswith(f"{name}:{self.linesep}") and text.isascii() and len(text) < 990:
+            return f"{name}: {text.strip()}{self.linesep}"
+        return folded
+
+    def fold_binary(self, name, value):
+        return self.fold(name, value).encode("ascii") if name.lower() == "subject" and str(value).isascii() else super().fold_binary(name, value)
+
+
+MAIL_POLICY = MailPolicy()  # every mail fedtool writes or reads back from the outbox
+
+
+def email(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str | None, message_id: str, reply_to: str | None = None,
+          date: datetime.datetime | None = None, references: str | None = None) -> EmailMessage:
+    """One mail: Markdown as the text part, HTML as the alternative.
+
+    `date` is its Date header (RFC 5322 requires one): a run's mails carry the run's own
+    time, so the mails of one run agree; default: the clock (`fedtool.kernel.clock`).
+    `references` is the Message-ID of the mail this one corrects or repeats."""
+    message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = sender
     message["To"] = formataddr((to_name, to_address))
     message["Subject"] = subject
+    message["Date"] = format_datetime(date or clock.now())
     message["Message-ID"] = message_id
+    if references:
+        message["In-Reply-To"] = references
+        message["References"] = references
     if reply_to:
         message["Reply-To"] = reply_to
     message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no autoreplies to us

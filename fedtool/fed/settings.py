@@ -11,10 +11,10 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import Field, field_validator
+from pydantic import AfterValidator, Field, field_validator
 
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import Duration, FileModel, MailAddress, validate
@@ -76,6 +76,20 @@ class TitleSettings(FileModel):
     changes_on: list[str] | None = None  # the finishes that change hands; default: all but dq and countout
 
 
+def _inside_the_fed(folder: str) -> str:
+    path = Path(folder)
+    if path.is_absolute() or ".." in path.parts or folder.startswith("~"):
+        raise ValueError("a folder inside the fed's folder, written relative to it (no leading /, ~ or ..)")
+    return folder
+
+
+class BackupSettings(FileModel):
+    """Snapshots of the league taken before every run and rerun (fedtool.league.backup)."""
+
+    folder: Annotated[str, AfterValidator(_inside_the_fed)] = Field(default="backups", min_length=1, max_length=255, description="Relative to the fed's folder")
+    keep: int = Field(default=10, ge=1, le=10000, description="How many snapshots to keep; the oldest go first")
+
+
 class Settings(FileModel):
     """rosters/fed.yaml: the fed's own settings."""
 
@@ -87,6 +101,7 @@ class Settings(FileModel):
     schedule: ScheduleSettings = ScheduleSettings()
     rulesets: dict[str, dict[str, Any]] = {}
     titles: list[TitleSettings] = []
+    backups: BackupSettings = BackupSettings()
 
 
 @dataclass
@@ -132,6 +147,10 @@ class Fed:
     @property
     def database(self) -> Path:
         return self.root / self.settings.database
+
+    @property
+    def backups(self) -> Path:
+        return self.root / self.settings.backups.folder
 
     def week_dir(self, week: int) -> Path:
         return self.strategies / week_name(week)

@@ -122,10 +122,10 @@ def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()
         for err in exc.errors():
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
             message = err["msg"]
-            if err["type"] == "extra_forbidden":
-                message = f"unknown field {loc[-1]!r}"
+            if err["type"] == "extra_forbidden":  # the key itself, even one named like a validator ("function-...")
+                message = f"unknown field {err['loc'][-1]!r}"
             elif err["type"] == "missing":
-                message = f"missing field {loc[-1]!r}"
+                message = f"missing field {err['loc'][-1]!r}"
             problems.append(Problem(file, place(data, loc, prefix=prefix), message, rule))
         raise FedError(problems) from None
 

@@ -157,7 +157,16 @@ def m011_ruleset_state(db: Database) -> None:
 
 
 @migrations()
-def m012_ticks(db: Database) -> None:
+def m012_week_runs(db: Database) -> None:
+    """Issue 12: every run of every week (run 1, then each rerun), never undone, so a
+    rerun's mails get new Message-IDs and say they are corrections. Weeks already run count
+    as run once."""
+    db["week_runs"].create({"week": int, "run": int, "ran_at": str, "dice_source": str}, pk=("week", "run"))
+    db.execute("INSERT INTO week_runs (week, run, ran_at, dice_source) SELECT week, 1, ran_at, dice_source FROM weeks")
+
+
+@migrations()
+def m013_ticks(db: Database) -> None:
     """Issue 12: each `fedtool tick` that acted, when and what it did (the clock guard reads the last)."""
     db["ticks"].create({"at": str, "did": str})
 
@@ -190,8 +199,14 @@ def week_row(db: Database, week: int) -> dict | None:
     return rows[0] if rows else None
 
 
+def runs_of(db: Database, week: int) -> int:
+    """How many times the week has been run (0: never); kept by `undo_week` (m012)."""
+    row = db.execute("SELECT MAX(run) FROM week_runs WHERE week = ?", [week]).fetchone()
+    return row[0] or 0
+
+
 def undo_week(db: Database, week: int) -> None:
-    """Remove everything a week wrote. The caller holds the transaction."""
+    """Remove everything a week wrote but its count of runs (`week_runs`). The caller holds the transaction."""
     for table in WEEK_TABLES:
         db.execute(f"DELETE FROM [{table}] WHERE week = ?", [week])
 
@@ -229,6 +244,7 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
         pk="id",
     )
     db["weeks"].insert({"week": week, "title": title, "ran_at": ran_at, "dice_source": dice_source, "matches": len(matches)})
+    db["week_runs"].insert({"week": week, "run": runs_of(db, week) + 1, "ran_at": ran_at, "dice_source": dice_source})
     for match in matches:
         db["matches"].insert(
             {

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed
+from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.league.db import open_league, ran_weeks
 from fedtool.week.booking import week_card
@@ -71,7 +72,7 @@ def _guard(fed: Fed, db, now: datetime.datetime) -> None:
 def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, force: bool = False) -> TickReport:
     """Do what is due (see the module's text). The caller holds the fed's lock. Raises FedError
     when the clock guard refuses; a step that fails is reported and the others still run."""
-    now = now or datetime.datetime.now(datetime.timezone.utc)
+    now = now or clock.now()
     report = TickReport(now, dry_run)
     db = open_league(fed.database, create=not dry_run)
     if not force:

@@ -25,12 +25,14 @@ from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.header import decode_header, make_header
-from email.utils import make_msgid, parseaddr, parsedate_to_datetime
+from email.utils import format_datetime, make_msgid, parseaddr, parsedate_to_datetime
 from pathlib import Path
 from typing import Iterator
 
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
+from fedtool.fed.render import MAIL_POLICY
 from fedtool.fed.settings import Fed, week_name
+from fedtool.kernel import clock
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
@@ -242,11 +244,12 @@ def _quoted(text: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in shown) + more
 
 
-def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str) -> EmailMessage:
-    reply = EmailMessage()
+def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, now: datetime.datetime | None = None) -> EmailMessage:
+    reply = EmailMessage(policy=MAIL_POLICY)
     reply["From"] = str(fed.settings.mail.from_address)
     reply["To"] = to
     reply["Subject"] = subject
+    reply["Date"] = format_datetime(_utc(now) if now else clock.now())  # RFC 5322
     reply["Auto-Submitted"] = "auto-replied"  # RFC 3834
     if fed.settings.mail.reply_to:
         reply["Reply-To"] = str(fed.settings.mail.reply_to)
@@ -322,7 +325,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
         else:
             outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords)
             outcome.message_id, outcome.arrived = message_id, arrived
-            reply = _reply(fed, original_id, sender, subject, reply_text)
+            reply = _reply(fed, original_id, sender, subject, reply_text, now)
             folder = replies_folder(fed, outcome.week)
             folder.mkdir(parents=True, exist_ok=True)
             path = folder / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")

@@ -3,6 +3,8 @@
 Each mail sent is recorded in the league (`sent_mail`, by its Message-ID), so running
 `fedtool send` again sends nothing twice; a mail the server refuses stays queued and is
 reported. The password comes from the environment (FEDTOOL_SMTP_PASSWORD), never a file.
+A rerun's corrected mails have new Message-IDs, so `send` delivers them; `resend_week`
+queues a fresh copy of a week's mail on purpose (outbox/resent/week-NN/mail/).
 """
 
 from __future__ import annotations
@@ -13,11 +15,12 @@ import re
 import smtplib
 import ssl
 from dataclasses import dataclass, field
-from email import policy
 from email.parser import BytesParser
+from email.utils import format_datetime, getaddresses
 from pathlib import Path
 
-from fedtool.fed.render import email
+from fedtool.fed.render import MAIL_POLICY, email
+from fedtool.kernel import clock
 from fedtool.kernel.dice import derive_seed
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.validation import reserved_domain
@@ -41,7 +44,7 @@ class SendReport:
     dry_run: bool = False
 
 
-MAIL_FOLDERS = ("replies", "reminders")  # outbox/<kind>/week-NN/mail/: answers to strategy mails, reminders
+MAIL_FOLDERS = ("replies", "reminders", "resent")  # outbox/<kind>/week-NN/mail/: answers to strategy mails, reminders, copies sent again
 
 
 def queued(fed: Fed, week: int | None) -> list[Path]:
@@ -71,7 +74,7 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     mails = []
     report.stale = drop_stale_reminders(fed, week) if not dry_run else []
     for path in queued(fed, week):
-        message = BytesParser(policy=policy.default).parsebytes(path.read_bytes())
+        message = BytesParser(policy=MAIL_POLICY).parsebytes(path.read_bytes())
         if message["Message-ID"] in done:
             report.already += 1
             continue
@@ -153,7 +156,7 @@ def drop_stale_reminders(fed: Fed, week: int | None = None) -> list[str]:
             continue
         waiting = waiting_players(fed, number) if number not in run and (fed.week_dir(number) / "card.yaml").exists() else {}
         for path in files:
-            message = BytesParser(policy=policy.default).parsebytes(path.read_bytes(), headersonly=True)
+            message = BytesParser(policy=MAIL_POLICY).parsebytes(path.read_bytes(), headersonly=True)
             to = message["To"].addresses[0].addr_spec.lower() if message["To"] and message["To"].addresses else ""
             if message["Message-ID"] not in sent and to not in waiting:
                 path.unlink()
@@ -216,3 +219,57 @@ def _span(span: datetime.timedelta) -> str:
         if minutes % size == 0:
             return f"{minutes // size}{unit}"
     return f"{minutes}m"
+
+
+RESENT = "Resent: "  # the subject prefix of a copy sent again on purpose
+
+
+@dataclass
+class ResendReport:
+    queued: list[str] = field(default_factory=list)  # "copy: to"
+    folder: Path | None = None
+
+
+def resend_week(fed: Fed, week: int, to: str | None = None) -> ResendReport:
+    """Queue a fresh copy of a week's results mails (every player's and the list's card, or
+    only those to `to`) in outbox/resent/week-NN/mail/, for `fedtool send` to deliver.
+
+    Each copy is the mail as the week's latest run wrote it, with a new Message-ID (so it
+    is sent even though the original was), `In-Reply-To` and `References` naming the
+    original, a subject starting "Resent: " and a Date of now. Each call queues new copies."""
+    source = fed.outbox_week(week) / "mail"
+    originals = sorted(source.glob("*.eml")) if source.is_dir() else []
+    if not originals:
+        raise FedError(Problem(fed.shown(fed.outbox_week(week)), None, f"{week_name(week)} has no results mail to send again; run the week first (`fedtool run {week}`)", "fedtool resend"))
+    parsed = []
+    for path in originals:
+        message = BytesParser(policy=MAIL_POLICY).parsebytes(path.read_bytes())
+        addresses = [address.lower() for _, address in getaddresses(message.get_all("To", []))]
+        parsed.append((path, message, addresses))
+    if to is not None:
+        wanted = to.strip().lower()
+        everyone = sorted({a for _, _, addresses in parsed for a in addresses})
+        parsed = [item for item in parsed if wanted in item[2]]
+        if not parsed:
+            raise FedError(Problem(fed.shown(source), None, f"no mail to {to} in {week_name(week)}'s results; they went to {', '.join(everyone)}", "fedtool resend"))
+    folder = fed.outbox / "resent" / week_name(week) / "mail"
+    folder.mkdir(parents=True, exist_ok=True)
+    domain = str(fed.settings.mail.from_address).rsplit("@", 1)[-1]
+    now = format_datetime(clock.now())
+    report = ResendReport(folder=folder)
+    for path, message, _ in parsed:
+        copy = 1 + len(list(folder.glob(f"{path.stem}-*.eml")))
+        original_id = str(message["Message-ID"])
+        references = " ".join(filter(None, [str(message["References"] or ""), original_id]))
+        subject = str(message["Subject"])
+        for header in ("Message-ID", "Date", "In-Reply-To", "References", "Subject"):
+            del message[header]
+        message["Subject"] = subject if subject.startswith(RESENT) else RESENT + subject
+        message["Date"] = now
+        message["Message-ID"] = f"<{derive_seed(fed.settings.secret, 'message-id', 'resent', original_id, copy):016x}.resent@{domain}>"
+        message["In-Reply-To"] = original_id
+        message["References"] = references
+        target = folder / f"{path.stem}-{copy}.eml"
+        target.write_text(message.as_string(), encoding="utf-8")
+        report.queued.append(f"{fed.shown(target)}: {message['To']}")
+    return report

@@ -24,10 +24,12 @@ from fedtool.fed.files import StagedDir, atomic_write
 from fedtool.fed.render import email, environment, render
 from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
+from fedtool.kernel import clock
 from fedtool.kernel.dice import Dice, ScriptedDice, SeededDice, derive_seed, format_log
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.yamlio import dump_yaml
-from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, undo_week
+from fedtool.league.backup import discard, take_snapshot
+from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, runs_of, undo_week, week_results
 from fedtool.league.records import check_card_titles, decide_title_matches, record_title_matches
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
@@ -63,6 +65,9 @@ class WeekReport:
     files: list[Path]
     warnings: list[str] = field(default_factory=list)
     changes: list[str] = field(default_factory=list)
+    run: int = 1  # which run of the week this was (a rerun: 2 or more)
+    corrections: list[str] = field(default_factory=list)  # a rerun: what changed against the previous run, per match
+    snapshot: Path | None = None  # the league as it was before the run (fedtool.league.backup)
 
 
 # ---------------------------------------------------------------- opening
@@ -72,7 +77,7 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
     """Roll what each match needs before strategies (MatchMatch: the grid) and announce it.
 
     A card without its own deadline gets the fed's schedule's next one (kept in opening.yaml)."""
-    now = now or datetime.datetime.now(datetime.timezone.utc)
+    now = now or clock.now()
     card = week_card(fed, week)
     if card.opened and not reroll:
         raise FedError(Problem(f"{fed.shown(card.folder)}/opening.yaml", None, f"week {week} is already open; its grids may already be in players' hands (use --reroll to roll again)", "fedtool open"))
@@ -102,6 +107,7 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
         card.deadline = scheduled
     text += dump_yaml({"week": week, **({"deadline": scheduled.isoformat()} if scheduled else {}), "matches": opening})
     env = _environment(fed, card)
+    now = clock.now()
     outbox = fed.outbox_week(week) / "announcements"
     files: dict[str, str] = {}
     for match in card.matches:
@@ -133,7 +139,7 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
             message = email(
                 fed.settings.mail.from_address, wrestler.owner_name, wrestler.owner_email,
                 f"{fed.settings.name}: Week {week} {wrestler.id} {match.id} is open", body, None,
-                _message_id(fed, week, f"open-{match.id}", wrestler.id), fed.settings.mail.reply_to,
+                _message_id(fed, week, f"open-{match.id}", wrestler.id), fed.settings.mail.reply_to, date=now,
             )
             files[f"mail/{match.id}-{wrestler.id}.eml"] = message.as_string()
     files["dice.txt"] = "".join(logs)
@@ -166,8 +172,13 @@ def _resolve_card(fed: Fed, card: Card, bookings: list[Booking], week: int | Non
     return played
 
 
-def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = False) -> WeekReport:
-    """Resolve a week's card and record it: all of it lands, or none of it."""
+def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = False, now: datetime.datetime | None = None) -> WeekReport:
+    """Resolve a week's card and record it: all of it lands, or none of it.
+
+    `now` is the run's time (default: the clock): recorded in the league and the Date of
+    every mail the run writes. The league is snapshotted first (fedtool.league.backup). A
+    rerun is the week's run 2 (3, ...): its mails get new Message-IDs, say "Corrected:" and
+    refer to the first run's, and the card says what changed against the previous run."""
     card = week_card(fed, week)
     db = open_league(fed.database, create=False)
     weeks = ran_weeks(db)
@@ -183,6 +194,8 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     bookings = book_all(fed, card, wrestlers, states)
     scripted = ScriptedDice.from_file(dice_file) if dice_file else None
     played = _resolve_card(fed, card, bookings, week, scripted)
+    run = runs_of(db, week) + 1
+    previous = week_results(db, week) if rerun else None  # read before the rerun's undo
 
     # league effects, match by match in card order, then the week's close
     changes: dict[str, tuple[dict, str]] = {}
@@ -219,25 +232,34 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     if close_log:
         week_log += format_log(close_log, "end of the week")
     writeups: dict[str, dict] = {}  # kept in the league for `fedtool site` (m008)
-    files = render_card(fed, card, title, played, change_lines, week_log, label, writeups)
+    moment = now or clock.now()
+    corrections = correction_lines(previous, played) if run > 1 else []
+    files = render_card(fed, card, title, played, change_lines, week_log, label, writeups, date=moment, run=run,
+                        corrections=corrections if previous is not None else None)
     outbox = fed.outbox_week(week)
-    ran_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    with StagedDir(outbox, keep=("announcements",)) as stage:
-        for name, content in files.items():
-            stage.write(name, content)
-        if db.memory:
-            db = open_league(fed.database)
-        with db.atomic():
-            if rerun:
-                undo_week(db, week)
-            record_week(
-                db, week, title, ran_at, scripted.source if scripted else "seeded",
-                list(wrestlers.values()), [_match_row(week, p) for p in played], changes, dice_rows,
-            )
-            record_title_matches(db, title_rows)
-            record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
-            stage.swap()
-    return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings, change_lines)
+    ran_at = moment.isoformat(timespec="seconds")
+    snapshot = take_snapshot(fed, f"before-{week_name(week)}-run-{run}", moment)
+    try:
+        with StagedDir(outbox, keep=("announcements",)) as stage:
+            for name, content in files.items():
+                stage.write(name, content)
+            if db.memory:
+                db = open_league(fed.database)
+            with db.atomic():
+                if rerun:
+                    undo_week(db, week)
+                record_week(
+                    db, week, title, ran_at, scripted.source if scripted else "seeded",
+                    list(wrestlers.values()), [_match_row(week, p) for p in played], changes, dice_rows,
+                )
+                record_title_matches(db, title_rows)
+                record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
+                stage.swap()
+    except BaseException:
+        discard(snapshot)  # nothing changed, so nothing to go back to
+        raise
+    return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings, change_lines,
+                      run, [f"{c['match']}: {c['text']}" for c in corrections], snapshot)
 
 
 def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekReport:
@@ -255,7 +277,7 @@ def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekRepo
         warnings.append(f"{scripted.source}: {scripted.remaining} scripted dice were not needed")
     week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
     label = re.sub(r"[^a-z0-9-]+", "-", folder.name.lower()).strip("-") or "card"
-    files = render_card(fed, card, card.title or label, played, [], week_log, label)
+    files = render_card(fed, card, card.title or label, played, [], week_log, label, date=clock.now())
     outbox = fed.outbox / label
     with StagedDir(outbox) as stage:
         for name, content in files.items():
@@ -300,13 +322,58 @@ def _dice_rows(week: int, played: list[Played], close_log: list) -> list[dict]:
     return rows
 
 
+# ---------------------------------------------------------------- corrections
+
+
+def result_phrase(result: dict) -> str:
+    """A match's result in words, from its summary or `week_results` row: winner, method, round."""
+    names = {s.get("id"): s.get("name", s.get("id")) for s in result.get("sides", [])}
+    method = str(result.get("method") or "no result").replace("_", " ")
+    where = f" in round {result['round']}" if result.get("round") is not None else ""
+    if result.get("winner"):
+        return f"{names.get(result['winner'], result['winner'])} wins by {method}{where}"
+    return f"{method}{where}"
+
+
+def correction_lines(previous: list[dict] | None, played: list[Played]) -> list[dict]:
+    """What a rerun changed against the previous run, match by match (card order, then
+    matches no longer on the card): {match, vs, text}. Compared: winner, method and round."""
+    if previous is None:
+        return []
+    before = {row["id"]: row for row in previous}
+    lines = []
+    for p in played:
+        match_id = p.booking.match.id
+        new = {"sides": p.summary.get("sides", []), "winner": p.summary.get("winner"), "method": p.summary.get("method"), "round": p.summary.get("round")}
+        old = before.pop(match_id, None)
+        vs = " vs. ".join(s.get("name", s.get("id")) for s in new["sides"])
+        if old is None:
+            text = f"new on the card: {result_phrase(new)}"
+        elif (old["winner"], old["method"], old["round"]) == (new["winner"], new["method"], new["round"]):
+            text = f"no change ({result_phrase(new)})"
+        else:
+            text = f"was {result_phrase(old)}; now {result_phrase(new)}"
+        lines.append({"match": match_id, "vs": vs, "text": text})
+    for match_id, old in before.items():
+        vs = " vs. ".join(s.get("name", s.get("id")) for s in old["sides"])
+        lines.append({"match": match_id, "vs": vs, "text": f"no longer on the card (was {result_phrase(old)})"})
+    return lines
+
+
 # ---------------------------------------------------------------- writing
 
+CORRECTED = "Corrected: "  # the subject prefix of a rerun's mails
 
-def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str, writeups: dict | None = None) -> dict[str, str]:
+
+def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str, writeups: dict | None = None,
+                *, date: datetime.datetime | None = None, run: int = 1, corrections: list[dict] | None = None) -> dict[str, str]:
     """Every file the run puts in the outbox, by name: writeups, the card, mails, the dice log.
 
-    `writeups`, if given, is filled with each match's headline, Markdown and HTML fragment, by match id."""
+    `writeups`, if given, is filled with each match's headline, Markdown and HTML fragment, by match id.
+    `date` is every mail's Date header. A `run` after the first is a correction: its mails get
+    new Message-IDs, subjects starting "Corrected: " and References to the first run's mail;
+    `corrections` (from `correction_lines`; None when the previous run is not in the league)
+    is what the card and each player's mail say changed."""
     env = _environment(fed, card)
     files: dict[str, str] = {}
     entries = []
@@ -334,21 +401,51 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
             if md not in per_owner[wrestler.owner_email][1]:
                 per_owner[wrestler.owner_email][1].append(md)
                 per_owner[wrestler.owner_email][2].append(fragment)
-    card_context = {"fed_name": fed.settings.name, "card_title": title, "notes": card.notes, "matches": entries, "league_changes": changes}
+    corrected = None
+    if run > 1:
+        corrected = {"run": run, "week_label": label, "matches": corrections}
+    card_context = {"fed_name": fed.settings.name, "card_title": title, "notes": card.notes, "matches": entries, "league_changes": changes,
+                    "corrections": corrected}
     card_md = render(env, "card.md.j2", **card_context)
     card_html = _page(env, f"{fed.settings.name}: {title}", render(env, "card.html.j2", **card_context))
     files["card.md"] = card_md
     files["card.html"] = card_html
     files["dice.txt"] = week_log
     mail = fed.settings.mail
+    prefix = CORRECTED if run > 1 else ""
+    owners_matches = {address: [] for address in per_owner}
+    for p in played:
+        for wrestler in p.booking.wrestlers:
+            if p.booking.match.id not in owners_matches[wrestler.owner_email]:
+                owners_matches[wrestler.owner_email].append(p.booking.match.id)
     for address, (owner_name, texts, fragments) in sorted(per_owner.items()):
-        html = _page(env, f"{fed.settings.name}: {title}", Markup("\n").join(Markup(f) for f in fragments))
-        message = email(mail.from_address, owner_name, address, f"{fed.settings.name}: {title} results", "\n\n---\n\n".join(texts), html, _message_id(fed, label, "results", address), mail.reply_to)
+        note_md, note_html = _correction_note(run, label, corrections, owners_matches[address])
+        html = _page(env, f"{fed.settings.name}: {title}", note_html + Markup("\n").join(Markup(f) for f in fragments))
+        message = email(mail.from_address, owner_name, address, f"{prefix}{fed.settings.name}: {title} results", note_md + "\n\n---\n\n".join(texts), html,
+                        _message_id(fed, label, "results", address, run), mail.reply_to, date=date,
+                        references=_message_id(fed, label, "results", address) if run > 1 else None)
         files[f"mail/{_mail_name(address)}.eml"] = message.as_string()
     if mail.list_address:
-        message = email(mail.from_address, fed.settings.name, mail.list_address, f"{fed.settings.name}: {title}", card_md, card_html, _message_id(fed, label, "card", mail.list_address), mail.reply_to)
+        message = email(mail.from_address, fed.settings.name, mail.list_address, f"{prefix}{fed.settings.name}: {title}", card_md, card_html,
+                        _message_id(fed, label, "card", mail.list_address, run), mail.reply_to, date=date,
+                        references=_message_id(fed, label, "card", mail.list_address) if run > 1 else None)
         files["mail/card.eml"] = message.as_string()
     return files
+
+
+def _correction_note(run: int, label: str, corrections: list[dict] | None, match_ids: list[str]) -> tuple[str, Markup]:
+    """The lines a corrected mail starts with: that it replaces the earlier report, and what
+    changed in the player's own matches (Markdown, HTML); nothing for a first run."""
+    if run == 1:
+        return "", Markup("")
+    head = f"**Corrected results.** {label.capitalize()} was run again (run {run}); this replaces the report sent before."
+    mine = [c for c in corrections or [] if c["match"] in match_ids]
+    md = head + "\n\n" + "".join(f"- {c['match']} ({c['vs']}): {c['text']}\n" for c in mine) + "\n---\n\n"
+    items = Markup("").join(Markup("<li>{} ({}): {}</li>").format(c["match"], c["vs"], c["text"]) for c in mine)
+    html = Markup("<p><strong>Corrected results.</strong> {}</p>\n").format(head.split("** ", 1)[1])
+    if mine:
+        html += Markup("<ul>{}</ul>\n").format(items)
+    return md, html
 
 
 def _environment(fed: Fed, card: Card) -> Environment:
@@ -366,7 +463,9 @@ def _mail_name(address: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", address.lower()).strip("-")[:80] or "player"
 
 
-def _message_id(fed: Fed, label: object, kind: str, address: str) -> str:
-    digest = derive_seed(fed.settings.secret, "message-id", label, kind, address)
+def _message_id(fed: Fed, label: object, kind: str, address: str, run: int = 1) -> str:
+    """A mail's Message-ID: the same for the same run, new for each rerun (run 2, 3, ...)."""
+    parts: tuple = (label, kind, address) if run == 1 else (label, kind, address, f"run {run}")
+    digest = derive_seed(fed.settings.secret, "message-id", *parts)
     domain = str(fed.settings.mail.from_address).rsplit("@", 1)[-1]
     return f"<{digest:016x}.{kind}@{domain}>"
