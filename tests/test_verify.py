@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shlex
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -106,11 +109,17 @@ def test_a_strategy_tampered_after_the_run_fails(ran, fedtool):
     strategy.write_text(text.replace(old, "- {target: Martial Arts, type: High Risk, explanation: Closed fists"))
     result = fedtool("verify", 1, "--match", "m1", "--fed", ran)
     assert result.exit_code == 1
-    assert result.output.splitlines()[2:] == [
+    assert result.output.splitlines()[1:8] == [
+        "m1: failed (38 rolls; brother-bob wins by pin in round 8)",
         f"  seed text `{M1_TEXT}`, SHA-256 {M1_COMMITMENT}",
-        "  the league's dice log, roll 4: the log has 5 3 3 for round 1, Friendly Sam attack 3d6, the replay rolls 5 for round 1, Brother Bob High Risk extra d6",
-        "  outbox/week-01/dice.txt, line 5 (roll 4, round 1, Brother Bob High Risk extra d6): the log has 5 3 3, the replay rolls 5",
-    ] or result.output
+        "  the league's dice log, roll 4: the log has 5 3 3 for round 1, Friendly Sam attack 3d6, "
+        "the replay rolls 5 for round 1, Brother Bob High Risk extra d6 for a 3",
+        "  outbox/week-01/dice.txt, line 5 (roll 4, round 1, Brother Bob High Risk extra d6 for a 3): the log has 5 3 3, the replay rolls 5",
+        "  the league's result has winner 'friendly-sam', the replay 'brother-bob'",
+        "  the league's result has method 'dq', the replay 'pin'",
+        "  the league's result has round 3, the replay 8",
+    ], result.output
+    assert "error: week 1: 1 of 1 matches not verified (m1)" in result.stderr
 
 
 def test_a_tampered_commitment_fails(ran, fedtool):
@@ -255,3 +264,48 @@ def test_a_player_replays_the_published_log_with_play(ran, fedtool, tmp_path):
     assert result.exit_code == 0, result.output
     for match in ("m1", "m2", "m3", "m4", "m5"):
         assert (player / f"outbox/week-01/{match}.md").read_text() == (published / f"{match}.md").read_text()
+
+
+def test_a_published_log_without_the_match_fails_and_missing_files_are_named(ran, fedtool, tmp_path):
+    player, published = _player_copy(ran, tmp_path, 4)
+    dice = published / "dice.txt"
+    dice.write_text(dice.read_text().replace("# match m1\n", "# match m9\n"))
+    result = fedtool("verify", 4, "--published", published, "--fed", player)
+    assert result.exit_code == 1
+    assert f"  {published}/dice.txt has no section `# match m1`: there is no dice log to compare\n" in result.output
+    (published / "card.md").unlink()
+    result = fedtool("verify", 4, "--published", published, "--fed", player)
+    assert result.exit_code == 1
+    assert f"error: {published}/card.md: not there: verifying from published results needs the week's card.md and dice.txt [fedtool verify]" in result.stderr
+
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def test_the_readmes_player_check_computes_the_demo_commitment():
+    """The README's own commands, run as a player would: the hash of the seed text is the
+    commitment published in the demo's week 1 opening.yaml."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Checking the dice\n", 1)[1].split("\n## ", 1)[0]
+    commands = [line.strip() for line in section.splitlines() if line.strip().startswith(("python3 -c", "printf '%s'"))]
+    assert len(commands) == 2
+    python = shlex.split(commands[1])
+    assert python[:2] == ["python3", "-c"] and python[3] == M1_TEXT
+    out = subprocess.run([sys.executable, *python[1:]], capture_output=True, text=True, check=True).stdout
+    assert out == f"{M1_COMMITMENT}\n"
+    if shutil.which("sha256sum"):
+        out = subprocess.run(["sh", "-c", commands[0]], capture_output=True, text=True, check=True).stdout
+        assert out == f"{M1_COMMITMENT}  -\n"
+    demo_opening = README.parent / "strategies/week-01/opening.yaml"
+    assert f"  m1: {M1_COMMITMENT}\n" in demo_opening.read_text()
+
+
+def test_a_feds_own_announcement_template_still_carries_the_commitment(demo_fed, fedtool):
+    (demo_fed / "templates/facemat").mkdir()
+    (demo_fed / "templates/facemat/announce.md.j2").write_text("{{ fed_name }}: {{ sides | join(' vs. ') }}\n")
+    assert fedtool("open", 4, "--reroll", "--fed", demo_fed).exit_code == 0
+    commitment = hashlib.sha256(f"week 4 match m1 seed {derive_seed(SECRET, 4, 'm1'):016x}".encode()).hexdigest()
+    assert (demo_fed / "outbox/week-04/announcements/m1-the-warden.md").read_text() == (
+        "Delta Championship Wrestling: Vince Valor vs. The Warden\n\n"
+        f"Dice commitment: `{commitment}` (the SHA-256 of this match's seed text, revealed with the results).\n"
+    )
