@@ -218,6 +218,46 @@ def results(fed: Fed, week: int, as_json: bool):
 
 
 @cli.command()
+@click.argument("week", type=click.IntRange(0, 9999))
+@click.option("--match", "match_id", metavar="MATCH", help="Only this match of the card (its id, e.g. m2).")
+@click.option("--published", type=click.Path(file_okay=False, exists=True, path_type=Path),
+              help="Read the revealed seeds and dice logs from a folder of the week's published results (its card.md and dice.txt) instead of the league: for a player with a copy of the fed's rosters and strategies.")
+@fed_option
+def verify(fed: Fed, week: int, match_id: str | None, published: Path | None):
+    """Check a run week's dice: replay each match from its revealed seed and compare.
+
+    Each match's seed text must hash (SHA-256) to the commitment published when the
+    week opened (strategies/week-NN/opening.yaml); the match, booked from the same card,
+    strategies and league states and played on that seed, must roll exactly the stored
+    dice log (the league's and outbox/week-NN/dice.txt) and end as recorded. Exits 1
+    when any match is not verified. Nothing is written; the fed's secret is not used.
+
+    \b
+    Example:
+      fedtool verify 1
+      fedtool verify 2 --match m3
+      fedtool verify 1 --published ~/dcw-results/week-01
+    """
+    from fedtool.week.verify import verify_week
+
+    report = verify_week(fed, week, match_id, published)
+    click.echo(f"week {week}: checked against {report.source}")
+    for check in report.checks:
+        click.echo(f"{check.match}: {check.status}" + (f" ({check.rolls} roll{'' if check.rolls == 1 else 's'}; {check.result})" if check.rolls else ""))
+        if check.seed_text:
+            click.echo(f"  seed text `{check.seed_text}`, SHA-256 {check.commitment}")
+        for line in check.problems:
+            click.echo(f"  {line}")
+        for line in check.notes:
+            click.echo(f"  note: {line}")
+    bad = [c.match for c in report.checks if c.status != "verified"]
+    if bad:
+        click.echo(click.style("error: ", fg="red", bold=True) + f"week {week}: {len(bad)} of {len(report.checks)} matches not verified ({', '.join(bad)})", err=True)
+        raise SystemExit(1)
+    click.echo(f"week {week}: {len(report.checks)} of {len(report.checks)} matches verified")
+
+
+@cli.command()
 @click.option("--match", "match_ref", metavar="WEEK/MATCH", help="A match on a week's card, e.g. 1/m1 (sheets, strategies, grid and league as the run reads them).")
 @click.option("--sheet", "sheets", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="A roster sheet (give two, side 1 first).")
 @click.option("--strategy", "strategies", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="A strategy (give two, in side order).")

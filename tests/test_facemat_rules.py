@@ -237,7 +237,7 @@ def test_everyone_in_a_tag_match_is_helped(monkeypatch):
 
 
 def test_a_tag_match_is_announced_team_against_team(demo_fed, fedtool):
-    assert fedtool("open", "5", "--fed", demo_fed).exit_code == 0
+    assert fedtool("open", "5", "--reroll", "--fed", demo_fed).exit_code == 0  # the demo week is open (its commitments)
     text = (demo_fed / "outbox/week-05/announcements/m1-vince-valor.md").read_text()
     assert text.startswith("# Delta Championship Wrestling, week 5: Vince Valor & Marcus Bright vs. The Warden & Dutch Kessler")
     # issue 12: the announcement says what a strategy changes (it is optional) and how to send one

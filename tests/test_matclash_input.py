@@ -80,7 +80,7 @@ def test_results_record_win_type_score_and_team_points(week_three, fedtool):
 
 
 def test_opening_a_mat_clash_week_announces_the_format(demo_fed, fedtool):
-    assert fedtool("open", "3", "--fed", demo_fed).exit_code == 0
+    assert fedtool("open", "3", "--reroll", "--fed", demo_fed).exit_code == 0  # the demo week is open (its commitments)
     text = (demo_fed / "outbox/week-03/announcements/m1-tommy-reyes.md").read_text()
     assert "Ruleset: Mat Clash, Quick Scrap. Up to 2 draws each; Pin and MAT BEAST after the first transition." in text
     assert "Send your strategy as `tommy-reyes.yaml`" in text

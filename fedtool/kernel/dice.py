@@ -21,6 +21,28 @@ def derive_seed(secret: str, *parts: object) -> int:
     return int.from_bytes(hashlib.sha256(text.encode("utf-8")).digest()[:8], "big")
 
 
+# ---------------------------------------------------------------- commitments
+#
+# When a week opens, each match's run seed is published as a commitment: the SHA-256 of
+# its seed text, which the results reveal after the run. The seed text is ASCII, with no
+# newline: `week W match M seed S`, W the week number in decimal (no leading zeros), M the
+# match id, S the seed as 16 lowercase hex digits. The commitment is the SHA-256 of those
+# bytes in lowercase hex, so `printf '%s' 'week 1 match m1 seed ...' | sha256sum` checks it.
+
+SEED_TEXT = re.compile(r"week (0|[1-9][0-9]{0,3}) match ([a-z0-9][a-z0-9-]{0,31}) seed ([0-9a-f]{16})")
+COMMITMENT = re.compile(r"[0-9a-f]{64}")
+
+
+def seed_text(week: int, match_id: str, seed: int) -> str:
+    """A match's seed as the text its commitment hashes (see above)."""
+    return f"week {week} match {match_id} seed {seed:016x}"
+
+
+def commitment(text: str) -> str:
+    """The published commitment to a seed text: SHA-256, lowercase hex."""
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
+
+
 class Dice:
     """Rolls dice and logs each roll with its purpose.
 

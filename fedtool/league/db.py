@@ -9,6 +9,7 @@ sheet says for a wrestler the league has not seen change.
 from __future__ import annotations
 
 import json
+import re
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 from sqlite_utils import Database
 from sqlite_utils.migrations import Migrations
 
+from fedtool.kernel.dice import seed_text
 from fedtool.kernel.errors import FedError, Problem
 
 migrations = Migrations("fedtool")
@@ -304,9 +306,19 @@ def week_results(db: Database, week: int) -> list[dict[str, Any]]:
                 "method": row["method"],
                 "round": row["end_round"],
                 "notes": json.loads(row["notes"]),
+                "seed": row["seed"],
+                "seed_text": revealed_seed_text(week, row["match"], row["seed"]),
             }
         )
     return out
+
+
+def revealed_seed_text(week: int, match_id: str, seed: str | None) -> str | None:
+    """A run match's seed text (what its commitment hashes), from the stored seed; None
+    for a match run on scripted dice."""
+    if not seed or not re.fullmatch(r"[0-9a-f]{16}", seed):
+        return None
+    return seed_text(week, match_id, int(seed, 16))
 
 
 def dice_log(db: Database, week: int, match_id: str | None = None) -> list[dict]:

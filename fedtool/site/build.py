@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,9 +29,11 @@ from fedtool.fed.render import environment, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.league import records
-from fedtool.league.db import open_league
+from fedtool.kernel.dice import commitment
+from fedtool.league.db import open_league, revealed_seed_text
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
+from fedtool.week.verify import published_commitments
 
 SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never replaces anything else
 
@@ -254,6 +257,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
         latest_changes=_changes(league, latest["week"], names) if latest else [],
         titles=titles,
         weeks=league.weeks,
+        opened=opened_weeks(fed, set(week_numbers)),
     )
     page("weeks/index.html", "weeks.html.j2", weeks=league.weeks, matches_by_week=matches_by_week)
     for week in league.weeks:
@@ -264,6 +268,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
             # the fragment was rendered, escaped, by the run's own autoescaping templates
             matches=[dict(m, html=Markup(m["writeup"]["html"]) if m["writeup"] else None) for m in matches_by_week.get(number, [])],
             changes=_changes(league, number, names),
+            dice=_revealed(number, matches_by_week.get(number, [])),
             previous=_neighbour(week_numbers, number, -1),
             next=_neighbour(week_numbers, number, +1),
         )
@@ -332,6 +337,31 @@ def _check_out(fed: Fed, out: Path) -> None:
 
 def _changes(league: League, week: int, names: dict[str, str]) -> list[dict]:
     return [{"id": row["wrestler_id"], "name": names.get(row["wrestler_id"], row["wrestler_id"]), "reason": row["reason"]} for row in league.changes.get(week, []) if row["reason"]]
+
+
+def _revealed(week: int, matches: list[dict]) -> list[dict]:
+    """Each seeded match's revealed seed text and its SHA-256 (the commitment it answers)."""
+    out = []
+    for match in matches:
+        text = revealed_seed_text(week, match["match"], match["seed"])
+        if text:
+            out.append({"match": match["match"], "seed_text": text, "commitment": commitment(text)})
+    return out
+
+
+def opened_weeks(fed: Fed, run: set[int]) -> list[dict]:
+    """Weeks opened (their card folder has commitments) but not yet run: week and commitments."""
+    out = []
+    if not fed.strategies.is_dir():
+        return out
+    for folder in sorted(fed.strategies.iterdir()):
+        found = re.fullmatch(r"week-(\d+)", folder.name)
+        if not found or not folder.is_dir() or int(found.group(1)) in run:
+            continue
+        commitments = published_commitments(fed, folder)
+        if commitments:
+            out.append({"week": int(found.group(1)), "commitments": commitments})
+    return sorted(out, key=lambda w: w["week"])
 
 
 def _neighbour(weeks: list[int], week: int, direction: int) -> int | None:

@@ -10,6 +10,7 @@ outbox. Any failure before the commit leaves the database and the outbox as they
 from __future__ import annotations
 
 import datetime
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -19,15 +20,15 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup
 
-from fedtool.fed.card import Card, load_card, strategy_path
+from fedtool.fed.card import OPENING_FILE, Card, load_card, strategy_path
 from fedtool.fed.files import StagedDir, atomic_write
 from fedtool.fed.render import email, environment, render
 from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
-from fedtool.kernel.dice import Dice, ScriptedDice, SeededDice, derive_seed, format_log
+from fedtool.kernel.dice import Dice, ScriptedDice, SeededDice, commitment, derive_seed, format_log, seed_text
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.yamlio import dump_yaml
+from fedtool.kernel.yamlio import dump_yaml, parse_yaml
 from fedtool.league.backup import discard, take_snapshot
 from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, runs_of, undo_week, week_results
 from fedtool.league.records import check_card_titles, decide_title_matches, record_title_matches
@@ -50,6 +51,7 @@ class Played:
     log: list
     summary: dict = field(default_factory=dict)
     outcomes: list = field(default_factory=list)
+    seed_text: str | None = None  # what the week's commitment hashes (a seeded league run only)
 
     @cached_property
     def described(self) -> dict:
@@ -100,14 +102,16 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
         if rolled:
             opening[match.id] = rolled
             match.opening = rolled
+    commitments = match_commitments(fed, week, card)
     text = "# Written by `fedtool open`: what was rolled before strategies were written.\n"
     text += "# To set a grid by hand, give `grid:` on the match in card.yaml instead.\n"
     scheduled = next_deadline(fed.settings.schedule, now) if card.deadline is None else None
     if scheduled is not None:
         card.deadline = scheduled
-    text += dump_yaml({"week": week, **({"deadline": scheduled.isoformat()} if scheduled else {}), "matches": opening})
+    text += "# commitments: each match's dice, the SHA-256 of its seed text `week W match M seed S`\n"
+    text += "# (S revealed with the results; README, \"Checking the dice\").\n"
+    text += dump_yaml({"week": week, **({"deadline": scheduled.isoformat()} if scheduled else {}), "matches": opening}) + commitments_yaml(commitments)
     env = _environment(fed, card)
-    now = clock.now()
     outbox = fed.outbox_week(week) / "announcements"
     files: dict[str, str] = {}
     for match in card.matches:
@@ -122,8 +126,11 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
                 week_label=f"week {week}",
                 title=match.title,
                 strategy_file=strategy_path(card, match, wrestler.id).name,
+                commitment=commitments[match.id],
                 **context,
             )
+            if commitments[match.id] not in body:  # a fed's own template left it out: it is always published
+                body += f"\n{COMMITMENT_LINE.format(commitment=commitments[match.id])}\n"
             body += render(
                 env,
                 "submit.md.j2",
@@ -151,6 +158,23 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
     return WeekReport(f"week {week}", outbox, [f"{m.id}: {' vs. '.join(wrestlers[w].name for w in m.sides)}" for m in card.matches], [outbox / n for n in files])
 
 
+COMMITMENT_LINE = "Dice commitment: `{commitment}` (the SHA-256 of this match's seed text, revealed with the results)."
+
+
+def match_commitments(fed: Fed, week: int, card: Card) -> dict[str, str]:
+    """Each match's commitment: the SHA-256 of the seed text of the seed its run will use."""
+    return {m.id: commitment(seed_text(week, m.id, derive_seed(fed.settings.secret, week, m.id))) for m in card.matches}
+
+
+def commitments_yaml(commitments: dict[str, str]) -> str:
+    """opening.yaml's `commitments:` block, one match a line."""
+    lines = []
+    for match_id, value in commitments.items():
+        plain = f"{match_id}: {value}"
+        lines.append(f"  {plain if parse_yaml(plain, OPENING_FILE) == {match_id: value} else json.dumps(match_id) + ': ' + json.dumps(value)}\n")  # "1", "no": quoted
+    return "commitments:\n" + "".join(lines)
+
+
 # ---------------------------------------------------------------- running
 
 
@@ -158,6 +182,7 @@ def _resolve_card(fed: Fed, card: Card, bookings: list[Booking], week: int | Non
     played = []
     for booking in bookings:
         ruleset = get_ruleset(booking.match.ruleset)
+        revealed = None
         if scripted is not None:
             dice: Dice = scripted
             seed = f"scripted: {scripted.source}"
@@ -165,10 +190,12 @@ def _resolve_card(fed: Fed, card: Card, bookings: list[Booking], week: int | Non
             seed_value = derive_seed(fed.settings.secret, week if week is not None else card.folder.name, booking.match.id)
             dice = SeededDice(seed_value)
             seed = f"{seed_value:016x}"
+            if week is not None:
+                revealed = seed_text(week, booking.match.id, seed_value)
         dice.round = 0
         dice.take_log()
         result = ruleset.resolve(booking, dice)
-        played.append(Played(booking, ruleset, result, seed, result.log, ruleset.summary(booking, result), ruleset.outcomes(booking, result)))
+        played.append(Played(booking, ruleset, result, seed, result.log, ruleset.summary(booking, result), ruleset.outcomes(booking, result), revealed))
     return played
 
 
@@ -395,7 +422,8 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
         if writeups is not None:
             writeups[match.id] = {"headline": described["headline"], "markdown": md, "html": fragment}
         files[f"{match.id}.html"] = _page(env, f"{fed.settings.name}: {described['headline']}", fragment)
-        entries.append({"file": match.id, "headline": described["headline"], "title": match.title})
+        entries.append({"file": match.id, "id": match.id, "headline": described["headline"], "title": match.title, "seed": p.seed,
+                        "seed_text": p.seed_text, "commitment": commitment(p.seed_text) if p.seed_text else None})
         for wrestler in p.booking.wrestlers:
             per_owner.setdefault(wrestler.owner_email, [wrestler.owner_name, [], []])
             if md not in per_owner[wrestler.owner_email][1]:
