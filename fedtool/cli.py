@@ -448,7 +448,7 @@ def tick(fed: Fed, dry_run: bool, force: bool):
     from fedtool.mail.cycle import tick as do_tick
 
     report = do_tick(fed, dry_run=dry_run, force=force)
-    for line in report.done or ["nothing due"]:
+    for line in report.done or (["nothing due"] if dry_run else []):  # quiet when nothing happened: cron mails what it prints
         click.echo(line)
     for line in report.problems:
         click.echo(click.style("error: ", fg="red", bold=True) + line, err=True)
@@ -480,6 +480,8 @@ def send(fed: Fed, week: int | None, dry_run: bool):
         click.echo(click.style("not sent: ", fg="yellow") + line, err=True)
     for line in report.stale:
         click.echo(f"dropped a stale reminder (the strategies stand now, or the week has run): {line}")
+    for line in report.uncertain:
+        click.echo(click.style("warning: ", fg="yellow") + f"fedtool was stopped while sending this mail; it is not sent again (`fedtool resend` if it never arrived): {line}", err=True)
     if report.reserved:
         addresses = ", ".join(sorted({line.split(": ", 1)[1] for line in report.reserved}))
         click.echo(click.style("warning: ", fg="yellow") + f"{len(report.reserved)} sent to reserved domains (.test, .example, .invalid, .local, localhost), "

@@ -39,8 +39,22 @@ class StagedDir:
 
     def __enter__(self) -> "StagedDir":
         self.final.parent.mkdir(parents=True, exist_ok=True)
+        self.recover()
         self.path = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.new-", dir=self.final.parent))
         return self
+
+    def recover(self) -> None:
+        """Tidy what a killed process left beside the folder (the caller holds the fed's lock,
+        so nobody else is building it): a staging folder is dropped; an old folder moved
+        aside comes back if the new one never took its place, else it is dropped."""
+        parent, name = self.final.parent, self.final.name
+        for stale in parent.glob(f".{name}.new-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+        for old in sorted(parent.glob(f".{name}.old-*")):
+            if not self.final.exists():
+                old.rename(self.final)
+            else:
+                shutil.rmtree(old, ignore_errors=True)
 
     def write(self, name: str, content: str) -> None:
         target = self.path / name

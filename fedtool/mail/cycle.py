@@ -109,6 +109,7 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
                 report.done.append(f"{'would send' if dry_run else 'sent'} {len(sent.sent)} mails" + (f", {len(sent.failed)} kept for next time" if sent.failed else "")
                                    + (f", {len(sent.stale)} stale reminders dropped" if sent.stale else ""))
             report.problems.extend(f"not sent: {line}" for line in sent.failed)
+            report.done.extend(f"may not have gone out (a send was stopped while sending it; not sent again): {line}" for line in sent.uncertain)
         except FedError as exc:
             report.problems.append(f"send: {exc}")
     if not dry_run:

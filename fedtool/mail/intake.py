@@ -294,6 +294,8 @@ def arrived_at(head: dict, received: datetime.datetime | None, now: datetime.dat
 def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -> IntakeReport:
     """Read every mail in `source`, file the strategies that stand, queue an answer for each."""
     report = IntakeReport()
+    for leftover in fed.strategies.glob("week-*/~incoming~*"):  # a strategy being checked when an intake was killed
+        leftover.unlink(missing_ok=True)
     weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
     db = open_league(fed.database)
     seen = {row[0] for row in db.execute("SELECT message_id FROM inbox_seen").fetchall()}

@@ -41,8 +41,11 @@ class SendReport:
     failed: list[str] = field(default_factory=list)  # "file: why"
     reserved: list[str] = field(default_factory=list)  # "file: to" for addresses on a reserved domain (.test, ...)
     stale: list[str] = field(default_factory=list)  # reminders dropped unsent: the player's strategies now stand
+    uncertain: list[str] = field(default_factory=list)  # "file: to": a send was stopped while this mail was going out
     dry_run: bool = False
 
+
+UNCERTAIN = "uncertain: a send was stopped while this mail was going out"
 
 MAIL_FOLDERS = ("replies", "reminders", "resent")  # outbox/<kind>/week-NN/mail/: answers to strategy mails, reminders, copies sent again
 
@@ -71,6 +74,10 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     db = open_league(fed.database, create=not dry_run)
     done = {row["message_id"] for row in db["sent_mail"].rows} if db["sent_mail"].exists() else set()
     report = SendReport(dry_run=dry_run)
+    if db["sent_mail"].exists() and not dry_run:  # mails a stopped send left in flight: said once, never sent again
+        report.uncertain = [f"{row['file']}: {row['to']}" for row in db["sent_mail"].rows_where("sent_at IS NULL", order_by="rowid")]
+        db.execute("UPDATE sent_mail SET sent_at = ? WHERE sent_at IS NULL", [UNCERTAIN])
+        db.conn.commit()
     mails = []
     report.stale = drop_stale_reminders(fed, week) if not dry_run else []
     for path in queued(fed, week):
@@ -100,19 +107,21 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
                 raise FedError(Problem(None, None, f"set {PASSWORD_ENV} to the SMTP password for {smtp.user}", "fedtool send"))
             server.login(smtp.user, password)
         for path, message in mails:
+            message_id = message["Message-ID"]
+            # at most once: the mail is recorded as in flight (no sent_at) before it goes, so a
+            # send killed while talking to the server never sends it again; `uncertain` names it
+            db["sent_mail"].insert({"message_id": message_id, "file": fed.shown(path), "to": message["To"], "sent_at": None}, pk="message_id", replace=True)
             try:
                 refused = server.send_message(message)
-            except smtplib.SMTPException as exc:
+            except (smtplib.SMTPException, OSError) as exc:
+                db["sent_mail"].delete(message_id)  # certainly not sent: the next send tries again
                 report.failed.append(f"{fed.shown(path)}: {exc}")
                 continue
             if refused:
+                db["sent_mail"].delete(message_id)
                 report.failed.append(f"{fed.shown(path)}: refused for {', '.join(refused)}")
                 continue
-            db["sent_mail"].insert(
-                {"message_id": message["Message-ID"], "file": fed.shown(path), "to": message["To"],
-                 "sent_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")},
-                pk="message_id",
-            )
+            db["sent_mail"].update(message_id, {"sent_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
             report.sent.append(f"{fed.shown(path)}: {message['To']}")
             if reserved_domain(message["To"].addresses[0].addr_spec if message["To"].addresses else ""):
                 report.reserved.append(f"{fed.shown(path)}: {message['To']}")
