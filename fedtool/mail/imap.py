@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import socket
 import ssl
 from dataclasses import dataclass
 from typing import Iterator
@@ -126,15 +125,15 @@ def _said(exc: Exception) -> str:
 
 def imap_mails(source: str, limit: int) -> Iterator[ImapMail]:
     """Every unseen mail in the mailbox, oldest first, each cut to its first `limit` bytes. A
-    mail is flagged \\Seen once the caller asks for the next one (or the loop ends): a crash
-    mid-way leaves the mail it was handling unseen, to be read again next time."""
+    mail is flagged \\Seen when the caller asks for the next one (or ends the loop), that is
+    once the caller has handled and recorded it: a crash mid-way leaves the mail it was
+    handling, and those after it, unseen, to be read again next time."""
     where = parse_source(source)
     password = os.environ.get(PASSWORD_ENV)
     if not password:
         raise FedError(Problem(None, None, f"set {PASSWORD_ENV} to the IMAP password for {where.user} at {where.host}", RULE))
     server = _connect(where)
     server.normalise_times = False  # INTERNALDATE with the server's zone, not naive local time
-    handled: list[int] = []
     try:
         try:
             server.login(where.user, password)
@@ -152,13 +151,11 @@ def imap_mails(source: str, limit: int) -> Iterator[ImapMail]:
             size = found.get(b"RFC822.SIZE")
             arrived = found.get(b"INTERNALDATE")
             yield ImapMail(uid, raw, size if isinstance(size, int) else len(raw), arrived if isinstance(arrived, datetime.datetime) else None)
-            handled.append(uid)
-    except (OSError, socket.timeout, IMAPClientError) as exc:
+            server.add_flags([uid], [SEEN], silent=True)
+    except (OSError, IMAPClientError) as exc:
         raise FedError(Problem(None, None, f"{where}: the connection failed: {_said(exc)}", RULE)) from None
     finally:
         try:
-            if handled:
-                server.add_flags(handled, [SEEN], silent=True)
             server.logout()
         except (OSError, IMAPClientError):
             pass
