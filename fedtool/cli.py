@@ -314,7 +314,9 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 def inbox(fed: Fed, source: str):
     """Read strategies from a mailbox: a Maildir, an mbox file, a folder of .eml files, or an
     IMAP mailbox written imaps://USER@HOST[:PORT]/MAILBOX (password in FEDTOOL_IMAP_PASSWORD;
-    unseen mails are read and flagged seen).
+    unseen mails are read and flagged seen). The server's TLS certificate is always checked:
+    for a server with its own (self-signed) certificate, set FEDTOOL_IMAP_CAFILE to that
+    certificate or its CA's, as a PEM file.
 
     Each mail from a wrestler's registered owner, with the week and the wrestler in its
     subject, is checked in full; a strategy that stands is filed under strategies/week-NN/
@@ -325,6 +327,7 @@ def inbox(fed: Fed, source: str):
     Example:
       fedtool inbox ~/Maildir/fed
       FEDTOOL_IMAP_PASSWORD=... fedtool inbox imaps://fedhead@mail.dcw.example/Strategies
+      FEDTOOL_IMAP_CAFILE=/etc/ssl/mail.pem FEDTOOL_IMAP_PASSWORD=... fedtool inbox imaps://fed@mail.home:993/INBOX
     """
     from fedtool.mail.intake import intake
 

@@ -1,112 +1,70 @@
-"""`fedtool inbox imap://...`: imaplib's real client code against a small IMAP4rev1 server on
-loopback (the standard library has no IMAP server). The server speaks only what imaplib and
-fedtool send: CAPABILITY, LOGIN, SELECT, UID SEARCH, UID FETCH, UID STORE, LOGOUT."""
+"""`fedtool inbox imaps://...` against a real IMAP server: Debian's Dovecot on loopback, TLS on
+a self-signed certificate (tests/dovecot.py), filled by IMAP APPEND through IMAPClient.
+
+Without /usr/sbin/dovecot the server tests skip, unless FEDTOOL_IMAP_REQUIRED=1 (set by
+.ci/run), when they fail. The address tests need no server."""
 
 from __future__ import annotations
 
-import re
-import socketserver
-import threading
+import datetime
+import os
+import socket
 from email.message import EmailMessage
 
 import pytest
 from hypothesis import given, strategies as st
+from imapclient import SEEN
 
-from fedtool.kernel.errors import FedError
+import dovecot as dc
 from fedtool.fed.settings import Fed
-from fedtool.mail.imap import parse_source
+from fedtool.kernel.errors import FedError
+from fedtool.mail.imap import imap_mails, parse_source
 from fedtool.mail.intake import intake
 
-USER, PASSWORD = "fedhead@dcw.example", "s3cret pass"
-_TOKEN = re.compile(rb'"((?:[^"\\]|\\.)*)"|(\S+)')
+PASSWORD = dc.PASSWORD
+MAILBOX = "Strategies 2026"
 
 
-class Mailstore:
-    """The server's one mailbox: uid -> [raw bytes, flags, INTERNALDATE]; and a log of commands."""
-
-    def __init__(self):
-        self.mails: dict[int, list] = {}
-        self.commands: list[str] = []
-
-    def add(self, raw: bytes, internaldate: str = "21-Nov-2026 09:00:00 +0000", seen: bool = False) -> int:
-        uid = len(self.mails) + 1
-        self.mails[uid] = [raw, {"\\Seen"} if seen else set(), internaldate]
-        return uid
-
-
-class ImapHandler(socketserver.StreamRequestHandler):
-    store: Mailstore
-
-    def send(self, line: bytes) -> None:
-        self.wfile.write(line + b"\r\n")
-
-    def handle(self):
-        self.send(b"* OK [CAPABILITY IMAP4rev1] fedtool test IMAP ready")
-        selected = False
-        while True:
-            line = self.rfile.readline()
-            if not line:
-                return
-            tag, _, rest = line.rstrip(b"\r\n").partition(b" ")
-            command, _, args = rest.partition(b" ")
-            command = command.upper()
-            self.store.commands.append(command.decode() + (" " + args.split(b" ")[0].decode().upper() if command == b"UID" else ""))
-            words = [m.group(1).replace(b'\\"', b'"').replace(b"\\\\", b"\\") if m.group(1) is not None else m.group(2) for m in _TOKEN.finditer(args)]
-            if command == b"CAPABILITY":
-                self.send(b"* CAPABILITY IMAP4rev1")
-                self.send(tag + b" OK CAPABILITY completed")
-            elif command == b"LOGIN":
-                if words == [USER.encode(), PASSWORD.encode()]:
-                    self.send(tag + b" OK LOGIN completed")
-                else:
-                    self.send(tag + b" NO [AUTHENTICATIONFAILED] Invalid credentials")
-            elif command == b"SELECT":
-                if words[0] not in (b"INBOX", b"Strategies 2026"):
-                    self.send(tag + b" NO [NONEXISTENT] no such mailbox")
-                    continue
-                selected = True
-                self.send(b"* %d EXISTS" % len(self.store.mails))
-                self.send(b"* FLAGS (\\Seen)")
-                self.send(tag + b" OK [READ-WRITE] SELECT completed")
-            elif command == b"UID" and selected:
-                sub = words[0].upper()
-                if sub == b"SEARCH" and words[1:] == [b"UNSEEN"]:
-                    unseen = [str(u).encode() for u, (_, flags, _) in sorted(self.store.mails.items()) if "\\Seen" not in flags]
-                    self.send(b"* SEARCH" + b"".join(b" " + u for u in unseen))
-                elif sub == b"FETCH":
-                    uid = int(words[1])
-                    limit = int(re.search(rb"<0\.(\d+)>", args).group(1))
-                    raw, flags, date = self.store.mails[uid]
-                    body = raw[:limit]
-                    self.wfile.write(b'* %d FETCH (UID %d INTERNALDATE "%s" RFC822.SIZE %d BODY[]<0> {%d}\r\n' % (uid, uid, date.encode(), len(raw), len(body)))
-                    self.wfile.write(body + b")\r\n")
-                elif sub == b"STORE" and words[2:4] == [b"+FLAGS", b"(\\Seen)"]:
-                    for uid in words[1].split(b","):
-                        self.store.mails[int(uid)][1].add("\\Seen")
-                        self.send(b"* %d FETCH (UID %d FLAGS (\\Seen))" % (int(uid), int(uid)))
-                else:
-                    self.send(tag + b" BAD unknown UID command")
-                    continue
-                self.send(tag + b" OK UID completed")
-            elif command == b"LOGOUT":
-                self.send(b"* BYE logging out")
-                self.send(tag + b" OK LOGOUT completed")
-                return
-            else:
-                self.send(tag + b" BAD command unknown or not allowed now")
+@pytest.fixture(scope="session")
+def dovecot_server():
+    why = dc.missing()
+    if why:
+        if os.environ.get("FEDTOOL_IMAP_REQUIRED") == "1":
+            pytest.fail(f"FEDTOOL_IMAP_REQUIRED=1 but {why}")
+        pytest.skip(why)
+    server = dc.Dovecot()
+    print(f"\ndovecot up on 127.0.0.1:{server.imaps_port} (imaps) and :{server.imap_port} (imap) in {server.start_seconds:.2f} s")
+    with server.client() as client:
+        client.create_folder(MAILBOX)
+    yield server
+    server.stop()
 
 
 @pytest.fixture
-def imap_server():
-    store = Mailstore()
-    handler = type("Handler", (ImapHandler,), {"store": store})
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield store, server.server_address[1]
-    server.shutdown()
-    server.server_close()
+def server(dovecot_server, monkeypatch):
+    """The Dovecot with both mailboxes emptied, its certificate trusted, the password set."""
+    with dovecot_server.client() as client:
+        for box in ("INBOX", MAILBOX):
+            client.select_folder(box)
+            client.delete_messages(client.search(["ALL"]))
+            client.expunge()
+    monkeypatch.setenv("FEDTOOL_IMAP_CAFILE", str(dovecot_server.cafile))
+    monkeypatch.setenv("FEDTOOL_IMAP_PASSWORD", PASSWORD)
+    return dovecot_server
+
+
+def put(server, raw: bytes, mailbox: str = "INBOX", arrived: datetime.datetime | None = None, seen: bool = False) -> None:
+    """APPEND one mail; `arrived` becomes its INTERNALDATE."""
+    with server.client() as client:
+        client.append(mailbox, raw, flags=[SEEN] if seen else [], msg_time=arrived)
+
+
+def flags(server, mailbox: str = "INBOX") -> dict[str, list[bytes]]:
+    """Message-ID -> the mail's flags, as the server keeps them (but \\Recent, which is per session)."""
+    with server.client() as client:
+        client.select_folder(mailbox, readonly=True)
+        found = client.fetch(client.search(["ALL"]), ["FLAGS", "BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)]"])
+    return {v[b"BODY[HEADER.FIELDS (MESSAGE-ID)]"].decode().split(":", 1)[1].strip(): sorted(set(v[b"FLAGS"]) - {b"\\Recent"}) for v in found.values()}
 
 
 def strategy_mail(sender, subject, body, message_id) -> bytes:
@@ -123,79 +81,168 @@ def body_of(path) -> str:
     return message_from_bytes(path.read_bytes(), policy=policy.default).get_content()
 
 
-def source(port: int, mailbox: str = "INBOX") -> str:
-    return f"imap://fedhead%40dcw.example@127.0.0.1:{port}/{mailbox}"
+def clean_failure(result, *expected: str) -> None:
+    assert result.exit_code == 1, result.output
+    assert "Traceback" not in result.output
+    assert isinstance(result.exception, SystemExit)  # fedtool's own exit, not an exception escaping
+    for text in expected:
+        assert text in result.stderr, result.stderr
+    assert "fedtool inbox: IMAP" in result.stderr
 
 
-def test_unseen_mails_are_read_filed_answered_and_flagged_seen(demo_fed, imap_server, monkeypatch, fedtool):
-    store, port = imap_server
+def test_unseen_mails_are_read_filed_answered_and_flagged_seen_over_tls(demo_fed, server, fedtool):
     week = demo_fed / "strategies/week-01"
     good = (week / "brother-bob.yaml").read_text().replace("Closed fists", "IMAP fists")
-    store.add(strategy_mail("Old <bob@players.example>", "Week 1 brother-bob", "old", "<old@x>"), seen=True)
-    store.add(strategy_mail("Bob's Player <bob@players.example>", "Week 1 brother-bob", good, "<imap-good@x>"))
-    store.add(strategy_mail("evil@attacker.example", "Week 1 friendly-sam", good, "<imap-spoof@x>"))
-    monkeypatch.setenv("FEDTOOL_IMAP_PASSWORD", PASSWORD)
-    result = fedtool("inbox", source(port, "Strategies%202026"), "--fed", demo_fed)
+    put(server, strategy_mail("Old <bob@players.example>", "Week 1 brother-bob", "old", "<old@x>"), MAILBOX, seen=True)
+    put(server, strategy_mail("Bob's Player <bob@players.example>", "Week 1 brother-bob", good, "<imap-good@x>"), MAILBOX)
+    put(server, strategy_mail("evil@attacker.example", "Week 1 friendly-sam", good, "<imap-spoof@x>"), MAILBOX)
+    assert flags(server, MAILBOX) == {"<old@x>": [b"\\Seen"], "<imap-good@x>": [], "<imap-spoof@x>": []}
+    result = fedtool("inbox", server.source(MAILBOX), "--fed", demo_fed)
     assert result.exit_code == 0, result.output
     assert "1 accepted, 1 refused, 0 ignored, 0 read before; 2 answers queued" in result.output
     assert "IMAP fists" in (week / "brother-bob.yaml").read_text()
-    assert [sorted(flags) for _, flags, _ in store.mails.values()] == [["\\Seen"], ["\\Seen"], ["\\Seen"]]
-    assert store.commands == ["CAPABILITY", "LOGIN", "SELECT", "UID SEARCH", "UID FETCH", "UID FETCH", "UID STORE", "LOGOUT"]
+    answers = sorted((demo_fed / "outbox/replies/week-01/mail").glob("*.eml"))
+    assert len(answers) == 2
+    assert sorted(body_of(a).splitlines()[0] for a in answers) == ["Accepted: the strategy for Brother Bob, week 1 (m1: brother-bob vs. friendly-sam).", "Your mail was not accepted."]
+    assert flags(server, MAILBOX) == {"<old@x>": [b"\\Seen"], "<imap-good@x>": [b"\\Seen"], "<imap-spoof@x>": [b"\\Seen"]}
+    # a second intake finds nothing new
+    again = fedtool("inbox", server.source(MAILBOX), "--fed", demo_fed)
+    assert again.exit_code == 0 and again.output.splitlines() == ["0 accepted, 0 refused, 0 ignored, 0 read before; 0 answers queued"]
     # a mail flagged unseen again (say, by another client) is read once only: the Message-ID counts
-    store.mails[2][1].clear()
-    again = fedtool("inbox", source(port), "--fed", demo_fed)
+    with server.client() as client:
+        client.select_folder(MAILBOX)
+        client.remove_flags(client.search(["HEADER", "Message-ID", "<imap-good@x>"]), [SEEN])
+    again = fedtool("inbox", server.source(MAILBOX), "--fed", demo_fed)
     assert "0 accepted, 0 refused, 0 ignored, 1 read before; 0 answers queued" in again.output
-    assert store.mails[2][1] == {"\\Seen"}
+    assert flags(server, MAILBOX)["<imap-good@x>"] == [b"\\Seen"]
 
 
-def test_the_servers_arrival_time_decides_lateness(demo_fed, imap_server, monkeypatch):
-    store, port = imap_server
+def test_plain_imap_on_loopback_works_too(demo_fed, server, fedtool, monkeypatch):
+    monkeypatch.delenv("FEDTOOL_IMAP_CAFILE")  # no TLS: no certificate involved
+    good = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text().replace("Closed fists", "Plain fists")
+    put(server, strategy_mail("bob@players.example", "Week 1 brother-bob", good, "<plain@x>"))
+    result = fedtool("inbox", server.source(secure=False), "--fed", demo_fed)
+    assert result.exit_code == 0, result.output
+    assert "1 accepted, 0 refused, 0 ignored, 0 read before; 1 answers queued" in result.output
+    assert "Plain fists" in (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+    assert flags(server) == {"<plain@x>": [b"\\Seen"]}
+
+
+def test_the_servers_arrival_time_decides_lateness(demo_fed, server):
     card = demo_fed / "strategies/week-01/card.yaml"
     card.write_text(card.read_text().replace("week: 1\n", "week: 1\ndeadline: 2026-11-20T18:00:00Z\n"))
     good = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
-    # the Date header says noon on the 20th; the server received it the next morning
-    store.add(strategy_mail("bob@players.example", "Week 1 brother-bob", good, "<backdated@x>"), internaldate="21-Nov-2026 08:30:00 +0000")
-    monkeypatch.setenv("FEDTOOL_IMAP_PASSWORD", PASSWORD)
-    report = intake(Fed.load(demo_fed), source(port))
+    # the Date header says noon on the 20th; the server received it the next morning (09:30 in Paris)
+    paris = datetime.timezone(datetime.timedelta(hours=1))
+    put(server, strategy_mail("bob@players.example", "Week 1 brother-bob", good, "<backdated@x>"), arrived=datetime.datetime(2026, 11, 21, 9, 30, tzinfo=paris))
+    report = intake(Fed.load(demo_fed), server.source())
     assert [(o.verdict, o.arrived) for o in report.outcomes] == [("refused", "2026-11-21T08:30:00+00:00")]
     assert "this mail arrived 2026-11-21T08:30:00+00:00" in body_of(report.replies[0])
 
 
-def test_an_oversize_mail_is_fetched_only_up_to_the_limit_and_refused_with_its_size(demo_fed, imap_server, monkeypatch):
-    store, port = imap_server
+def test_an_oversize_mail_is_fetched_only_up_to_the_limit_and_refused_with_its_size(server):
     raw = strategy_mail("bob@players.example", "Week 1 brother-bob", "x" * 1_500_000, "<huge@x>")
-    store.add(raw)
-    monkeypatch.setenv("FEDTOOL_IMAP_PASSWORD", PASSWORD)
-    report = intake(Fed.load(demo_fed), source(port))
-    assert report.outcomes[0].verdict == "refused"
-    assert f"The mail is {len(raw):,} bytes; the limit is 1,000,000." in body_of(report.replies[0])
+    put(server, raw)
+    [mail] = list(imap_mails(server.source(), 1_000_001))
+    wire = raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n")  # as the server keeps it
+    assert (mail.size, len(mail.raw)) == (len(wire), 1_000_001) and mail.raw == wire[:1_000_001]
     assert len(raw) == 1_539_206
 
 
-def test_a_missing_password_or_a_failed_login_says_what_to_do(demo_fed, imap_server, monkeypatch, fedtool):
-    store, port = imap_server
-    monkeypatch.delenv("FEDTOOL_IMAP_PASSWORD", raising=False)
-    result = fedtool("inbox", source(port), "--fed", demo_fed)
-    assert result.exit_code == 1 and "Traceback" not in result.output
-    assert "set FEDTOOL_IMAP_PASSWORD to the IMAP password for fedhead@dcw.example at 127.0.0.1" in result.stderr
+def test_an_oversize_mail_is_refused_with_its_size(demo_fed, server):
+    raw = strategy_mail("bob@players.example", "Week 1 brother-bob", "x" * 1_500_000, "<huge@x>")
+    put(server, raw)
+    report = intake(Fed.load(demo_fed), server.source())
+    assert report.outcomes[0].verdict == "refused"
+    size = len(raw.replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
+    assert f"The mail is {size:,} bytes; the limit is 1,000,000." in body_of(report.replies[0])
+
+
+def test_mails_are_fetched_without_marking_them_and_flagged_only_once_handled(server):
+    for n in (1, 2):
+        put(server, strategy_mail("bob@players.example", f"Week 1 mail {n}", "x", f"<m{n}@x>"))
+    mails = imap_mails(server.source(), 1000)
+    first = next(mails)
+    assert b"Message-ID: <m1@x>" in first.raw
+    assert flags(server) == {"<m1@x>": [], "<m2@x>": []}  # fetched with BODY.PEEK: still unseen
+    mails.close()  # the caller stopped while handling the first mail (a crash): it stays unseen
+    assert flags(server) == {"<m1@x>": [], "<m2@x>": []}
+    mails = imap_mails(server.source(), 1000)
+    assert b"Message-ID: <m1@x>" in next(mails).raw
+    assert b"Message-ID: <m2@x>" in next(mails).raw  # asking for the next: the first was handled
+    assert flags(server) == {"<m1@x>": [b"\\Seen"], "<m2@x>": []}
+    assert list(mails) == []
+    assert flags(server) == {"<m1@x>": [b"\\Seen"], "<m2@x>": [b"\\Seen"]}
+
+
+def test_a_crash_mid_intake_leaves_only_recorded_mails_flagged_seen(demo_fed, server, monkeypatch):
+    import fedtool.mail.intake as intake_module
+    from fedtool.league.db import open_league
+
+    good = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+    for n in (1, 2, 3):
+        put(server, strategy_mail("bob@players.example", "Week 1 brother-bob", good, f"<c{n}@x>"))
+    judged, judge = [], intake_module._judge
+
+    def judge_then_crash(fed, message, *args):
+        judged.append(message["Message-ID"])
+        if len(judged) == 2:
+            raise RuntimeError("power cut")
+        return judge(fed, message, *args)
+
+    monkeypatch.setattr(intake_module, "_judge", judge_then_crash)
+    with pytest.raises(RuntimeError, match="power cut"):
+        intake(Fed.load(demo_fed), server.source())
+    recorded = [row[0] for row in open_league(Fed.load(demo_fed).database).execute("SELECT message_id FROM inbox_seen")]
+    assert (judged, recorded) == (["<c1@x>", "<c2@x>"], ["<c1@x>"])
+    assert flags(server) == {"<c1@x>": [b"\\Seen"], "<c2@x>": [], "<c3@x>": []}
+    monkeypatch.setattr(intake_module, "_judge", judge)
+    report = intake(Fed.load(demo_fed), server.source())
+    assert [(o.message_id, o.verdict) for o in report.outcomes] == [("<c2@x>", "accepted"), ("<c3@x>", "accepted")]
+    assert flags(server) == {"<c1@x>": [b"\\Seen"], "<c2@x>": [b"\\Seen"], "<c3@x>": [b"\\Seen"]}
+
+
+def test_a_missing_password_a_failed_login_or_a_missing_mailbox_says_what_to_do(demo_fed, server, monkeypatch, fedtool):
+    monkeypatch.delenv("FEDTOOL_IMAP_PASSWORD")
+    result = fedtool("inbox", server.source(), "--fed", demo_fed)
+    clean_failure(result, "set FEDTOOL_IMAP_PASSWORD to the IMAP password for fedhead@dcw.example at 127.0.0.1")
     monkeypatch.setenv("FEDTOOL_IMAP_PASSWORD", "wrong")
-    result = fedtool("inbox", source(port), "--fed", demo_fed)
-    assert result.exit_code == 1
-    assert "login failed for fedhead@dcw.example" in result.stderr and "check FEDTOOL_IMAP_PASSWORD" in result.stderr
+    result = fedtool("inbox", server.source(), "--fed", demo_fed)
+    clean_failure(result, f"{server.source().replace('%40', '@')}: login failed for fedhead@dcw.example ([AUTHENTICATIONFAILED] Authentication failed.); check FEDTOOL_IMAP_PASSWORD")
     monkeypatch.setenv("FEDTOOL_IMAP_PASSWORD", PASSWORD)
-    result = fedtool("inbox", source(port, "Nowhere"), "--fed", demo_fed)
-    assert result.exit_code == 1 and "the server refused to open mailbox 'Nowhere': [NONEXISTENT] no such mailbox" in result.stderr
+    result = fedtool("inbox", server.source("Nowhere"), "--fed", demo_fed)
+    clean_failure(result, "the server refused to open mailbox 'Nowhere': select failed: Mailbox doesn't exist: Nowhere")
+
+
+def test_an_untrusted_certificate_is_refused_never_skipped(demo_fed, server, monkeypatch, fedtool):
+    put(server, strategy_mail("bob@players.example", "Week 1 brother-bob", "x", "<untouched@x>"))
+    address = server.source().replace("%40", "@")
+    monkeypatch.delenv("FEDTOOL_IMAP_CAFILE")  # the system's CAs never signed the test server's certificate
+    clean_failure(fedtool("inbox", server.source(), "--fed", demo_fed),
+                  f"{address}: the server's certificate is not trusted (self-signed certificate) by the system's certificate authorities; "
+                  "for a server with its own certificate, set FEDTOOL_IMAP_CAFILE to that certificate (PEM)")
+    monkeypatch.setenv("FEDTOOL_IMAP_CAFILE", str(server.other_cert))  # another self-signed certificate
+    clean_failure(fedtool("inbox", server.source(), "--fed", demo_fed),
+                  f"{address}: the server's certificate is not trusted (self-signed certificate) by the certificates in {server.other_cert}")
+    monkeypatch.setenv("FEDTOOL_IMAP_CAFILE", str(server.folder / "nothing.pem"))
+    clean_failure(fedtool("inbox", server.source(), "--fed", demo_fed),
+                  f"{server.folder / 'nothing.pem'}: FEDTOOL_IMAP_CAFILE names no readable PEM certificate file (No such file or directory); "
+                  "set it to the certificate 127.0.0.1 presents (self-signed) or to its CA's")
+    # TLS spoken to the plain port fails cleanly too
+    monkeypatch.setenv("FEDTOOL_IMAP_CAFILE", str(server.cafile))
+    clean_failure(fedtool("inbox", f"imaps://u@127.0.0.1:{server.imap_port}/INBOX", "--fed", demo_fed),
+                  f"imaps://u@127.0.0.1:{server.imap_port}/INBOX: TLS failed")
+    assert flags(server) == {"<untouched@x>": []}
+    assert not (demo_fed / "outbox/replies").exists()
 
 
 def test_an_unreachable_server_is_a_clear_error(demo_fed, fedtool, monkeypatch):
-    import socket
-
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]  # closed again: nothing listens there
     monkeypatch.setenv("FEDTOOL_IMAP_PASSWORD", PASSWORD)
-    result = fedtool("inbox", source(port), "--fed", demo_fed)
-    assert result.exit_code == 1 and f"cannot reach 127.0.0.1:{port}" in result.stderr
+    result = fedtool("inbox", f"imaps://u@127.0.0.1:{port}/INBOX", "--fed", demo_fed)
+    clean_failure(result, f"imaps://u@127.0.0.1:{port}/INBOX: cannot reach 127.0.0.1:{port}: [Errno 111] Connection refused")
 
 
 @pytest.mark.parametrize("written, message", [
@@ -203,6 +250,7 @@ def test_an_unreachable_server_is_a_clear_error(demo_fed, fedtool, monkeypatch):
     ("imaps://user:pw@mail.example/INBOX", "no password in the address: set FEDTOOL_IMAP_PASSWORD"),
     ("imaps://user@mail.example:99999/INBOX", "Port out of range"),
     ("imaps://user@/INBOX", "no host"),
+    ("imaps://user@mail.example/INBOX?cafile=/etc/ca.pem", "no ? or # parts (a certificate to trust goes in FEDTOOL_IMAP_CAFILE)"),
 ])
 def test_a_bad_imap_address_is_explained(written, message):
     with pytest.raises(FedError) as caught:

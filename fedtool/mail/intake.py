@@ -301,10 +301,13 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     seen = {row[0] for row in db.execute("SELECT message_id FROM inbox_seen").fetchall()}
     passwords = stored_passwords(db) if fed.settings.mail.passwords else {}
     batch = []
+    # an IMAP mail is flagged \Seen on the server when the next one is asked for: each is
+    # recorded first, so a mail flagged read is always one the league knows it has read
+    every = 1 if is_imap(str(source)) else 100
 
     def record() -> None:
-        # the "read" marks go in together, a hundred mails at a time: a crash can at worst
-        # re-read the last hundred, and filing the same strategy again changes nothing
+        # the "read" marks go in together, a hundred mails at a time (IMAP: one at a time): a
+        # crash can at worst re-read the last hundred, and filing the same strategy again changes nothing
         with db.atomic():
             db["inbox_seen"].insert_all(batch, pk="message_id")
         batch.clear()
@@ -336,7 +339,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
         batch.append({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": outcome.why,
                       "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                       "week": outcome.week, "wrestler_id": outcome.wrestler_id, "arrived": arrived})
-        if len(batch) >= 100:
+        if len(batch) >= every:
             record()
         report.outcomes.append(outcome)
     if batch:
