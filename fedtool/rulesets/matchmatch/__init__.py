@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from functools import lru_cache
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -15,7 +16,7 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from .push import Push, after_match, format_points
 from fedtool.kernel.validation import FileModel, validate
-from fedtool.kernel.yamlio import load_yaml, read_text
+from fedtool.kernel.yamlio import MAX_YAML_BYTES, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
 from . import engine
 from .grid import format_grid, read_grid, roll_grid
@@ -80,10 +81,19 @@ def default_strategy(sheet, opponent, side: int, grid: list[list[str]], rounds: 
 
 def load_strategy_data(path: Path, shown: str) -> tuple[Any, list[Reading] | None]:
     """A strategy file's data: YAML, or the rulebook's plain-text layout (.txt) with a
-    reading of every line."""
-    if path.suffix.lower() == ".txt":
-        return parse_plaintext(read_text(path, shown, limit=200_000), shown)
-    return load_yaml(path, shown), None
+    reading of every line. Parsed once per text: checking one side's strategy books the
+    whole match, so the other side's file is read again for every mail that comes in."""
+    plain = path.suffix.lower() == ".txt"
+    return _parsed(read_text(path, shown, limit=200_000 if plain else MAX_YAML_BYTES), shown, plain)
+
+
+@lru_cache(maxsize=256)
+def _parsed(text: str, shown: str, plain: bool) -> tuple[Any, list[Reading] | None]:
+    # keyed by the text itself, never by a file's time: a file rewritten within one clock
+    # tick must not read as its old self (the parsed data is never changed by its readers)
+    if plain:
+        return parse_plaintext(text, shown)
+    return parse_yaml(text, shown), None
 
 
 class MatchMatch(Ruleset):

@@ -1,0 +1,102 @@
+"""`fedtool tick` over a full mailbox: 1,000 strategy mails waiting, each read, checked, filed
+and answered, and every answer sent over SMTP (aiosmtpd on loopback, in this process).
+
+    python benchmarks/bench_tick.py [--mails N] [--trials T]
+
+Each trial is a fresh copy of the demo fed with week 6 open (a card with a deadline still
+ahead, so the tick reads, answers and sends, and runs nothing) and its own Maildir; the
+whole `fedtool tick` process is timed, start-up included. Prints best and median.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import mailbox
+import os
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+from aiosmtpd.controller import Controller
+
+ROOT = Path(__file__).resolve().parent.parent
+CARD = """week: 6
+deadline: 2026-11-27T18:00:00Z
+matches:
+  - {id: m1, sides: [brother-bob, friendly-sam], grid: [[Br, Po, Po], [HF, Br, We], [HF, Te, We]]}
+  - {id: m2, sides: [rocky-ridge, big-earl], grid: [[Br, HF, Br], [Te, Po, Ch], [Po, HF, Br]]}
+"""
+OWNERS = {"brother-bob": "bob@players.example", "friendly-sam": "sam@players.example", "rocky-ridge": "hank@players.example", "big-earl": "earl@players.example"}
+
+
+class Sink:
+    def __init__(self):
+        self.count = 0
+
+    async def handle_DATA(self, server, session, envelope):
+        self.count += 1
+        return "250 OK"
+
+
+def make_fed(folder: Path, port: int, mails: int) -> None:
+    for sub in ("rosters", "templates"):
+        shutil.copytree(ROOT / sub, folder / sub)
+    (folder / "strategies/week-06").mkdir(parents=True)
+    (folder / "strategies/week-06/card.yaml").write_text(CARD)
+    settings = folder / "rosters/fed.yaml"
+    settings.write_text(settings.read_text().replace(
+        "  reply_to: strategies@dcw.example\n",
+        f"  reply_to: strategies@dcw.example\n  inbox: {folder / 'Maildir'}\n  smtp: {{host: 127.0.0.1, port: {port}, security: none}}\n"))
+    week1 = ROOT / "strategies/week-01"
+    box = mailbox.Maildir(folder / "Maildir", create=True)
+    for i in range(mails):
+        wid = list(OWNERS)[i % len(OWNERS)]
+        m = EmailMessage()
+        m["From"] = OWNERS[wid] if i % 10 else "spoofer@attacker.example"
+        m["Subject"] = f"Week 6 {wid}"
+        m["Message-ID"] = f"<tick-{i}@players.example>"
+        m["Date"] = "Tue, 24 Nov 2026 12:00:00 +0000"
+        m.set_content((week1 / f"{wid}.yaml").read_text())
+        box.add(m)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--mails", type=int, default=1000)
+    parser.add_argument("--trials", type=int, default=3)
+    args = parser.parse_args()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    sink = Sink()
+    controller = Controller(sink, hostname="127.0.0.1", port=port)
+    controller.start()
+    env = {**os.environ, "SOURCE_DATE_EPOCH": str(int(datetime.datetime(2026, 11, 25, 12, tzinfo=datetime.timezone.utc).timestamp()))}
+    times = []
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            for trial in range(args.trials):
+                fed = Path(tmp) / f"fed-{trial}"
+                make_fed(fed, port, args.mails)
+                before = sink.count
+                start = time.perf_counter()
+                done = subprocess.run([sys.executable, "-m", "fedtool", "tick", "--fed", str(fed)], env=env, capture_output=True, text=True)
+                times.append(time.perf_counter() - start)
+                if done.returncode != 0:
+                    sys.exit(done.stderr)
+                sent = sink.count - before
+    finally:
+        controller.stop()
+    print(f"fedtool tick over {args.mails:,} waiting mails ({sent:,} answers sent over SMTP): best {min(times):.2f} s, "
+          f"median {statistics.median(times):.2f} s over {len(times)} trials ({done.stdout.strip().splitlines()[0]})")
+
+
+if __name__ == "__main__":
+    main()
