@@ -6,6 +6,7 @@ and only plain data (mappings, lists, scalars) is built.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -75,8 +76,28 @@ _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_sequence)
 
 
+MAX_DEPTH = 1000  # no fedtool file nests a tenth as deep; LibYAML and the constructors crash far deeper
+_BRACKETS = re.compile(r"[\[\]{}]")
+_QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
+_DASHES = re.compile(r"^(?:[ \t]*-(?:[ \t]+|$))+", re.MULTILINE)
+
+
+def nesting_depth(text: str) -> int:
+    """How deep `text` nests collections, as far as it can tell without parsing: flow
+    brackets (outside quoted strings) and compact sequences (`- - - x`). Read before the
+    parser, which a mail nested a hundred thousand deep would crash (a signal, not an error)."""
+    depth = deepest = 0
+    for mark in _BRACKETS.finditer(_QUOTED.sub("", text)):
+        depth = depth + 1 if mark.group() in "[{" else max(0, depth - 1)
+        deepest = max(deepest, depth)
+    dashes = max((m.group().count("-") for m in _DASHES.finditer(text)), default=0)
+    return max(deepest, dashes)
+
+
 def parse_yaml(text: str, file: str | Path) -> Any:
     """Parse YAML text; a syntax error becomes a FedError naming the file and line."""
+    if nesting_depth(text) > MAX_DEPTH:
+        raise FedError(Problem(str(file), None, f"broken YAML: nested more than {MAX_DEPTH:,} levels deep", "YAML syntax"))
     try:
         return yaml.load(text, Loader=_Loader)  # noqa: S506 - _Loader is a safe loader
     except yaml.MarkedYAMLError as exc:

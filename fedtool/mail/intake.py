@@ -15,6 +15,7 @@ accepts it (`fedtool accept WEEK WRESTLER`).
 from __future__ import annotations
 
 import datetime
+import glob
 import hashlib
 import html as htmlmod
 import mailbox
@@ -99,7 +100,7 @@ def messages(source: Path | str) -> Iterator[Incoming]:
         box = mailbox.Maildir(source, factory=None, create=False)
         for key in sorted(box.keys()):
             raw = box.get_bytes(key)
-            yield Incoming(raw, len(raw), _from_timestamp(box.get_message(key).get_date()))
+            yield Incoming(raw, len(raw), _maildir_delivered(source, key))
     elif source.is_file():
         for message in mailbox.mbox(source, create=False):
             raw = message.as_bytes()
@@ -110,6 +111,17 @@ def messages(source: Path | str) -> Iterator[Incoming]:
             yield Incoming(raw, len(raw), _from_timestamp(path.stat().st_mtime))
     else:
         raise FedError(Problem(str(source), None, "not a Maildir, an mbox file, a folder of .eml files or an imaps:// address", "fedtool inbox"))
+
+
+def _maildir_delivered(folder: Path, key: str) -> datetime.datetime | None:
+    """A Maildir mail's delivery time: its file's time, in new/KEY or cur/KEY:2,FLAGS (the
+    Maildir layout), read without parsing the mail."""
+    for path in (folder / "new" / key, *(folder / "cur").glob(f"{glob.escape(key)}:*")):
+        try:
+            return _from_timestamp(path.stat().st_mtime)
+        except FileNotFoundError:
+            continue
+    return None
 
 
 def _from_timestamp(seconds: float) -> datetime.datetime:
@@ -125,10 +137,18 @@ def _mbox_date(from_line: str) -> datetime.datetime | None:
         return None
 
 
-def _depth(part, level: int = 0) -> int:
-    if not part.is_multipart():
-        return level
-    return max((_depth(p, level + 1) for p in part.iter_parts()), default=level)
+def _shape(message) -> tuple[int, int]:
+    """(parts, depth) of a mail's MIME tree, walked without recursion and stopped past the
+    caps, so a mail nested thousands deep is measured, not a crash."""
+    parts = depth = 0
+    stack = [(message, 0)]
+    while stack and parts <= MAX_PARTS and depth <= MAX_DEPTH:
+        part, level = stack.pop()
+        parts += 1
+        depth = max(depth, level)
+        if part.is_multipart():
+            stack.extend((child, level + 1) for child in (part.get_payload() or []) if hasattr(child, "is_multipart"))
+    return parts, depth
 
 
 def headers(message: EmailMessage) -> dict[str, list[str]]:
@@ -314,7 +334,12 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
 
     for incoming in messages(source):
         raw = incoming.raw
-        message = _PARSER.parsebytes(raw[: MAX_BYTES + 1])
+        try:
+            message = _PARSER.parsebytes(raw[: MAX_BYTES + 1])
+            bomb = None
+        except RecursionError:  # MIME nested thousands deep: the stdlib parser recurses per level
+            message = _PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True)
+            bomb = f"The mail is nested more than {MAX_DEPTH} MIME parts deep; send the strategy as the body or one attachment."
         head = headers(message)
         original_id = _one(head, "message-id").strip() or None
         message_id = original_id or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>"
@@ -328,7 +353,14 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
         if silent:
             outcome = Outcome(message_id, sender, "ignored", silent, arrived=arrived)
         else:
-            outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords)
+            try:
+                if bomb is not None:
+                    raise RecursionError(bomb)
+                outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords)
+            except (RecursionError, MemoryError, UnicodeError, LookupError, ValueError, TypeError, AttributeError, IndexError) as exc:
+                # a poison mail is answered and recorded like any other; it never stops the rest
+                outcome = Outcome("", sender, "refused", bomb or f"The mail could not be read ({type(exc).__name__}); send the strategy as plain text in the body or as one attachment.")
+                reply_text, subject = f"Your mail was not accepted.\n\n{outcome.why}\n\nNothing was filed; any strategy you sent before still stands.\n", "Re: your mail"
             outcome.message_id, outcome.arrived = message_id, arrived
             reply = _reply(fed, original_id, sender, subject, reply_text, now)
             folder = replies_folder(fed, outcome.week)
@@ -370,8 +402,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
 
     if incoming.size > MAX_BYTES:
         return refuse(f"The mail is {incoming.size:,} bytes; the limit is {MAX_BYTES:,}.")
-    parts = sum(1 for _ in message.walk())
-    depth = _depth(message)
+    parts, depth = _shape(message)
     if parts > MAX_PARTS or depth > MAX_DEPTH:
         return refuse(f"The mail has {parts} parts nested {depth} deep; send the strategy as the body or one attachment.")
     found = WEEK.search(subject)
