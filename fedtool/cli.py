@@ -356,8 +356,8 @@ def accept(fed: Fed, week: int, wrestler: str):
 
 @cli.command()
 @click.argument("email", required=False)
-@click.argument("start", metavar="FROM", required=False)
-@click.argument("end", metavar="TO", required=False)
+@click.argument("start", metavar="[FROM]", required=False)
+@click.argument("end", metavar="[TO]", required=False)
 @click.option("--clear", is_flag=True, help="Forget EMAIL's span: he is back.")
 @fed_option(writes=True)
 def away(fed: Fed, email: str | None, start: str | None, end: str | None, clear: bool):
