@@ -358,6 +358,49 @@ def accept(fed: Fed, week: int, wrestler: str):
 
 
 @cli.command()
+@click.argument("email", required=False)
+@click.argument("start", metavar="[FROM]", required=False)
+@click.argument("end", metavar="[TO]", required=False)
+@click.option("--clear", is_flag=True, help="Forget EMAIL's span: he is back.")
+@fed_option(writes=True)
+def away(fed: Fed, email: str | None, start: str | None, end: str | None, clear: bool):
+    """Mark the player at EMAIL away from FROM to TO (days, YYYY-MM-DD, both included, in the fed's zone).
+
+    While a week's deadline (or its run, for a card with none) falls inside the span,
+    reminders skip him and his sides with no standing strategy play the ruleset's default,
+    quietly (the writeup says he is away), even where `missing_strategy` is refuse. A new
+    span replaces the old; `--clear` forgets it; with no EMAIL, lists who is away.
+
+    \b
+    Example:
+      fedtool away bob@players.example 2026-12-20 2027-01-03
+      fedtool away bob@players.example --clear
+      fedtool away
+    """
+    from fedtool.league.away import away_list, clear_away, set_away
+    from fedtool.league.db import open_league
+
+    if email is None:
+        if start is not None or clear:
+            raise click.UsageError("give EMAIL")
+        rows = away_list(open_league(fed.database, create=False))
+        for row in rows:
+            click.echo(f"{row['email']} ({row['name']}): away {row['from_day']} to {row['to_day']}")
+        click.echo(f"{len(rows)} player{'' if len(rows) == 1 else 's'} marked away")
+        return
+    if clear:
+        if start is not None:
+            raise click.UsageError("--clear takes EMAIL only")
+        found = clear_away(fed, email)
+        click.echo(f"{email.strip().lower()}: " + ("back, no longer away" if found else "was not marked away"))
+        return
+    if start is None or end is None:
+        raise click.UsageError("give EMAIL FROM TO (days, YYYY-MM-DD), or EMAIL --clear")
+    row = set_away(fed, email, start, end)
+    click.echo(f"{row['email']} ({row['name']}): away {row['from_day']} to {row['to_day']}")
+
+
+@cli.command()
 @click.argument("email")
 @click.password_option(help="The player's password (asked for, twice, when not given).")
 @fed_option(writes=True)
@@ -411,7 +454,7 @@ def status(fed: Fed, week: int, as_json: bool):
     Example:
       fedtool status 2
     """
-    from fedtool.week.status import week_status
+    from fedtool.week.status import player_status, week_status
 
     rows = week_status(fed, week)
     if as_json:
@@ -426,6 +469,9 @@ def status(fed: Fed, week: int, as_json: bool):
             click.echo(f"{'':<6} {'':<32} mail {line}")
         if r.held:
             click.echo(f"{'':<6} {'':<32} held (late): {r.held}; `fedtool accept {week} {r.wrestler_id}` files it")
+    for p in player_status(fed, week, rows):  # each player's record of strategies through WEEK
+        click.echo(f"player {p.name} <{p.email}>: {p.on_time} on time, {p.late} late, {p.missing} missing, {p.away_weeks} away"
+                   + (f"; away {p.away}" if p.away else ""))
     missing = [r for r in rows if r.verdict in ("missing", "refused")]
     click.echo(f"{len(rows) - len(missing)} of {len(rows)} sides ready" + (f"; waiting on {', '.join(r.wrestler for r in missing)}" if missing else ""))
 

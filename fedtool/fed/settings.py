@@ -42,6 +42,9 @@ class MailSettings(FileModel):
     passwords: bool = False  # strategy mails must carry the player's `Password:` line (fedtool password)
     inbox: str | None = Field(default=None, min_length=1, max_length=500)  # `fedtool tick` reads it: a Maildir, mbox, .eml folder or imaps:// address
     remind: list[Duration] = Field(default=[], max_length=10)  # `fedtool tick` reminds at these spans before a deadline: [48h, 6h]
+    # a player whose strategies have not stood for this many weeks running (away weeks not
+    # counted) is reported to the fedhead, and his sides play the default until one stands; 0: off
+    no_show_limit: int = Field(default=0, ge=0, le=520)
 
 
 class ScheduleSettings(FileModel):

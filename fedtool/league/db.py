@@ -173,11 +173,22 @@ def m013_ticks(db: Database) -> None:
     db["ticks"].create({"at": str, "did": str})
 
 
+@migrations()
+def m014_away(db: Database) -> None:
+    """Issue 12: players away (`fedtool away`, one span of days per owner address, kept by
+    --rerun) and each run week's record of every side's strategy: on time, late, missing or
+    away (a week table, undone by --rerun). See fedtool.league.away."""
+    db["away"].create({"email": str, "name": str, "from_day": str, "to_day": str, "set_at": str}, pk="email")
+    db["punctuality"].create({"week": int, "match": str, "wrestler_id": str, "owner_email": str, "owner_name": str, "record": str},
+                             pk=("week", "match", "wrestler_id"))
+    db["punctuality"].create_index(["owner_email"])
+
+
 STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot", "allies", "foes", "challenge")
 LIST_KEYS = ("allies", "foes")  # stored as JSON
 
 
-WEEK_TABLES = ("title_matches", "match_writeups", "dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
+WEEK_TABLES = ("punctuality", "title_matches", "match_writeups", "dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
 
 
 def open_league(path: Path, create: bool = True) -> Database:

@@ -29,6 +29,7 @@ from fedtool.kernel.validation import place
 from fedtool.rulesets import REGISTRY, all_rulesets, check_ruleset, get_ruleset, ruleset_order
 from fedtool.rulesets.base import Ruleset
 
+from .away import RECORDS, player_records, wrestler_records
 from .db import states_before
 from .sheets import read_roster_sheet
 
@@ -54,6 +55,11 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None) -> list[dict[s
     divisions light-heavyweight, heavyweight, superheavyweight, then tag teams. Rows: the
     contender key first (as above), then wins, fewer losses, name; wrestlers who left
     town come last. With `ruleset`, only that ruleset's tables.
+
+    Strategies (issue 12, fedtool.league.away): each row's "strategies" is {"on_time",
+    "late", "missing", "away"}, counted over the wrestler's own sides in run weeks; each
+    table's "players" lists the owners of its wrestlers who have a record, by name, each
+    {"name", "on_time", "late", "missing", "away"} over all his sides.
     """
     if ruleset is not None:
         check_ruleset(ruleset, (None, "--ruleset"))
@@ -63,9 +69,13 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None) -> list[dict[s
         if title.holder:
             holders.setdefault(title.settings_ruleset, set()).add(title.holder)
     tables: dict[tuple[str, str | None], list[dict]] = {}
+    sent = wrestler_records(db)  # issue 12: each wrestler's strategies, on time, late, missing, away
     for wid, member in league.members.items():
         row = _standing_row(league, wid, member)
+        row["strategies"] = sent.get(wid, {key: 0 for key in RECORDS})
         tables.setdefault((member.ruleset, member.division), []).append(row)
+    players = player_records(db)
+    owner_of = {row["id"]: (row["owner_email"] or "").strip().lower() for row in db["wrestlers"].rows}
     out = []
     for (table_ruleset, division) in sorted(tables, key=_table_order):
         if ruleset is not None and table_ruleset != ruleset:
@@ -76,7 +86,9 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None) -> list[dict[s
         if eligible:
             best = _contender_key(table_ruleset, eligible[0])
             contenders = [r["wrestler_id"] for r in eligible if _contender_key(table_ruleset, r) == best]
-        out.append({"ruleset": table_ruleset, "division": division, "rows": rows, "contenders": contenders})
+        owners = {owner_of.get(r["wrestler_id"]) for r in rows} & set(players)
+        table_players = sorted(({"name": players[a]["name"], **{k: players[a][k] for k in RECORDS}} for a in owners), key=lambda p: (p["name"].lower(), p["name"]))
+        out.append({"ruleset": table_ruleset, "division": division, "rows": rows, "contenders": contenders, "players": table_players})
     return out
 
 

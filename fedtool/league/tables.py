@@ -40,8 +40,16 @@ def format_standings(tables: list[dict]) -> str:
             rows.append(row + [c.cell(r) for c in columns])
         names = {r["wrestler_id"]: r["name"] for r in table["rows"]}
         contenders = ", ".join(names[c] for c in table["contenders"]) or "none"
-        blocks.append(f"{_heading(heading)}\n{_table(rows, headers)}\nnumber-one contender{'s' if len(table['contenders']) > 1 else ''}: {contenders}")
+        block = f"{_heading(heading)}\n{_table(rows, headers)}\nnumber-one contender{'s' if len(table['contenders']) > 1 else ''}: {contenders}"
+        if table.get("players"):
+            block += "\n" + strategies_line(table["players"])
+        blocks.append(block)
     return "\n\n".join(blocks)
+
+
+def strategies_line(players: list[dict]) -> str:
+    """A table's players and their strategies: "strategies (on time/late/missing/away): Bob's Player 1/0/1/0, ..."."""
+    return "strategies (on time/late/missing/away): " + ", ".join(f"{p['name']} {p['on_time']}/{p['late']}/{p['missing']}/{p['away']}" for p in players)
 
 
 def _points(points: str | None) -> str:

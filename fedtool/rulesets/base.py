@@ -217,6 +217,12 @@ class Ruleset:
         stands in for a strategy that does not stand."""
         return settings
 
+    def lenient_settings(self, settings: dict) -> dict:
+        """The settings under which a side with no strategy that stands plays the ruleset's
+        default, whatever the fed's `missing_strategy`: the week layer books a match so for
+        a side the league excuses (fedtool.week.booking.book_all)."""
+        return {**settings, "missing_strategy": "default"}
+
     def mail_strategy_suffix(self, text: str) -> str:
         """The file suffix a strategy written in a mail's body is filed under: ".yaml", or
         ".txt" for a ruleset with a plain-text layout of its own that `text` is written in."""

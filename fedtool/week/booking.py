@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fedtool.fed.card import Card, CardMatch, load_card
+from fedtool.fed.card import Card, CardMatch, load_card, strategy_path
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place, validate
@@ -68,10 +68,14 @@ def side_problems(card: Card, match: CardMatch, sides: list[WrestlerRecord]) -> 
             for w in sides if w.ruleset != match.ruleset]
 
 
-def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict], strict: bool = False) -> list[Booking]:
+def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict], strict: bool = False,
+             excused: dict[tuple[str, str], str] | None = None) -> list[Booking]:
     """Every match of the card booked by its ruleset, or a FedError with every problem.
 
-    `strict`: under each ruleset's strict settings (a strategy checked before it is filed)."""
+    `strict`: under each ruleset's strict settings (a strategy checked before it is filed).
+    `excused`: (match id, wrestler id) -> why (the run's: the player is away, or past the
+    fed's `no_show_limit`): those sides, with no strategy that stands, play the ruleset's
+    default even where its `missing_strategy` refuses (see `book_excused`)."""
     problems = Collector()
     problems.problems.extend(check_card_titles(fed, card, wrestlers))  # for_title: (issue 7)
     bookings = []
@@ -84,11 +88,32 @@ def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states:
             continue
         settings = fed.ruleset_settings(match.ruleset)
         try:
-            bookings.append(ruleset.book(card, match, sides, states, ruleset.strict_settings(settings) if strict else settings))
+            mine = {w: why for (m, w), why in (excused or {}).items() if m == match.id}
+            if mine and not strict:
+                bookings.append(book_excused(card, match, ruleset, sides, states, settings, mine))
+            else:
+                bookings.append(ruleset.book(card, match, sides, states, ruleset.strict_settings(settings) if strict else settings))
         except FedError as exc:
             problems.extend(exc)
     problems.raise_if_any()
     return bookings
+
+
+def book_excused(card: Card, match: CardMatch, ruleset: Ruleset, sides: list[WrestlerRecord], states: dict[str, dict], settings: dict,
+                 excused: dict[str, str]) -> Booking:
+    """A match booked as the fed's settings say; where only the strategies of `excused` sides
+    (wrestler id -> why) stop it, booked again under the ruleset's lenient settings
+    (`Ruleset.lenient_settings`), so those sides play its default. A problem of any other
+    side still refuses the week."""
+    try:
+        return ruleset.book(card, match, sides, states, settings)
+    except FedError as exc:
+        folder = card.shown.rsplit("/", 1)[0]
+        theirs = {f"{folder}/{strategy_path(card, match, w).name}" for w in excused}
+        rest = [p for p in exc.problems if p.file not in theirs]
+        if rest or ruleset.missing_strategy(settings) == "default":
+            raise FedError(rest or exc.problems) from None
+    return ruleset.book(card, match, sides, states, ruleset.lenient_settings(settings))
 
 
 def book_match(fed: Fed, week: int, match_id: str) -> Booking:

@@ -29,6 +29,7 @@ from fedtool.kernel import clock
 from fedtool.kernel.dice import Dice, ScriptedDice, SeededDice, commitment, derive_seed, format_log, seed_text
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.yamlio import dump_yaml, parse_yaml
+from fedtool.league.away import no_show_streaks, record_punctuality, week_verdict
 from fedtool.league.backup import discard, take_snapshot
 from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, runs_of, undo_week, week_results
 from fedtool.league.records import check_card_titles, decide_title_matches, record_title_matches
@@ -36,6 +37,7 @@ from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
 
 from .booking import book_all, card_context, card_field_problems, side_problems, week_card
+from .status import SideStatus, week_status
 
 CLOSE = "close"  # the dice-log key for end-of-week rolls (healing)
 
@@ -218,7 +220,12 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
         raise FedError(Problem(fed.shown(fed.database), None, f"week {week} is before weeks already run ({', '.join(map(str, later))}); only the latest week can be run or rerun", "weeks run in order"))
     context = card_context(fed, card, week)
     wrestlers, states = context.wrestlers, context.states
-    bookings = book_all(fed, card, wrestlers, states)
+    moment = now or clock.now()
+    absent = absences(fed, db, week, card, week_status(fed, week, moment))  # issue 12: away, punctuality, no-shows
+    bookings = book_all(fed, card, wrestlers, states, excused=absent.excused)
+    for booking in bookings:
+        booking.notes = quiet_notes(booking.notes, [w.name for w in booking.wrestlers if absent.excused.get((booking.match.id, w.id)) == "away"
+                                                    and not strategy_path(card, booking.match, w.id).exists()])
     scripted = ScriptedDice.from_file(dice_file) if dice_file else None
     played = _resolve_card(fed, card, bookings, week, scripted)
     run = runs_of(db, week) + 1
@@ -253,13 +260,12 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     title = card.title or label.capitalize()
     change_lines = [f"{names.get(wid, wid)}: {reason}" for wid, (_, reason) in sorted(changes.items())]
     title_rows, title_lines = decide_title_matches(fed, db, week, card, played, names)  # issue 7
-    change_lines += title_lines
+    change_lines += title_lines + absent.lines
     dice_rows = _dice_rows(week, played, close_log)
     week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
     if close_log:
         week_log += format_log(close_log, "end of the week")
     writeups: dict[str, dict] = {}  # kept in the league for `fedtool site` (m008)
-    moment = now or clock.now()
     corrections = correction_lines(previous, played) if run > 1 else []
     files = render_card(fed, card, title, played, change_lines, week_log, label, writeups, date=moment, run=run,
                         corrections=corrections if previous is not None else None)
@@ -280,6 +286,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
                     list(wrestlers.values()), [_match_row(week, p) for p in played], changes, dice_rows,
                 )
                 record_title_matches(db, title_rows)
+                record_punctuality(db, week, absent.records)
                 record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
                 stage.swap()
     except BaseException:
@@ -287,6 +294,87 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
         raise
     return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings, change_lines,
                       run, [f"{c['match']}: {c['text']}" for c in corrections], snapshot)
+
+
+@dataclass
+class Absences:
+    """What the run makes of the players' strategies (issue 12, item 7)."""
+
+    excused: dict[tuple[str, str], str]  # (match id, wrestler id) -> "away" or "no-show": the default plays for them
+    records: list[dict]  # each counted side's record for the league (fedtool.league.away)
+    lines: list[str]  # what the fedhead is told: players past the fed's no_show_limit
+
+
+def absences(fed: Fed, db, week: int, card: Card, rows: list[SideStatus]) -> Absences:
+    """Each side's record from the week's status: on time (a strategy that stands, filed by
+    the deadline), late (one held after the deadline and accepted), away (none stands and
+    the player is away) or missing (none stands: the default plays or the cards decide); a
+    side of a ruleset whose strategy is optional that sent none is not counted.
+
+    Away sides are excused: they play the default, quietly. With `mail: no_show_limit: N`,
+    a player none of whose strategies stood this week nor the weeks before it, N weeks
+    running (away weeks skipped), is named to the fedhead and his missing sides excused too."""
+    last: dict[str, str] = {}
+    for wrestler_id, verdict in db.execute("SELECT wrestler_id, verdict FROM inbox_seen WHERE week = ? AND verdict IN ('accepted', 'held') "
+                                           "ORDER BY arrived, rowid", [week]).fetchall():
+        last[wrestler_id] = verdict
+    optional = {m.id: get_ruleset(m.ruleset).strategy_optional for m in card.matches}
+    records, excused = [], {}
+    for row in rows:
+        if row.verdict == "stands":
+            late = card.deadline is not None and last.get(row.wrestler_id) == "held" and row.held is None  # accepted by the fedhead
+            record = "late" if late else "on_time"
+        elif optional[row.match] and row.file is None:
+            continue
+        else:
+            record = "away" if row.verdict == "away" else "missing"
+        if record == "away":
+            excused[(row.match, row.wrestler_id)] = "away"
+        records.append({"match": row.match, "wrestler_id": row.wrestler_id, "owner_email": row.owner.strip().lower(),
+                        "owner_name": row.owner_name, "record": record})
+    lines = []
+    limit = fed.settings.mail.no_show_limit
+    if limit:
+        streaks = no_show_streaks(db, week)
+        by_owner: dict[str, list[dict]] = {}
+        for record in records:
+            by_owner.setdefault(record["owner_email"], []).append(record)
+        for address, mine in sorted(by_owner.items(), key=lambda item: item[1][0]["owner_name"].lower()):
+            if week_verdict([r["record"] for r in mine]) != "missed":
+                continue
+            running = streaks.get(address, 0) + 1
+            if running < limit:
+                continue
+            lines.append(f"{mine[0]['owner_name']} has sent no strategy for {running} weeks running (no_show_limit: {limit}): "
+                         "the default strategy plays for his sides until one of his stands.")
+            for r in mine:
+                if r["record"] == "missing":
+                    excused[(r["match"], r["wrestler_id"])] = "no-show"
+    return Absences(excused, records, lines)
+
+
+def quiet_notes(notes: list[str], away: list[str]) -> list[str]:
+    """A booking's notes with each away wrestler's "sent no strategy" told as away."""
+    out = []
+    for note in notes:
+        for name in away:
+            said = f"{name} sent no strategy"
+            if note.startswith(said):
+                note = f"{name} is away" + note[len(said):]
+        if note.startswith(NO_STRATEGY_FROM) and ": " in note:  # Face to the Mat: "No strategy from A, B: the cards decide, ..."
+            names, rest = note[len(NO_STRATEGY_FROM):].split(": ", 1)
+            listed = names.split(", ")
+            gone = [n for n in listed if n in away]
+            kept = [n for n in listed if n not in away]
+            if gone:
+                out.extend(f"{n} is away: {rest}" for n in gone)
+                note = f"{NO_STRATEGY_FROM}{', '.join(kept)}: {rest}" if kept else ""
+        if note:
+            out.append(note)
+    return out
+
+
+NO_STRATEGY_FROM = "No strategy from "
 
 
 def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekReport:

@@ -12,6 +12,8 @@ from pathlib import Path
 from fedtool.fed.card import held_strategies, load_card, strategy_path
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel import clock
+from fedtool.league.away import away_on, fed_day, player_records
 from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
 
@@ -75,7 +77,7 @@ class SideStatus:
     wrestler: str
     file: str | None  # the strategy file, if one arrived
     arrived: str | None  # when (the accepted mail's arrival, else the file's time; UTC)
-    verdict: str  # "stands", "refused", "missing", "default" (the ruleset plays its default)
+    verdict: str  # "stands", "refused", "missing", "default" (the ruleset plays its default), "away" (none stands; the player is away)
     problems: list = field(default_factory=list)
     wrestler_id: str = ""
     owner: str = ""  # the owner's address (reminders go there)
@@ -92,13 +94,16 @@ def _gist(why: str) -> str:
     return lines[0] if lines else ""
 
 
-def week_status(fed: Fed, week: int) -> list[SideStatus]:
+def week_status(fed: Fed, week: int, now: datetime.datetime | None = None) -> list[SideStatus]:
     """What each side of a week's card has sent, and whether it stands (issue 6, item 4): the
     filed strategy, every strategy mail read for it (accepted, refused, held) and a late
-    strategy held for the fedhead."""
+    strategy held for the fedhead. A side with no strategy that stands whose player is away
+    (`fedtool away`) on the week's deadline (or on `now`, the clock's by default, for a card
+    with none) is "away": no reminder goes to him, and the run plays the default quietly."""
     card = week_card(fed, week)
     wrestlers = card_context(fed, card, None).wrestlers
     db = open_league(fed.database, create=False)
+    away = away_on(db, fed_day(fed, card.deadline or now or clock.now()))
     mails: dict[str, list] = {}
     for row in db.execute("SELECT wrestler_id, arrived, verdict, why FROM inbox_seen WHERE week = ? ORDER BY arrived, rowid", [week]).fetchall():
         mails.setdefault(row[0], []).append(row[1:])
@@ -121,4 +126,40 @@ def week_status(fed: Fed, week: int) -> list[SideStatus]:
             side.arrived = accepted[-1] if accepted else datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).isoformat(timespec="minutes")
             check = check_strategy_file(fed, path, strict=True)  # a broken file does not stand, even where a default would play
             side.verdict, side.problems = ("refused" if check.problems else "stands"), check.problems
+    for side in out:
+        if side.verdict != "stands" and side.owner.strip().lower() in away:
+            side.verdict = "away"
     return out
+
+
+@dataclass
+class PlayerRecord:
+    """A player's strategies in the run weeks up to a week: how many stood on time or late,
+    were missing, or came while he was away; `away` his span when he is away that week."""
+
+    email: str
+    name: str
+    on_time: int = 0
+    late: int = 0
+    missing: int = 0
+    away_weeks: int = 0
+    away: str | None = None  # "2026-12-20 to 2027-01-03" when he is away for the week
+
+
+def player_status(fed: Fed, week: int, rows: list[SideStatus], now: datetime.datetime | None = None) -> list[PlayerRecord]:
+    """Each player with a side on the week's card (by name): his record through `week` and
+    whether he is away for it (`fedtool status WEEK`)."""
+    card = week_card(fed, week)
+    db = open_league(fed.database, create=False)
+    away = away_on(db, fed_day(fed, card.deadline or now or clock.now()))
+    records = player_records(db, week)
+    out: dict[str, PlayerRecord] = {}
+    for row in rows:
+        address = row.owner.strip().lower()
+        if address in out:
+            continue
+        counts = records.get(address, {})
+        span = away.get(address)
+        out[address] = PlayerRecord(address, row.owner_name, counts.get("on_time", 0), counts.get("late", 0), counts.get("missing", 0),
+                                    counts.get("away", 0), f"{span['from_day']} to {span['to_day']}" if span else None)
+    return sorted(out.values(), key=lambda p: (p.name.lower(), p.email))
