@@ -38,10 +38,13 @@ from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Ruleset
 from fedtool.week.booking import CardContext, card_context, week_card
-from fedtool.week.status import check_strategy_file
+from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line
 
+from mailparser_reply import EmailMessage as ReplyMessage
+
+from .commands import answer_command, help_text, parse_command
 from .imap import imap_mails, is_imap
-from .passwords import BLANKED, PASSWORD_LINE, password_matches, stored_passwords, take_password
+from .passwords import BLANKED, PASSWORD_LINE, owner_addresses, password_matches, stored_passwords, take_password
 
 MAX_BYTES = 1_000_000
 MAX_PARTS = 20
@@ -57,12 +60,13 @@ _FOLD = re.compile(r"\r?\n(?=[ \t])")
 class Outcome:
     message_id: str
     sender: str
-    verdict: str  # accepted, held, refused, ignored, duplicate
+    verdict: str  # accepted, held, refused, ignored, duplicate, command (a mail command, answered)
     why: str = ""
     filed: str | None = None
     week: int | None = None
     wrestler_id: str | None = None
     arrived: str | None = None  # when the mail arrived (ISO, UTC)
+    subject: str | None = None  # a refused mail that reached no wrestler: its subject, for `fedtool status`
 
 
 @dataclass
@@ -209,8 +213,53 @@ def _strategy_text(message: EmailMessage, ruleset: Ruleset) -> tuple[str, str] |
     if text is None:
         return None
     text = text.split("\n-- \n")[0]  # a signature is not part of the strategy
-    text = _forwarded(text)
+    text = _own_text(text)
     return ruleset.mail_strategy_suffix(text), text
+
+
+# Quoted replies: mail-parser-reply knows how mail clients mark the start of the mail
+# replied to ("On ... wrote:", an Outlook From:/Sent: block, "-----Original Message-----",
+# in several languages) and the usual signatures ("Sent from my ...", "Best regards").
+REPLY_LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
+_QUOTE_LINE = re.compile(r"^\s*>")
+
+
+def _own_text(text: str) -> str:
+    """The player's own text of a mail that replies to another (an announcement, an answer):
+    what is written above the quoted mail and above a signature. A strategy forwarded inline
+    (a "Forwarded message" mark, or a quote with nothing above it) is read below the quote's
+    headers (`_forwarded`).
+
+    The library strips every line's indentation, which YAML cannot lose: it is used only to
+    find the line where the player's own text ends, and the original text is cut there."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    flat = "\n".join(line.strip() for line in lines)  # as the library reads it, line for line
+    reader = ReplyMessage(text=flat, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True)  # "- item" lists are not signatures
+    quote = reader.HEADER_REGEX.search(flat)
+    end = _line_of(flat, quote) if quote else len(lines)
+    mark = _FORWARD_MARK.search("\n".join(lines[:end + 1]))
+    if mark and "forward" in mark.group(0).lower():
+        return _forwarded(text)  # a covering note above a forwarded strategy is not the strategy
+    if quote and not any(line.strip() and not _QUOTE_LINE.match(line) for line in lines[:end]):
+        # nothing of the player's own above the quote: a forward (as before), or a reply written below it
+        below = [line for line in lines[end + 1:] if not _QUOTE_LINE.match(line)]
+        return _forwarded(text) if mark or not any(line.strip() for line in below) else _end("\n".join(below))
+    own_flat = "\n".join(flat.split("\n")[:end])
+    signature = reader.SIGNATURE_REGEX.search(own_flat)
+    own = lines[:_line_of(own_flat, signature)] if signature else lines[:end]
+    while own and (not own[-1].strip() or _QUOTE_LINE.match(own[-1])):  # a quote with no header line above it
+        own.pop()
+    return _end("\n".join(own))
+
+
+def _line_of(flat: str, found: re.Match) -> int:
+    """The line a match's first visible character is on."""
+    start = found.start() + len(found.group(0)) - len(found.group(0).lstrip())
+    return flat.count("\n", 0, start)
+
+
+def _end(text: str) -> str:
+    return text.rstrip("\n") + "\n" if text.strip() else ""
 
 
 _FORWARD_MARK = re.compile(r"^-{2,}\s*(Forwarded message|Original Message)\s*-{2,}\s*$", re.IGNORECASE | re.MULTILINE)
@@ -298,6 +347,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     db = open_league(fed.database)
     seen = {row[0] for row in db.execute("SELECT message_id FROM inbox_seen").fetchall()}
     passwords = stored_passwords(db) if fed.settings.mail.passwords else {}
+    shared: dict = {}  # the help text and the owners' addresses, made once per intake
     batch = []
 
     def record() -> None:
@@ -323,7 +373,9 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
         if silent:
             outcome = Outcome(message_id, sender, "ignored", silent, arrived=arrived)
         else:
-            outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords)
+            if batch and parse_command(_one(head, "subject")):
+                record()  # a status command sees the mails read before it
+            outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords, shared)
             outcome.message_id, outcome.arrived = message_id, arrived
             reply = _reply(fed, original_id, sender, subject, reply_text, now)
             folder = replies_folder(fed, outcome.week)
@@ -331,7 +383,9 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
             path = folder / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
             path.write_bytes(bytes(reply))
             report.replies.append(path)
-        batch.append({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": outcome.why,
+        # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
+        why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
+        batch.append({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": why,
                       "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                       "week": outcome.week, "wrestler_id": outcome.wrestler_id, "arrived": arrived})
         if len(batch) >= 100:
@@ -349,16 +403,30 @@ def _week_context(fed: Fed, week: int, weeks: dict) -> CardContext:
     return weeks[week]
 
 
-def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, sender: str, now: datetime.datetime | None, weeks: dict, passwords: dict):
-    """Decide one order mail: (outcome, the answer's text, its subject)."""
+def _shared(fed: Fed, shared: dict, key: str):
+    """The help text or the owners' addresses, made on first use in an intake."""
+    if key not in shared:
+        shared[key] = help_text(fed) if key == "help" else owner_addresses(fed)
+    return shared[key]
+
+
+def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, sender: str, now: datetime.datetime | None, weeks: dict, passwords: dict,
+           shared: dict | None = None):
+    """Decide one order mail or mail command: (outcome, the answer's text, its subject)."""
+    shared = {} if shared is None else shared
     subject = _one(head, "subject")
     answer_subject = f"Re: {subject}"[:200]
     mail = fed.settings.mail
     quoted = ""
 
-    def refuse(why: str, week: int | None = None, wrestler_id: str | None = None):
+    def refuse(why: str, week: int | None = None, wrestler_id: str | None = None, helps: bool = False):
+        """`helps`: the mail reached no wrestler (or not from the owner): the help text follows."""
         outcome = Outcome("", sender, "refused", why, week=week, wrestler_id=wrestler_id)
         text = f"Your mail was not accepted.\n\n{why}\n\nNothing was filed; any strategy you sent before still stands.\n"
+        if helps:
+            text += "\n" + _shared(fed, shared, "help")
+            if wrestler_id is None:
+                outcome.subject = one_line(subject)
         if quoted:
             text += f"\nYour mail, as it reached us:\n\n{quoted}\n"
         return outcome, text, answer_subject
@@ -369,13 +437,18 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     depth = _depth(message)
     if parts > MAX_PARTS or depth > MAX_DEPTH:
         return refuse(f"The mail has {parts} parts nested {depth} deep; send the strategy as the body or one attachment.")
+    command = parse_command(subject)
+    if command is not None:  # answered only to From:, and with a player's own records only if From: owns a wrestler
+        owner = sender.strip().lower() in _shared(fed, shared, "owners")
+        answer = answer_command(fed, command, sender, owner)
+        return Outcome("", sender, "command", answer.why, week=answer.week), answer.text, answer_subject
     found = WEEK.search(subject)
     if not found:
-        return refuse("The subject must name the week and the wrestler, for example: Week 2 brother-bob.")
+        return refuse("The subject must name the week and the wrestler, for example: Week 2 brother-bob.", helps=True)
     week = int(found.group(1))
     folder = fed.week_dir(week)
     if not (folder / "card.yaml").exists():
-        return refuse(f"There is no card for week {week}.")
+        return refuse(f"There is no card for week {week}.", helps=True)
     context = _week_context(fed, week, weeks)
     card, wrestlers = context.card, context.wrestlers
     sides = {w: m for m in card.matches for w in m.sides}
@@ -384,12 +457,13 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if wrestler_id is None:  # by name, with or without a nickname in quotes: Kate "The Gate" Galloway
         wrestler_id = next((w.id for w in wrestlers.values() if w.name.lower() in lowered or _plain_name(w.name) in lowered), None)
     if wrestler_id is None or wrestler_id not in wrestlers:
-        return refuse(f"The subject names no wrestler on the week {week} card ({', '.join(sorted(sides))}).", week)
+        return refuse(f"The subject names no wrestler on the week {week} card ({', '.join(sorted(sides))}).", week, helps=True)
     wrestler = wrestlers[wrestler_id]
     owner = wrestler.owner_email.lower()
     if sender.lower() != owner:
         # a From: header can be forged: only the registered owner's address is accepted
-        return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week, wrestler_id)
+        return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week, wrestler_id,
+                      helps=True)
     booked = [m for m in card.matches if wrestler_id in m.sides]
     named = [m for m in booked if re.search(rf"(?<![\w-]){re.escape(m.id)}(?![\w-])", lowered)]
     if len(booked) > 1 and len(named) != 1:  # booked twice: the subject names the match
