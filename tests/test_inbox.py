@@ -177,3 +177,12 @@ def test_an_original_message_mark_is_a_reply_when_the_player_wrote_above_it(demo
     assert [o.verdict for o in report.outcomes] == ["accepted", "accepted"], [o.why for o in report.outcomes]
     assert (week / "brother-bob.yaml").read_text() == bob.replace("Closed fists", "Replied fists")
     assert (week / "big-earl.yaml").read_text() == earl.replace("# Week", "# Forwarded: week")
+
+
+def test_a_maildir_is_read_in_delivery_order():
+    """The names' numbers, not their text: a mail delivered at .M99999 comes before one at
+    .M100000 (sorted as text, a Maildir read in a busy second came out of order)."""
+    from fedtool.mail.intake import _maildir_order
+
+    keys = ["1764000001.M5P7Q3.host", "1764000000.M100000P7Q2.host", "1764000000.M99999P7Q1.host", "odd-name"]
+    assert sorted(keys, key=_maildir_order) == ["1764000000.M99999P7Q1.host", "1764000000.M100000P7Q2.host", "1764000001.M5P7Q3.host", "odd-name"]

@@ -300,3 +300,12 @@ def test_a_reply_written_below_the_quote_is_read_below_it(demo_fed, tmp_path):
     report = intake(Fed.load(demo_fed), eml_folder(tmp_path, [mail("bob@players.example", "Re: Week 1 brother-bob", body, message_id="<below@x>")]))
     assert [o.verdict for o in report.outcomes] == ["accepted"], report.outcomes[0].why
     assert (week / "brother-bob.yaml").read_text() == "\n" + bob  # the blank line below the quote stays: the lines keep their numbers
+
+
+def test_which_subjects_are_commands():
+    from fedtool.mail.commands import Command, parse_command
+
+    assert [parse_command(s) for s in ("help", " Help. ", "status week 6", "STATUS 6", "status week", "status", "resend week 12", "resend 3!")] == [
+        Command("help", None), Command("help", None), Command("status", 6), Command("status", 6), Command("status", None),
+        Command("status", None), Command("resend", 12), Command("resend", 3)]
+    assert [parse_command(s) for s in ("Week 6 brother-bob", "Re: help", "status week 6 brother-bob", "help me", "resend week 12345", "helpful")] == [None] * 6

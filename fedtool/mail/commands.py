@@ -31,7 +31,7 @@ from fedtool.week.status import week_status
 
 from .outgoing import resend_week
 
-COMMAND = re.compile(r"^\s*(help|status|resend)\b\s*(?:(?:week\s*)?(\d{1,4}))?\s*[.!?]?\s*$", re.IGNORECASE)
+COMMAND = re.compile(r"^\s*(help|status|resend)(?:\s+week)?(?:\s*(\d{1,4}))?\s*[.!?]?\s*$", re.IGNORECASE)
 
 
 @dataclass

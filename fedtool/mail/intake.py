@@ -101,7 +101,7 @@ def messages(source: Path | str) -> Iterator[Incoming]:
     source = Path(source)
     if source.is_dir() and (source / "cur").is_dir() and (source / "new").is_dir():
         box = mailbox.Maildir(source, factory=None, create=False)
-        for key in sorted(box.keys()):
+        for key in sorted(box.keys(), key=_maildir_order):
             raw = box.get_bytes(key)
             yield Incoming(raw, len(raw), _from_timestamp(box.get_message(key).get_date()))
     elif source.is_file():
@@ -114,6 +114,16 @@ def messages(source: Path | str) -> Iterator[Incoming]:
             yield Incoming(raw, len(raw), _from_timestamp(path.stat().st_mtime))
     else:
         raise FedError(Problem(str(source), None, "not a Maildir, an mbox file, a folder of .eml files or an imaps:// address", "fedtool inbox"))
+
+
+_MAILDIR_KEY = re.compile(r"^(\d+)\.M(\d+)P(\d+)Q(\d+)\.")
+
+
+def _maildir_order(key: str) -> tuple:
+    """A Maildir file's delivery order: its name's seconds, microseconds and counter as
+    numbers ("1764000000.M99999P1Q9" before "1764000000.M100000P1Q10"); other names after, by name."""
+    found = _MAILDIR_KEY.match(key)
+    return (0, int(found.group(1)), int(found.group(2)), int(found.group(4)), key) if found else (1, 0, 0, 0, key)
 
 
 def _from_timestamp(seconds: float) -> datetime.datetime:
@@ -221,7 +231,7 @@ def _strategy_text(message: EmailMessage, ruleset: Ruleset) -> tuple[str, str] |
 # replied to ("On ... wrote:", an Outlook From:/Sent: block, "-----Original Message-----",
 # in several languages) and the usual signatures ("Sent from my ...", "Best regards").
 REPLY_LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
-_QUOTE_LINE = re.compile(r"^\s*>")
+_QUOTE_LINE = re.compile(r"^>")  # mail clients quote at the line's start; an indented ">" is the player's (YAML's folded text)
 
 
 def _own_text(text: str) -> str:
