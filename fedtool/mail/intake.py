@@ -4,7 +4,10 @@ As the best play-by-mail judges do: every order mail gets an answer (accepted, w
 strategy echoed as the resolver reads it; held; or refused, with each error and its line);
 a bad strategy never replaces a good one; no answer goes to mailer daemons, auto-replies,
 bulk mail or fedtool's own mail; the same mail read twice counts once (by Message-ID);
-sizes and nesting are capped; a name from a mail is never used as a path.
+sizes and nesting are capped; a name from a mail is never used as a path. Only the player's
+own text of a reply is read (the quoted mail and a signature cut, `_own_text`). A mail that
+reaches no wrestler is answered with the help text; a subject that is a mail command (help,
+status, resend) is answered at once (`commands`).
 
 Answers queue in outbox/replies/week-NN/mail/ (outside the week's results folder, which a
 run replaces); `fedtool send` delivers them. Mail after the card's deadline is refused, or
@@ -29,6 +32,8 @@ from email.utils import format_datetime, make_msgid, parseaddr, parsedate_to_dat
 from pathlib import Path
 from typing import Iterator
 
+from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
+
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
 from fedtool.fed.render import MAIL_POLICY
 from fedtool.fed.settings import Fed, week_name
@@ -39,8 +44,6 @@ from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Ruleset
 from fedtool.week.booking import CardContext, card_context, week_card
 from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line
-
-from mailparser_reply import EmailMessage as ReplyMessage
 
 from .commands import answer_command, help_text, parse_command
 from .imap import imap_mails, is_imap
