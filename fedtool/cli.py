@@ -321,7 +321,9 @@ def inbox(fed: Fed, source: str):
     Each mail from a wrestler's registered owner, with the week and the wrestler in its
     subject, is checked in full; a strategy that stands is filed under strategies/week-NN/
     (late mail is refused, or held with `mail: late_mail: hold`); every order mail gets an
-    answer queued in outbox/replies/ (fedtool send delivers it).
+    answer queued in outbox/replies/ (fedtool send delivers it). Quoted text below a reply
+    is not read. A mail that reaches no wrestler is answered with the help text; a subject
+    `help`, `status week N` or `resend week N` is a mail command, answered at once.
 
     \b
     Example:
@@ -330,11 +332,13 @@ def inbox(fed: Fed, source: str):
       FEDTOOL_IMAP_CAFILE=/etc/ssl/mail.pem FEDTOOL_IMAP_PASSWORD=... fedtool inbox imaps://fed@mail.home:993/INBOX
     """
     from fedtool.mail.intake import intake
+    from fedtool.week.status import one_line
 
     report = intake(fed, source)
     for o in report.outcomes:
-        click.echo(f"{o.verdict:<9} {o.sender:<32} {o.why.splitlines()[0] if o.why else ''}")
+        click.echo(f"{o.verdict:<9} {one_line(o.sender):<32} {one_line(o.why.splitlines()[0], 200) if o.why else ''}")
     held = f", {report.count('held')} held" if report.count("held") else ""
+    held += f", {report.count('command')} mail commands" if report.count("command") else ""
     click.echo(f"{report.count('accepted')} accepted, {report.count('refused')} refused{held}, {report.count('ignored')} ignored, "
                f"{report.count('duplicate')} read before; {len(report.replies)} answers queued")
 
@@ -444,21 +448,35 @@ def remind(fed: Fed, week: int):
 
 
 @cli.command()
-@click.argument("week", type=click.IntRange(0, 9999))
+@click.argument("week", type=click.IntRange(0, 9999), required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: match, wrestler, file, arrived, verdict, problems.")
 @fed_option
-def status(fed: Fed, week: int, as_json: bool):
+def status(fed: Fed, week: int | None, as_json: bool):
     """Show, per match and side, which strategies arrived, when, and whether they stand.
+
+    Below the sides: the mails for WEEK that reached none of them (a subject naming no
+    wrestler of the card, mail commands), then a line counting the mails that named no
+    week, with their senders and subjects. Without WEEK: the week in play (the first with
+    a card after the last week run).
 
     \b
     Example:
       fedtool status 2
+      fedtool status
     """
-    from fedtool.week.status import player_status, week_status
+    from fedtool.mail.commands import open_week
+    from fedtool.week.status import player_status, stray_mails, week_status
 
-    rows = week_status(fed, week)
+    if week is None:
+        week = open_week(fed)
+    rows = week_status(fed, week) if week is not None else []
+    stray = stray_mails(fed, week) if week is not None else []
+    no_week = stray_mails(fed, None)
     if as_json:
-        click.echo(json.dumps([{**r.__dict__, "problems": [str(p) for p in r.problems]} for r in rows], indent=2, ensure_ascii=False))
+        if week is None:
+            click.echo(json.dumps({"week": None, "no_week": [m.__dict__ for m in no_week]}, indent=2, ensure_ascii=False))
+        else:
+            click.echo(json.dumps([{**r.__dict__, "problems": [str(p) for p in r.problems]} for r in rows], indent=2, ensure_ascii=False))
         return
     for r in rows:
         when = f" ({r.arrived})" if r.arrived else ""
@@ -469,11 +487,20 @@ def status(fed: Fed, week: int, as_json: bool):
             click.echo(f"{'':<6} {'':<32} mail {line}")
         if r.held:
             click.echo(f"{'':<6} {'':<32} held (late): {r.held}; `fedtool accept {week} {r.wrestler_id}` files it")
-    for p in player_status(fed, week, rows):  # each player's record of strategies through WEEK
-        click.echo(f"player {p.name} <{p.email}>: {p.on_time} on time, {p.late} late, {p.missing} missing, {p.away_weeks} away"
-                   + (f"; away {p.away}" if p.away else ""))
-    missing = [r for r in rows if r.verdict in ("missing", "refused")]
-    click.echo(f"{len(rows) - len(missing)} of {len(rows)} sides ready" + (f"; waiting on {', '.join(r.wrestler for r in missing)}" if missing else ""))
+    for m in stray:
+        click.echo(f"{'-':<6} {'(no side)':<32} mail {m.arrived} {m.verdict} from {m.sender}: {m.why}" + (f" [subject: {m.subject}]" if m.subject else ""))
+    if week is None:
+        click.echo("no week is in play: no week after the last one run has a card")
+    else:
+        for p in player_status(fed, week, rows):  # each player's record of strategies through WEEK
+            click.echo(f"player {p.name} <{p.email}>: {p.on_time} on time, {p.late} late, {p.missing} missing, {p.away_weeks} away"
+                       + (f"; away {p.away}" if p.away else ""))
+        missing = [r for r in rows if r.verdict in ("missing", "refused")]
+        click.echo(f"{len(rows) - len(missing)} of {len(rows)} sides ready" + (f"; waiting on {', '.join(r.wrestler for r in missing)}" if missing else ""))
+    if no_week or week is None:
+        shown = "; ".join(f"{m.sender}: {m.subject!r}" for m in no_week[-5:])
+        more = f"{len(no_week) - 5} more, then " if len(no_week) > 5 else ""
+        click.echo(f"{len(no_week)} mails named no week" + (f" ({more}{shown})" if no_week else ""))
 
 
 @cli.command()

@@ -159,3 +159,30 @@ def test_a_wrestler_booked_twice_names_the_match_and_each_is_filed_as_the_card_s
                                       "m2 (brother-bob vs. rocky-ridge). Name the match in the subject, for example `Week 6 brother-bob m1`.")
     assert "Second match fists" in (week6 / "bob-m2.yaml").read_text() and "Second match fists" not in (week6 / "bob-m1.yaml").read_text()
     assert not (week6 / "brother-bob.yaml").exists()
+
+
+def test_an_original_message_mark_is_a_reply_when_the_player_wrote_above_it(demo_fed, tmp_path):
+    """Issue 12: "-----Original Message-----" (Outlook's mark for a reply as well as a forward)
+    with the strategy above it files the text above; with nothing above it, the text below its
+    headers, as a forwarded strategy always was."""
+    week = demo_fed / "strategies/week-01"
+    bob = (week / "brother-bob.yaml").read_text()
+    earl = (week / "big-earl.yaml").read_text()
+    old = "-----Original Message-----\nFrom: fedhead@dcw.example\nSent: Friday, November 20, 2026 9:00 AM\nSubject: Week 1 is open\n\n"
+    mails = [
+        mail("bob@players.example", "RE: Week 1 brother-bob", bob.replace("Closed fists", "Replied fists") + "\n" + old + "plus: [Technical]\n", message_id="<orig-reply@x>"),
+        mail("earl@players.example", "FW: Week 1 big-earl", old + earl.replace("# Week", "# Forwarded: week"), message_id="<orig-forward@x>"),
+    ]
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, mails))
+    assert [o.verdict for o in report.outcomes] == ["accepted", "accepted"], [o.why for o in report.outcomes]
+    assert (week / "brother-bob.yaml").read_text() == bob.replace("Closed fists", "Replied fists")
+    assert (week / "big-earl.yaml").read_text() == earl.replace("# Week", "# Forwarded: week")
+
+
+def test_a_maildir_is_read_in_delivery_order():
+    """The names' numbers, not their text: a mail delivered at .M99999 comes before one at
+    .M100000 (sorted as text, a Maildir read in a busy second came out of order)."""
+    from fedtool.mail.intake import _maildir_order
+
+    keys = ["1764000001.M5P7Q3.host", "1764000000.M100000P7Q2.host", "1764000000.M99999P7Q1.host", "odd-name"]
+    assert sorted(keys, key=_maildir_order) == ["1764000000.M99999P7Q1.host", "1764000000.M100000P7Q2.host", "1764000001.M5P7Q3.host", "odd-name"]

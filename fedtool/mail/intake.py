@@ -4,7 +4,10 @@ As the best play-by-mail judges do: every order mail gets an answer (accepted, w
 strategy echoed as the resolver reads it; held; or refused, with each error and its line);
 a bad strategy never replaces a good one; no answer goes to mailer daemons, auto-replies,
 bulk mail or fedtool's own mail; the same mail read twice counts once (by Message-ID);
-sizes and nesting are capped; a name from a mail is never used as a path.
+sizes and nesting are capped; a name from a mail is never used as a path. Only the player's
+own text of a reply is read (the quoted mail and a signature cut, `_own_text`). A mail that
+reaches no wrestler is answered with the help text; a subject that is a mail command (help,
+status, resend) is answered at once (`commands`).
 
 Answers queue in outbox/replies/week-NN/mail/ (outside the week's results folder, which a
 run replaces); `fedtool send` delivers them. Mail after the card's deadline is refused, or
@@ -30,6 +33,8 @@ from email.utils import format_datetime, make_msgid, parseaddr, parsedate_to_dat
 from pathlib import Path
 from typing import Iterator
 
+from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
+
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
 from fedtool.fed.render import MAIL_POLICY
 from fedtool.fed.settings import Fed, week_name
@@ -39,10 +44,11 @@ from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Ruleset
 from fedtool.week.booking import CardContext, card_context, week_card
-from fedtool.week.status import check_strategy_file
+from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line
 
+from .commands import answer_command, help_text, parse_command
 from .imap import imap_mails, is_imap
-from .passwords import BLANKED, PASSWORD_LINE, password_matches, stored_passwords, take_password
+from .passwords import BLANKED, PASSWORD_LINE, owner_addresses, password_matches, stored_passwords, take_password
 
 MAX_BYTES = 1_000_000
 MAX_PARTS = 20
@@ -58,12 +64,13 @@ _FOLD = re.compile(r"\r?\n(?=[ \t])")
 class Outcome:
     message_id: str
     sender: str
-    verdict: str  # accepted, held, refused, ignored, duplicate
+    verdict: str  # accepted, held, refused, ignored, duplicate, command (a mail command, answered)
     why: str = ""
     filed: str | None = None
     week: int | None = None
     wrestler_id: str | None = None
     arrived: str | None = None  # when the mail arrived (ISO, UTC)
+    subject: str | None = None  # a refused mail that reached no wrestler: its subject, for `fedtool status`
 
 
 @dataclass
@@ -98,7 +105,7 @@ def messages(source: Path | str) -> Iterator[Incoming]:
     source = Path(source)
     if source.is_dir() and (source / "cur").is_dir() and (source / "new").is_dir():
         box = mailbox.Maildir(source, factory=None, create=False)
-        for key in sorted(box.keys()):
+        for key in sorted(box.keys(), key=_maildir_order):
             raw = box.get_bytes(key)
             yield Incoming(raw, len(raw), _maildir_delivered(source, key))
     elif source.is_file():
@@ -122,6 +129,16 @@ def _maildir_delivered(folder: Path, key: str) -> datetime.datetime | None:
         except FileNotFoundError:
             continue
     return None
+
+
+_MAILDIR_KEY = re.compile(r"^(\d+)\.M(\d+)P(\d+)Q(\d+)\.")
+
+
+def _maildir_order(key: str) -> tuple:
+    """A Maildir file's delivery order: its name's seconds, microseconds and counter as
+    numbers ("1764000000.M99999P1Q9" before "1764000000.M100000P1Q10"); other names after, by name."""
+    found = _MAILDIR_KEY.match(key)
+    return (0, int(found.group(1)), int(found.group(2)), int(found.group(4)), key) if found else (1, 0, 0, 0, key)
 
 
 def _from_timestamp(seconds: float) -> datetime.datetime:
@@ -229,8 +246,53 @@ def _strategy_text(message: EmailMessage, ruleset: Ruleset) -> tuple[str, str] |
     if text is None:
         return None
     text = text.split("\n-- \n")[0]  # a signature is not part of the strategy
-    text = _forwarded(text)
+    text = _own_text(text)
     return ruleset.mail_strategy_suffix(text), text
+
+
+# Quoted replies: mail-parser-reply knows how mail clients mark the start of the mail
+# replied to ("On ... wrote:", an Outlook From:/Sent: block, "-----Original Message-----",
+# in several languages) and the usual signatures ("Sent from my ...", "Best regards").
+REPLY_LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
+_QUOTE_LINE = re.compile(r"^>")  # mail clients quote at the line's start; an indented ">" is the player's (YAML's folded text)
+
+
+def _own_text(text: str) -> str:
+    """The player's own text of a mail that replies to another (an announcement, an answer):
+    what is written above the quoted mail and above a signature. A strategy forwarded inline
+    (a "Forwarded message" mark, or a quote with nothing above it) is read below the quote's
+    headers (`_forwarded`).
+
+    The library strips every line's indentation, which YAML cannot lose: it is used only to
+    find the line where the player's own text ends, and the original text is cut there."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    flat = "\n".join(line.strip() for line in lines)  # as the library reads it, line for line
+    reader = ReplyMessage(text=flat, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True)  # "- item" lists are not signatures
+    quote = reader.HEADER_REGEX.search(flat)
+    end = _line_of(flat, quote) if quote else len(lines)
+    mark = _FORWARD_MARK.search("\n".join(lines[:end + 1]))
+    if mark and "forward" in mark.group(0).lower():
+        return _forwarded(text)  # a covering note above a forwarded strategy is not the strategy
+    if quote and not any(line.strip() and not _QUOTE_LINE.match(line) for line in lines[:end]):
+        # nothing of the player's own above the quote: a forward (as before), or a reply written below it
+        below = [line for line in lines[end + 1:] if not _QUOTE_LINE.match(line)]
+        return _forwarded(text) if mark or not any(line.strip() for line in below) else _end("\n".join(below))
+    own_flat = "\n".join(flat.split("\n")[:end])
+    signature = reader.SIGNATURE_REGEX.search(own_flat)
+    own = lines[:_line_of(own_flat, signature)] if signature else lines[:end]
+    while own and (not own[-1].strip() or _QUOTE_LINE.match(own[-1])):  # a quote with no header line above it
+        own.pop()
+    return _end("\n".join(own))
+
+
+def _line_of(flat: str, found: re.Match) -> int:
+    """The line a match's first visible character is on."""
+    start = found.start() + len(found.group(0)) - len(found.group(0).lstrip())
+    return flat.count("\n", 0, start)
+
+
+def _end(text: str) -> str:
+    return text.rstrip("\n") + "\n" if text.strip() else ""
 
 
 _FORWARD_MARK = re.compile(r"^-{2,}\s*(Forwarded message|Original Message)\s*-{2,}\s*$", re.IGNORECASE | re.MULTILINE)
@@ -320,6 +382,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     db = open_league(fed.database)
     seen = {row[0] for row in db.execute("SELECT message_id FROM inbox_seen").fetchall()}
     passwords = stored_passwords(db) if fed.settings.mail.passwords else {}
+    shared: dict = {}  # the help text and the owners' addresses, made once per intake
     batch = []
     # an IMAP mail is flagged \Seen on the server when the next one is asked for: each is
     # recorded first, so a mail flagged read is always one the league knows it has read
@@ -356,7 +419,9 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
             try:
                 if bomb is not None:
                     raise RecursionError(bomb)
-                outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords)
+                if batch and parse_command(_one(head, "subject")):
+                    record()  # a status command sees the mails read before it
+                outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords, shared)
             except (RecursionError, MemoryError, UnicodeError, LookupError, ValueError, TypeError, AttributeError, IndexError) as exc:
                 # a poison mail is answered and recorded like any other; it never stops the rest
                 outcome = Outcome("", sender, "refused", bomb or f"The mail could not be read ({type(exc).__name__}); send the strategy as plain text in the body or as one attachment.")
@@ -368,7 +433,9 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
             path = folder / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
             path.write_bytes(bytes(reply))
             report.replies.append(path)
-        batch.append({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": outcome.why,
+        # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
+        why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
+        batch.append({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": why,
                       "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                       "week": outcome.week, "wrestler_id": outcome.wrestler_id, "arrived": arrived})
         if len(batch) >= every:
@@ -386,16 +453,30 @@ def _week_context(fed: Fed, week: int, weeks: dict) -> CardContext:
     return weeks[week]
 
 
-def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, sender: str, now: datetime.datetime | None, weeks: dict, passwords: dict):
-    """Decide one order mail: (outcome, the answer's text, its subject)."""
+def _shared(fed: Fed, shared: dict, key: str):
+    """The help text or the owners' addresses, made on first use in an intake."""
+    if key not in shared:
+        shared[key] = help_text(fed) if key == "help" else owner_addresses(fed)
+    return shared[key]
+
+
+def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, sender: str, now: datetime.datetime | None, weeks: dict, passwords: dict,
+           shared: dict | None = None):
+    """Decide one order mail or mail command: (outcome, the answer's text, its subject)."""
+    shared = {} if shared is None else shared
     subject = _one(head, "subject")
     answer_subject = f"Re: {subject}"[:200]
     mail = fed.settings.mail
     quoted = ""
 
-    def refuse(why: str, week: int | None = None, wrestler_id: str | None = None):
+    def refuse(why: str, week: int | None = None, wrestler_id: str | None = None, helps: bool = False):
+        """`helps`: the mail reached no wrestler (or not from the owner): the help text follows."""
         outcome = Outcome("", sender, "refused", why, week=week, wrestler_id=wrestler_id)
         text = f"Your mail was not accepted.\n\n{why}\n\nNothing was filed; any strategy you sent before still stands.\n"
+        if helps:
+            text += "\n" + _shared(fed, shared, "help")
+            if wrestler_id is None:
+                outcome.subject = one_line(subject)
         if quoted:
             text += f"\nYour mail, as it reached us:\n\n{quoted}\n"
         return outcome, text, answer_subject
@@ -405,13 +486,18 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     parts, depth = _shape(message)
     if parts > MAX_PARTS or depth > MAX_DEPTH:
         return refuse(f"The mail has {parts} parts nested {depth} deep; send the strategy as the body or one attachment.")
+    command = parse_command(subject)
+    if command is not None:  # answered only to From:, and with a player's own records only if From: owns a wrestler
+        owner = sender.strip().lower() in _shared(fed, shared, "owners")
+        answer = answer_command(fed, command, sender, owner)
+        return Outcome("", sender, "command", answer.why, week=answer.week), answer.text, answer_subject
     found = WEEK.search(subject)
     if not found:
-        return refuse("The subject must name the week and the wrestler, for example: Week 2 brother-bob.")
+        return refuse("The subject must name the week and the wrestler, for example: Week 2 brother-bob.", helps=True)
     week = int(found.group(1))
     folder = fed.week_dir(week)
     if not (folder / "card.yaml").exists():
-        return refuse(f"There is no card for week {week}.")
+        return refuse(f"There is no card for week {week}.", helps=True)
     context = _week_context(fed, week, weeks)
     card, wrestlers = context.card, context.wrestlers
     sides = {w: m for m in card.matches for w in m.sides}
@@ -420,12 +506,13 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if wrestler_id is None:  # by name, with or without a nickname in quotes: Kate "The Gate" Galloway
         wrestler_id = next((w.id for w in wrestlers.values() if w.name.lower() in lowered or _plain_name(w.name) in lowered), None)
     if wrestler_id is None or wrestler_id not in wrestlers:
-        return refuse(f"The subject names no wrestler on the week {week} card ({', '.join(sorted(sides))}).", week)
+        return refuse(f"The subject names no wrestler on the week {week} card ({', '.join(sorted(sides))}).", week, helps=True)
     wrestler = wrestlers[wrestler_id]
     owner = wrestler.owner_email.lower()
     if sender.lower() != owner:
         # a From: header can be forged: only the registered owner's address is accepted
-        return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week, wrestler_id)
+        return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week, wrestler_id,
+                      helps=True)
     booked = [m for m in card.matches if wrestler_id in m.sides]
     named = [m for m in booked if re.search(rf"(?<![\w-]){re.escape(m.id)}(?![\w-])", lowered)]
     if len(booked) > 1 and len(named) != 1:  # booked twice: the subject names the match

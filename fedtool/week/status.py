@@ -86,6 +86,53 @@ class SideStatus:
     mails: list = field(default_factory=list)  # each strategy mail for this side: "when verdict: why"
 
 
+SUBJECT_MARK = "Subject: "  # in inbox_seen.why: the last line of a refused mail that reached no wrestler (mail intake writes it)
+
+
+@dataclass
+class StrayMail:
+    """A mail read that reached no side of a card: it named no week, a week with no card, or
+    no wrestler of the week's card (refused, answered with the help text), or it was a mail
+    command (answered)."""
+
+    arrived: str
+    sender: str
+    verdict: str  # "refused" or "command"
+    why: str  # the reason in one line
+    subject: str  # as shown: one line, trimmed (mail intake)
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]+")
+SHOWN = 80  # characters of a player's subject or address shown
+
+
+def one_line(text: str, limit: int = SHOWN) -> str:
+    """Player text (a subject, an address) as fedtool shows it: on one line, control and
+    text-direction characters out, trimmed to `limit` characters."""
+    text = " ".join(_UNPRINTABLE.sub(" ", text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def stray_mails(fed: Fed, week: int | None) -> list[StrayMail]:
+    """The mails read for `week` that reached none of its sides, oldest first; with None,
+    the refused mails that named no week."""
+    db = open_league(fed.database, create=False)
+    if week is None:
+        rows = db.execute("SELECT arrived, sender, verdict, why FROM inbox_seen WHERE week IS NULL AND verdict = 'refused' ORDER BY arrived, rowid").fetchall()
+    else:
+        rows = db.execute("SELECT arrived, sender, verdict, why FROM inbox_seen WHERE week = ? AND wrestler_id IS NULL AND verdict IN ('refused', 'command') "
+                          "ORDER BY arrived, rowid", [week]).fetchall()
+    out = []
+    for arrived, sender, verdict, why in rows:
+        why = why or ""
+        subject = ""
+        head, mark, tail = why.rpartition("\n" + SUBJECT_MARK)
+        if mark:
+            why, subject = head, tail
+        out.append(StrayMail(arrived or "", one_line(sender or ""), verdict, one_line(_gist(why), 200), subject))
+    return out
+
+
 def _gist(why: str) -> str:
     """A mail's verdict in one line: its first line, and the first problem if a list follows."""
     lines = [line.strip() for line in why.splitlines() if line.strip()]
