@@ -465,7 +465,7 @@ def status(fed: Fed, week: int | None, as_json: bool):
       fedtool status
     """
     from fedtool.mail.commands import open_week
-    from fedtool.week.status import player_status, stray_mails, week_status
+    from fedtool.week.status import deadline_line, player_status, stray_mails, week_status
 
     if week is None:
         week = open_week(fed)
@@ -478,6 +478,9 @@ def status(fed: Fed, week: int | None, as_json: bool):
         else:
             click.echo(json.dumps([{**r.__dict__, "problems": [str(p) for p in r.problems]} for r in rows], indent=2, ensure_ascii=False))
         return
+    heading = deadline_line(fed, week) if week is not None else None
+    if heading:
+        click.echo(heading)
     for r in rows:
         when = f" ({r.arrived})" if r.arrived else ""
         click.echo(f"{r.match:<6} {r.wrestler:<32} {r.verdict:<10} {r.file or ''}{when}")

@@ -78,6 +78,7 @@ def test_a_scripted_week_by_mail(demo_fed, fedtool, smtp_server, tmp_path):  # n
     status = fedtool("status", "6", "--fed", demo_fed)
     assert status.exit_code == 0, status.output
     lines = [line.rstrip() for line in status.output.splitlines()]
+    assert lines.pop(0) == "week 6: the deadline is Friday 27 November 2026, 18:00 UTC"  # issue 12: in the fed's zone (UTC here)
     assert lines[0].split()[:3] == ["m1", "Brother", "Bob"] and "stands" in lines[0] and "(2026-11-24T12:00:00+00:00)" in lines[0]
     assert ('mail 2026-11-24T12:00:00+00:00 refused: The strategy for Friendly Sam has problems: your strategy, line 2, field plus.1: '
             'Teamwork cannot be a "+" style [MatchMatch III.1]') in status.output

@@ -135,7 +135,7 @@ def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport) -> No
     due = deadline is not None and now >= deadline
     if not due and fed.settings.schedule.run_early:
         rows = week_status(fed, week)
-        due = bool(rows) and all(row.verdict == "stands" for row in rows)
+        due = bool(rows) and all(row.verdict in ("stands", "away") for row in rows)  # an away player's default plays
         why = "every side's strategy stands"
     else:
         why = f"the deadline, {shown_time(fed, deadline)}, has passed" if deadline else ""

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fedtool.fed.card import held_strategies, load_card, strategy_path
+from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel import clock
@@ -131,6 +132,12 @@ def stray_mails(fed: Fed, week: int | None) -> list[StrayMail]:
             why, subject = head, tail
         out.append(StrayMail(arrived or "", one_line(sender or ""), verdict, one_line(_gist(why), 200), subject))
     return out
+
+
+def deadline_line(fed: Fed, week: int) -> str | None:
+    """The week's deadline as `fedtool status` heads it: in the fed's zone and in UTC."""
+    card = week_card(fed, week)
+    return f"week {week}: the deadline is {shown_time(fed, card.deadline)}" if card.deadline else None
 
 
 def _gist(why: str) -> str:
