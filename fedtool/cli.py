@@ -60,7 +60,8 @@ class FedGroup(click.Group):
         try:
             return super().invoke(ctx)
         except FedError as exc:
-            click.echo(click.style("error: ", fg="red", bold=True) + str(exc).replace("\n", "\nerror: "), err=True)
+            lines = list(dict.fromkeys(str(p) for p in exc.problems))  # one problem found twice (a sheet read for a team too) is said once
+            click.echo(click.style("error: ", fg="red", bold=True) + "\nerror: ".join(lines), err=True)
             ctx.exit(1)
 
 

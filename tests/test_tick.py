@@ -170,7 +170,7 @@ def test_a_dry_run_says_what_is_due_and_does_nothing(week_six, fedtool):
     post.deliver(at(25, 12), "bob@players.example", "Week 6 brother-bob", strategies["brother-bob"], "<bob@x>")
     before = snapshot(fed_dir)
     report = tick(load_fed(fed_dir), at(27, 19), dry_run=True)
-    assert report.done[0].startswith("would read 1 mails waiting in ")
+    assert report.done[0].startswith("would read the 1 mails in ")
     assert report.done[1] == "week 6: would run it (the deadline, Friday 27 November 2026, 18:00 UTC, has passed)"
     assert report.done[2] == "would send 6 mails"
     assert snapshot(fed_dir) == before and inbox.mails == []

@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import AfterValidator, Field, field_validator
 
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import Duration, FileModel, MailAddress, validate
+from fedtool.kernel.validation import Duration, FileModel, MailAddress, PositiveDuration, validate
 from fedtool.kernel.yamlio import load_yaml
 
 SETTINGS_FILE = "fed.yaml"
@@ -55,7 +55,7 @@ class ScheduleSettings(FileModel):
     weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] | None = None
     time: str = Field(default="18:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
     run_early: bool = False  # `fedtool tick` runs a week as soon as every side's strategy stands
-    tick_every: Duration = datetime.timedelta(minutes=15)  # how often cron runs `fedtool tick` (the clock guard's yardstick)
+    tick_every: PositiveDuration = datetime.timedelta(minutes=15)  # how often cron runs `fedtool tick` (the clock guard's yardstick)
 
     @field_validator("zone")
     @classmethod

@@ -86,6 +86,17 @@ def duration(value: Any) -> datetime.timedelta:
 Duration = Annotated[datetime.timedelta, BeforeValidator(duration)]
 
 
+def positive_duration(value: Any) -> datetime.timedelta:
+    """A span that is some time at all: 1m or more."""
+    span = duration(value)
+    if not span:
+        raise ValueError(f"{str(value)[:40]!r} is no time at all: give a span such as 15m, 1h or 1d")
+    return span
+
+
+PositiveDuration = Annotated[datetime.timedelta, BeforeValidator(positive_duration)]
+
+
 class OwnerModel(FileModel):
     """The player who owns a wrestler: mail goes to this address."""
 

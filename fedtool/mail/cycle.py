@@ -25,8 +25,8 @@ from fedtool.fed.settings import Fed
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.league.db import open_league, ran_weeks
-from fedtool.week.booking import week_card
-from fedtool.week.run import run_week
+from fedtool.week.booking import book_all, card_context, week_card
+from fedtool.week.run import absences, run_week
 from fedtool.week.status import week_status
 
 from .intake import intake, messages
@@ -76,14 +76,19 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
     report = TickReport(now, dry_run)
     db = open_league(fed.database, create=not dry_run)
     if not force:
-        _guard(fed, db, now)
+        try:
+            _guard(fed, db, now)
+        except FedError as exc:
+            if not dry_run:
+                raise
+            report.problems.append(f"a real tick would refuse: {exc}")  # a dry run looks anyway: it changes nothing
     settings = fed.settings
 
     # 1. the mailbox
     if settings.mail.inbox:
         try:
             if dry_run:
-                report.done.append(f"would read {sum(1 for _ in messages(settings.mail.inbox))} mails waiting in {settings.mail.inbox} (some may have been read before)")
+                report.done.append(f"would read the {sum(1 for _ in messages(settings.mail.inbox))} mails in {settings.mail.inbox} (those read before count once)")
             else:
                 read = intake(fed, settings.mail.inbox, now)
                 new = len(read.outcomes) - read.count("duplicate")  # a mailbox keeps what was read before: not news
@@ -144,7 +149,13 @@ def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport) -> No
             report.done.append(f"week {week}: no deadline yet (give the card a `deadline:`, or a `schedule:` and `fedtool open {week}`)")
         return
     if report.dry_run:
-        report.done.append(f"week {week}: would run it ({why})")
+        try:  # booked as the run books it: a week that cannot run says why
+            context = card_context(fed, card, week)
+            absent = absences(fed, open_league(fed.database, create=False), week, card, week_status(fed, week, now))
+            book_all(fed, card, context.wrestlers, context.states, excused=absent.excused)
+            report.done.append(f"week {week}: would run it ({why})")
+        except FedError as exc:
+            report.done.append(f"week {week}: would try to run it ({why}), but the run would refuse: {exc}")
         return
     ran = run_week(fed, week)
     report.done.append(f"week {week} run ({why}): {len(ran.headlines)} matches, {len(ran.files)} files in {fed.shown(ran.outbox)}")
@@ -152,6 +163,8 @@ def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport) -> No
 
 def _ago(span: datetime.timedelta) -> str:
     minutes = int(span.total_seconds() // 60)
+    if minutes == 1:
+        return "1 minute"
     if minutes < 120:
         return f"{minutes} minutes"
     if minutes <= 72 * 60:

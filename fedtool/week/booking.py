@@ -81,10 +81,10 @@ def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states:
     bookings = []
     for match in card.matches:
         ruleset = get_ruleset(match.ruleset, (card.shown, f"line {match.line}, match {match.id}"))
-        problems.problems.extend(card_field_problems(card, match, ruleset))
         sides = [wrestlers[w] for w in match.sides]
-        problems.problems.extend(side_problems(card, match, sides))
-        if problems:
+        own = card_field_problems(card, match, ruleset) + side_problems(card, match, sides)
+        problems.problems.extend(own)
+        if own:  # this match cannot be booked; the others still are, so every problem is reported at once
             continue
         settings = fed.ruleset_settings(match.ruleset)
         try:
