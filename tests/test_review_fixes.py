@@ -63,3 +63,12 @@ def test_tick_every_must_be_some_time(demo_fed, fedtool):
     result = fedtool("tick", "--dry-run", "--fed", demo_fed)
     assert result.exit_code == 1
     assert "field schedule.tick_every: Value error, '0m' is no time at all: give a span such as 15m, 1h or 1d" in result.stderr
+
+
+def test_a_tick_with_nothing_due_prints_nothing(demo_fed, fedtool):
+    """cron mails the fedhead whatever a tick prints: a week with no deadline yet is said by
+    --dry-run, not every quarter of an hour."""
+    quiet = fedtool("tick", "--fed", demo_fed)
+    assert quiet.exit_code == 0 and quiet.output == ""
+    looked = fedtool("tick", "--dry-run", "--fed", demo_fed)
+    assert looked.output.splitlines() == ["week 1: no deadline yet (give the card a `deadline:`, or a `schedule:` and `fedtool open 1`)"]

@@ -145,7 +145,7 @@ def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport) -> No
     else:
         why = f"the deadline, {shown_time(fed, deadline)}, has passed" if deadline else ""
     if not due:
-        if deadline is None:
+        if deadline is None and report.dry_run:  # said when asked, not every quarter of an hour to cron
             report.done.append(f"week {week}: no deadline yet (give the card a `deadline:`, or a `schedule:` and `fedtool open {week}`)")
         return
     if report.dry_run:
