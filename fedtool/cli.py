@@ -465,11 +465,11 @@ def status(fed: Fed, week: int | None, as_json: bool):
       fedtool status 2
       fedtool status
     """
-    from fedtool.mail.commands import open_week
+    from fedtool.week.booking import week_in_play
     from fedtool.week.status import deadline_line, player_status, stray_mails, week_status
 
     if week is None:
-        week = open_week(fed)
+        week = week_in_play(fed)
     rows = week_status(fed, week) if week is not None else []
     stray = stray_mails(fed, week) if week is not None else []
     no_week = stray_mails(fed, None)

@@ -26,7 +26,7 @@ from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError
 from fedtool.league.db import open_league, ran_weeks
-from fedtool.week.booking import card_context, week_card
+from fedtool.week.booking import card_context, week_card, week_in_play
 from fedtool.week.status import week_status
 
 from .outgoing import resend_week
@@ -55,21 +55,12 @@ def parse_command(subject: str) -> Command | None:
     return Command(found.group(1).lower(), int(found.group(2)) if found.group(2) else None)
 
 
-def open_week(fed: Fed) -> int | None:
-    """The week in play: the first week after the last one run that has a card (as `fedtool
-    tick` picks it)."""
-    db = open_league(fed.database, create=False)
-    last = max(ran_weeks(db), default=0)
-    numbers = sorted(int(p.name[5:]) for p in fed.strategies.glob("week-*") if p.name[5:].isdigit() and (p / "card.yaml").is_file())
-    return next((n for n in numbers if n > last), None)
-
-
 def help_text(fed: Fed) -> str:
     """How to write to the fed: the subject, the address, the open week's card and the mail
     commands. Everything in it is public (the card is announced to the list)."""
     mail = fed.settings.mail
     to_address = str(mail.reply_to or mail.from_address)
-    week = open_week(fed)
+    week = week_in_play(fed)
     card = _card(fed, week) if week is not None else None
     example = f"Week {week if week is not None else 1} {card[0].matches[0].sides[0] if card else '<wrestler-id>'}"
     lines = [f"How to send a strategy to {fed.settings.name}:", "",
@@ -115,7 +106,7 @@ def answer_command(fed: Fed, command: Command, sender: str, owner: bool) -> Comm
         if command.name != "help":
             text = f"{sender} is not the registered address of any wrestler, so there is nothing to show for `{asked}`.\n\n" + text
         return CommandAnswer(why, text, None)
-    week = command.week if command.week is not None else (open_week(fed) if command.name == "status" else _last_run(fed))
+    week = command.week if command.week is not None else (week_in_play(fed) if command.name == "status" else _last_run(fed))
     if week is None:
         what = "No week is open now." if command.name == "status" else "No week has been run yet."
         return CommandAnswer(f"{asked}: no week", f"{what}\n\n" + help_text(fed), None)
@@ -170,4 +161,4 @@ def _resend(fed: Fed, week: int, sender: str) -> CommandAnswer:
                          + (f" ({count} mails)" if count > 1 else "") + ".\n", week)
 
 
-__all__ = ["Command", "CommandAnswer", "parse_command", "answer_command", "help_text", "open_week"]
+__all__ = ["Command", "CommandAnswer", "parse_command", "answer_command", "help_text"]

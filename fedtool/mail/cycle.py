@@ -24,8 +24,8 @@ from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
-from fedtool.league.db import open_league, ran_weeks
-from fedtool.week.booking import book_all, card_context, week_card
+from fedtool.league.db import open_league
+from fedtool.week.booking import book_all, card_context, week_card, week_in_play
 from fedtool.week.run import absences, run_week
 from fedtool.week.status import week_status
 
@@ -45,13 +45,6 @@ class TickReport:
     dry_run: bool = False
     done: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)  # steps that could not be done (the others were)
-
-
-def current_week(fed: Fed, db) -> int | None:
-    """The week in play: the first week after the last run one that has a card."""
-    last = max(ran_weeks(db), default=0)
-    numbers = sorted(int(p.name[5:]) for p in fed.strategies.glob("week-*") if p.name[5:].isdigit() and (p / "card.yaml").is_file())
-    return next((n for n in numbers if n > last), None)
 
 
 def _guard(fed: Fed, db, now: datetime.datetime) -> None:
@@ -99,7 +92,7 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
             report.problems.append(f"mailbox: {exc}")
 
     # 2. the week in play: reminders, then the run when it is due
-    week = current_week(fed, db)
+    week = week_in_play(fed)
     if week is not None:
         try:
             _week(fed, week, now, report)

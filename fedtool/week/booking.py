@@ -14,7 +14,7 @@ from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place, validate
 from fedtool.kernel.yamlio import subset
-from fedtool.league.db import open_league, states_before
+from fedtool.league.db import open_league, ran_weeks, states_before
 from fedtool.league.records import check_card_titles
 from fedtool.league.sheets import load_wrestlers, with_initial_states
 from fedtool.rulesets import get_ruleset
@@ -28,6 +28,14 @@ class CardContext:
     card: Card
     wrestlers: dict[str, WrestlerRecord]
     states: dict[str, dict]
+
+
+def week_in_play(fed: Fed) -> int | None:
+    """The week in play: the first week after the last one run that has a card (what
+    `fedtool tick` works on, and what `status` and the mail commands show by default)."""
+    last = max(ran_weeks(open_league(fed.database, create=False)), default=0)
+    numbers = sorted(int(p.name[5:]) for p in fed.strategies.glob("week-*") if p.name[5:].isdigit() and (p / "card.yaml").is_file())
+    return next((n for n in numbers if n > last), None)
 
 
 def week_card(fed: Fed, week: int) -> Card:
