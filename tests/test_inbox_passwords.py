@@ -74,3 +74,19 @@ def test_no_password_survives_in_the_text_that_is_filed(text, secret):
     assert f"Password: {secret}" not in cleaned
     assert len(cleaned.split("\n")) == len(with_line.split("\n"))  # lines emptied, never removed
     assert found is not None
+
+
+def test_the_password_written_inside_the_strategy_is_never_filed_or_echoed(demo_fed, fedtool, tmp_path):
+    """Found by a review: a player who also writes his password inside an explanation must not
+    see it filed (and published with the week's strategies) or echoed back."""
+    with_passwords(demo_fed)
+    assert fedtool("password", "bob@players.example", "--password", "Kn33-Dr0p!", "--fed", demo_fed).exit_code == 0
+    week = demo_fed / "strategies/week-01"
+    good = (week / "brother-bob.yaml").read_text().replace("Closed fists", "Kn33-Dr0p! fists")
+    assert "Kn33-Dr0p! fists" in good
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, [mail("bob@players.example", "Week 1 brother-bob", "Password: Kn33-Dr0p!\n" + good, message_id="<pw-inside@x>")]))
+    assert [o.verdict for o in report.outcomes] == ["accepted"]
+    filed = (week / "brother-bob.yaml").read_text()
+    assert "Kn33" not in filed and "xxxxxxxx fists" in filed
+    (answer,) = answers(report)
+    assert "Kn33" not in answer

@@ -48,7 +48,7 @@ from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line
 
 from .commands import answer_command, help_text, parse_command
 from .imap import imap_mails, is_imap
-from .passwords import BLANKED, PASSWORD_LINE, owner_addresses, password_matches, stored_passwords, take_password
+from .passwords import BLANK_WORD, BLANKED, PASSWORD_LINE, owner_addresses, password_matches, stored_passwords, take_password
 
 MAX_BYTES = 1_000_000
 MAX_PARTS = 20
@@ -532,6 +532,9 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
             return refuse("This fed asks for your password with every strategy: put a line `Password: your-password` in the mail.", week, wrestler_id)
         if not password_matches(given, stored):
             return refuse(f"The password line does not match the password set for {owner}.", week, wrestler_id)
+        if content is not None:  # the password written anywhere else in the text is never kept or echoed either
+            content = (content[0], content[1].replace(given, BLANK_WORD))
+            quoted = _quoted(content[1])
     late = None
     if card.deadline is not None:
         sent = arrived_at(head, incoming.received, now)

@@ -28,6 +28,7 @@ MAX_LENGTH = 200
 # `Password: ...` on a line of its own; a quoting `>` or indentation is allowed before it
 PASSWORD_LINE = re.compile(r"^[ \t>]*password[ \t]*[:=][ \t]*(?P<password>[^\r\n]*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 BLANKED = "Password: ********"
+BLANK_WORD = "xxxxxxxx"  # the password written inside a strategy: a word YAML and the plain-text layout read as text
 
 
 def hash_password(password: str, salt: bytes | None = None) -> str:
