@@ -186,3 +186,15 @@ def test_a_maildir_is_read_in_delivery_order():
 
     keys = ["1764000001.M5P7Q3.host", "1764000000.M100000P7Q2.host", "1764000000.M99999P7Q1.host", "odd-name"]
     assert sorted(keys, key=_maildir_order) == ["1764000000.M99999P7Q1.host", "1764000000.M100000P7Q2.host", "1764000001.M5P7Q3.host", "odd-name"]
+
+
+def test_an_oversized_mail_is_refused_and_shown_under_its_wrestler(demo_fed, tmp_path, fedtool):
+    """Found by a review: the refusal of an oversized strategy mail is recorded against the week
+    and wrestler its subject names, so `fedtool status` and the reminders know of it."""
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, [mail("hank@players.example", "Week 1 rocky-ridge", "x" * 1_100_000, message_id="<big@x>")]))
+    (outcome,) = report.outcomes
+    assert (outcome.verdict, outcome.week, outcome.wrestler_id) == ("refused", 1, "rocky-ridge")
+    assert outcome.why.startswith("The mail is 1,1") and outcome.why.endswith("bytes; the limit is 1,000,000.")
+    assert report.replies[0].parent == demo_fed / "outbox/replies/week-01/mail"
+    status = fedtool("status", "1", "--fed", demo_fed).output
+    assert "refused: The mail is 1,1" in status

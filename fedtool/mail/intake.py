@@ -482,10 +482,10 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         return outcome, text, answer_subject
 
     if incoming.size > MAX_BYTES:
-        return refuse(f"The mail is {incoming.size:,} bytes; the limit is {MAX_BYTES:,}.")
+        return refuse(f"The mail is {incoming.size:,} bytes; the limit is {MAX_BYTES:,}.", *_named(fed, subject, weeks))
     parts, depth = _shape(message)
     if parts > MAX_PARTS or depth > MAX_DEPTH:
-        return refuse(f"The mail has {parts} parts nested {depth} deep; send the strategy as the body or one attachment.")
+        return refuse(f"The mail has {parts} parts nested {depth} deep; send the strategy as the body or one attachment.", *_named(fed, subject, weeks))
     command = parse_command(subject)
     if command is not None:  # answered only to From:, and with a player's own records only if From: owns a wrestler
         owner = sender.strip().lower() in _shared(fed, shared, "owners")
@@ -584,6 +584,24 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if mail.passwords:
         body += f"\nYour password line was checked and is not kept with the strategy ({BLANKED}).\n"
     return outcome, body, answer_subject
+
+
+def _named(fed: Fed, subject: str, weeks: dict) -> tuple[int | None, str | None]:
+    """The week and wrestler a refused mail's subject names, as far as they can be read (for
+    `fedtool status`); never a refusal of its own."""
+    found = WEEK.search(subject)
+    if not found or not (fed.week_dir(int(found.group(1))) / "card.yaml").exists():
+        return None, None
+    week = int(found.group(1))
+    try:
+        context = _week_context(fed, week, weeks)
+    except FedError:
+        return None, None
+    lowered = subject.lower()
+    sides = sorted({w for m in context.card.matches for w in m.sides}, key=len, reverse=True)
+    wrestler_id = next((w for w in sides if w in lowered), None) or next(
+        (w.id for w in context.wrestlers.values() if w.name.lower() in lowered or _plain_name(w.name) in lowered), None)
+    return week, wrestler_id
 
 
 def _plain_name(name: str) -> str:
