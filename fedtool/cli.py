@@ -117,6 +117,8 @@ def open_(fed: Fed, week: int, dice_file: Path | None, reroll: bool):
     report = open_week(fed, week, dice_file, reroll)
     for line in report.headlines:
         click.echo(f"opened {line}")
+    for line in report.warnings:
+        click.echo(click.style("warning: ", fg="yellow") + line, err=True)
     click.echo(f"announcements in {fed.shown(report.outbox)}")
 
 

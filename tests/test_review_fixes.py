@@ -72,3 +72,11 @@ def test_a_tick_with_nothing_due_prints_nothing(demo_fed, fedtool):
     assert quiet.exit_code == 0 and quiet.output == ""
     looked = fedtool("tick", "--dry-run", "--fed", demo_fed)
     assert looked.output.splitlines() == ["week 1: no deadline yet (give the card a `deadline:`, or a `schedule:` and `fedtool open 1`)"]
+
+
+def test_a_reroll_after_strategies_were_filed_warns(demo_fed, fedtool):
+    result = fedtool("open", "1", "--reroll", "--fed", demo_fed)
+    assert result.exit_code == 0
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("warning: rerolled with strategies already filed")]
+    assert len(warnings) == 1 and "strategies/week-01/brother-bob.yaml" in warnings[0] and "strategies/week-01/relampago.yaml" in warnings[0]
+    assert fedtool("open", "5", "--reroll", "--fed", demo_fed).stderr == ""  # week 5's sides have sent nothing

@@ -157,7 +157,10 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
             stage.write(name, content)
         atomic_write(card.folder / "opening.yaml", text)
         stage.swap()
-    return WeekReport(f"week {week}", outbox, [f"{m.id}: {' vs. '.join(wrestlers[w].name for w in m.sides)}" for m in card.matches], [outbox / n for n in files])
+    filed = sorted(fed.shown(path) for m in card.matches for w in m.sides if (path := strategy_path(card, m, w)).exists()) if reroll else []
+    warnings = [f"rerolled with strategies already filed ({', '.join(filed)}): their players wrote them for the old grids; "
+                "the new announcements say what changed"] if filed else []
+    return WeekReport(f"week {week}", outbox, [f"{m.id}: {' vs. '.join(wrestlers[w].name for w in m.sides)}" for m in card.matches], [outbox / n for n in files], warnings)
 
 
 COMMITMENT_LINE = "Dice commitment: `{commitment}` (the SHA-256 of this match's seed text, revealed with the results)."
