@@ -110,22 +110,30 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
             message_id = message["Message-ID"]
             # at most once: the mail is recorded as in flight (no sent_at) before it goes, so a
             # send killed while talking to the server never sends it again; `uncertain` names it
-            db["sent_mail"].insert({"message_id": message_id, "file": fed.shown(path), "to": message["To"], "sent_at": None}, pk="message_id", replace=True)
+            # plain SQL in this loop: sqlite-utils reads the table's schema on every call
+            db.execute("INSERT OR REPLACE INTO sent_mail (message_id, file, [to], sent_at) VALUES (?, ?, ?, NULL)", [message_id, fed.shown(path), str(message["To"])])
+            db.conn.commit()
             try:
                 refused = server.send_message(message)
             except (smtplib.SMTPException, OSError) as exc:
-                db["sent_mail"].delete(message_id)  # certainly not sent: the next send tries again
+                _forget(db, message_id)  # certainly not sent: the next send tries again
                 report.failed.append(f"{fed.shown(path)}: {exc}")
                 continue
             if refused:
-                db["sent_mail"].delete(message_id)
+                _forget(db, message_id)
                 report.failed.append(f"{fed.shown(path)}: refused for {', '.join(refused)}")
                 continue
-            db["sent_mail"].update(message_id, {"sent_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")})
+            db.execute("UPDATE sent_mail SET sent_at = ? WHERE message_id = ?", [datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), message_id])
+            db.conn.commit()
             report.sent.append(f"{fed.shown(path)}: {message['To']}")
             if reserved_domain(message["To"].addresses[0].addr_spec if message["To"].addresses else ""):
                 report.reserved.append(f"{fed.shown(path)}: {message['To']}")
     return report
+
+
+def _forget(db, message_id: str) -> None:
+    db.execute("DELETE FROM sent_mail WHERE message_id = ?", [message_id])
+    db.conn.commit()
 
 
 @dataclass
