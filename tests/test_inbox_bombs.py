@@ -40,7 +40,8 @@ def test_bombs_are_refused_and_the_rest_is_read(demo_fed, tmp_path):
     outcomes = {o.message_id: (o.verdict, o.why) for o in report.outcomes}
     assert outcomes["<mime-bomb@x>"] == ("refused", "The mail is nested more than 5 MIME parts deep; send the strategy as the body or one attachment.")
     assert outcomes["<yaml-bomb@x>"][0] == "refused" and f"broken YAML: nested more than {MAX_DEPTH:,} levels deep" in outcomes["<yaml-bomb@x>"][1]
-    assert outcomes["<header-bomb@x>"][0] in ("refused", "accepted")  # read like any mail: its subject still names week 1 and Bob
+    assert outcomes["<header-bomb@x>"][0] == "refused"  # read like any mail: its subject names week 1 and Bob; "hello" is no strategy
+    assert outcomes["<header-bomb@x>"][1].startswith("The strategy for Brother Bob has problems:")
     assert outcomes["<good@x>"] == ("accepted", "Brother Bob, week 1")
     assert len(report.replies) == 4
     again = intake(Fed.load(demo_fed), tmp_path / "Maildir")

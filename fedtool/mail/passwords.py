@@ -18,8 +18,8 @@ from sqlite_utils import Database
 
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.fed.settings import Fed
+from fedtool.league.away import owners
 from fedtool.league.db import open_league
-from fedtool.kernel.yamlio import load_yaml
 
 # scrypt's cost: about 20 ms and 16 MiB a check; enough to make a stolen fed.db slow to attack
 SCRYPT = {"n": 2**14, "r": 8, "p": 1}
@@ -61,13 +61,7 @@ def take_password(text: str) -> tuple[str | None, str]:
 
 def owner_addresses(fed: Fed) -> set[str]:
     """Every registered owner address in rosters/ (lowercase)."""
-    addresses = set()
-    for wrestler_id, path in fed.roster_files.items():
-        data = load_yaml(path, fed.shown(path))
-        owner = data.get("owner") if isinstance(data, dict) else None
-        if isinstance(owner, dict) and owner.get("email"):
-            addresses.add(str(owner["email"]).strip().lower())
-    return addresses
+    return set(owners(fed))
 
 
 def set_password(fed: Fed, email: str, password: str) -> None:
