@@ -5,7 +5,13 @@ and answered, and every answer sent over SMTP (aiosmtpd on loopback, in this pro
 
 Each trial is a fresh copy of the demo fed with week 6 open (a card with a deadline still
 ahead, so the tick reads, answers and sends, and runs nothing) and its own Maildir; the
-whole `fedtool tick` process is timed, start-up included. Prints best and median.
+whole `fedtool tick` process is timed, start-up included. Each strategy is its own text
+(nothing parsed for one mail serves the next), as players' are.
+
+Side by side, in the same run, the floor the tick cannot go below: the same number of
+answers, already written, sent to the same SMTP server by a bare smtplib loop in a
+process of its own (the sink's own speed: aiosmtpd is Python, a round trip per command).
+Prints best and median of each.
 """
 
 from __future__ import annotations
@@ -63,8 +69,19 @@ def make_fed(folder: Path, port: int, mails: int) -> None:
         m["Subject"] = f"Week 6 {wid}"
         m["Message-ID"] = f"<tick-{i}@players.example>"
         m["Date"] = "Tue, 24 Nov 2026 12:00:00 +0000"
-        m.set_content((week1 / f"{wid}.yaml").read_text())
+        # each strategy its own text, as players' are (nothing parsed once serves another mail)
+        m.set_content((week1 / f"{wid}.yaml").read_text() + f"# mail {i}\n")
         box.add(m)
+
+
+FLOOR = """
+import smtplib, sys
+from pathlib import Path
+mails = [p.read_bytes().replace(b"\\n", b"\\r\\n") for p in sorted(Path(sys.argv[2]).rglob("*.eml"))]
+with smtplib.SMTP("127.0.0.1", int(sys.argv[1])) as server:
+    for raw in mails:
+        server.sendmail("fedhead@dcw.example", ["player@players.example"], raw)
+"""
 
 
 def main() -> None:
@@ -79,7 +96,7 @@ def main() -> None:
     controller = Controller(sink, hostname="127.0.0.1", port=port)
     controller.start()
     env = {**os.environ, "SOURCE_DATE_EPOCH": str(int(datetime.datetime(2026, 11, 25, 12, tzinfo=datetime.timezone.utc).timestamp()))}
-    times = []
+    times, floors = [], []
     try:
         with tempfile.TemporaryDirectory() as tmp:
             for trial in range(args.trials):
@@ -92,10 +109,14 @@ def main() -> None:
                 if done.returncode != 0:
                     sys.exit(done.stderr)
                 sent = sink.count - before
+                start = time.perf_counter()
+                subprocess.run([sys.executable, "-c", FLOOR, str(port), str(fed / "outbox/replies")], check=True)
+                floors.append(time.perf_counter() - start)
     finally:
         controller.stop()
     print(f"fedtool tick over {args.mails:,} waiting mails ({sent:,} answers sent over SMTP): best {min(times):.2f} s, "
           f"median {statistics.median(times):.2f} s over {len(times)} trials ({done.stdout.strip().splitlines()[0]})")
+    print(f"floor: the same {sent:,} answers sent by a bare smtplib loop: best {min(floors):.2f} s, median {statistics.median(floors):.2f} s")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -30,8 +31,24 @@ def fedtool():
 LOCK_FILE = ".fedtool.lock"  # the fed's lock (fedtool.fed.lock): empty, left by any command that writes
 
 
+SQLITE_SIDE_FILES = ("-wal", "-shm")  # the league's write-ahead log and its index (fedtool.league.db.open_league)
+
+
 def snapshot(folder: Path) -> dict[str, bytes]:
-    """Every file under a folder and its bytes (but the fed's empty lock file)."""
-    files = {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+    """Every file under a folder and its bytes (but the fed's empty lock file). A SQLite
+    file counts as what it holds (its SQL dump, the write-ahead log included), so a league
+    left open or read in between compares equal when nothing in it changed."""
+    files = {}
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.name.endswith(SQLITE_SIDE_FILES) and path.with_name(path.name[:-4]).is_file():
+            continue
+        data = path.read_bytes()
+        if data.startswith(b"SQLite format 3\x00"):
+            connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                data = "\n".join(connection.iterdump()).encode()
+            finally:
+                connection.close()
+        files[str(path.relative_to(folder))] = data
     assert files.pop(LOCK_FILE, b"") == b""
     return files

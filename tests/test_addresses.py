@@ -56,7 +56,7 @@ def test_a_bad_address_names_the_file_and_line(demo_fed, fedtool):
     assert "Traceback" not in result.output
 
 
-def test_send_warns_about_a_reserved_address(demo_fed, fedtool, smtp_server):
+def test_send_warns_about_a_reserved_address(demo_fed, fedtool, smtp_server):  # noqa: F811 (the fixture)
     inbox, port = smtp_server
     with_smtp(demo_fed, port)
     replace_owner(demo_fed, "bob@players.test")

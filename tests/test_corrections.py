@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import mailbox
 import sqlite3
+import subprocess
+import sys
 from collections import Counter
 from email import message_from_bytes, policy
 from email.utils import parsedate_to_datetime
@@ -326,3 +328,35 @@ def test_a_match_taken_off_the_card_or_new_on_it_is_listed_as_such(demo_fed, fed
     sides = [{"id": "a", "name": "Ada"}, {"id": "b", "name": "Bea"}]
     played = [SimpleNamespace(booking=SimpleNamespace(match=SimpleNamespace(id="m9")), summary={"sides": sides, "winner": None, "method": "draw", "round": 20})]
     assert correction_lines([], played) == [{"match": "m9", "vs": "Ada vs. Bea", "text": "new on the card: draw in round 20"}]
+
+
+def test_restore_lands_in_a_league_another_connection_holds_open(demo_fed, fedtool, monkeypatch):
+    """The league keeps a write-ahead log (fed.db-wal) while it is open. Restoring copies
+    the snapshot into the live league in one transaction, so a reader holding it open sees
+    the restored league, and nothing beside fed.db is orphaned or left stale."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
+    bob_plays_clean(demo_fed)
+    assert fedtool("run", "1", "--rerun", "--fed", demo_fed).exit_code == 0
+    reader = sqlite3.connect(demo_fed / "fed.db")
+    winners = "SELECT winner FROM matches WHERE week = 1 AND match = 'm1'"
+    assert reader.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert reader.execute(winners).fetchall() == [("brother-bob",)]
+    assert (demo_fed / "fed.db-wal").exists()  # the reader holds the league open
+    assert fedtool("restore", f"{STAMP}-before-week-01-run-2.db", "--fed", demo_fed).exit_code == 0
+    assert reader.execute(winners).fetchall() == [("friendly-sam",)]
+    assert reader.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    reader.close()
+    snapshots = sorted((demo_fed / "backups").glob("*.db"))
+    assert snapshots and not any(p.with_name(p.name + suffix).exists() for p in snapshots for suffix in ("-wal", "-shm", "-journal"))
+
+
+def test_a_command_leaves_the_league_one_file(demo_fed):
+    """When a fedtool process ends, its write-ahead log is folded back into fed.db and
+    removed: a fedhead who copies fed.db between commands copies the whole league."""
+    for args in (["run", "1"], ["standings"]):
+        done = subprocess.run([sys.executable, "-m", "fedtool", *args, "--fed", str(demo_fed)], capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        assert [p.name for p in demo_fed.glob("fed.db*")] == ["fed.db"]
+    league = sqlite3.connect(demo_fed / "fed.db")
+    assert league.execute("SELECT COUNT(*) FROM matches WHERE week = 1").fetchone()[0] > 0

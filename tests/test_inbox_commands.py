@@ -309,3 +309,25 @@ def test_which_subjects_are_commands():
         Command("help", None), Command("help", None), Command("status", 6), Command("status", 6), Command("status", None),
         Command("status", None), Command("resend", 12), Command("resend", 3)]
     assert [parse_command(s) for s in ("Week 6 brother-bob", "Re: help", "status week 6 brother-bob", "help me", "resend week 12345", "helpful")] == [None] * 6
+
+
+def test_a_german_mail_clients_quote_is_cut_when_the_fed_reads_german(demo_fed, fedtool, tmp_path):
+    """`mail: reply_languages`: the quote headers of the languages a fed sets are known
+    ("Am ... schrieb ...:" for de); the default, English only, leaves that line in the
+    strategy, which then fails as YAML and is refused with its line (nothing filed)."""
+    quote = announcement_quoted(demo_fed, fedtool).split("\n", 1)[1]
+    german = "Am Mo., 23. Nov. 2026 um 09:14 Uhr schrieb Delta Championship Wrestling <fedhead@dcw.example>:\n" + quote
+    bob = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+    sent = [mail("bob@players.example", "Re: Week 6 brother-bob", bob + "\n" + german, message_id="<de-1@x>")]
+    report = intake(Fed.load(demo_fed), eml_folder((tmp_path / "en").mkdir() or tmp_path / "en", sent))
+    assert report.outcomes[0].verdict == "refused" and "has problems" in report.outcomes[0].why
+    settings = demo_fed / "rosters/fed.yaml"
+    settings.write_text(settings.read_text().replace("  reply_to: strategies@dcw.example\n", "  reply_to: strategies@dcw.example\n  reply_languages: [en, de]\n"))
+    sent = [mail("bob@players.example", "Re: Week 6 brother-bob", bob + "\n" + german, message_id="<de-2@x>")]
+    report = intake(Fed.load(demo_fed), eml_folder((tmp_path / "de").mkdir() or tmp_path / "de", sent))
+    assert [(o.verdict, o.filed) for o in report.outcomes] == [("accepted", "strategies/week-06/brother-bob.yaml")], report.outcomes[0].why
+    assert (demo_fed / "strategies/week-06/brother-bob.yaml").read_text() == bob
+    settings.write_text(settings.read_text().replace("reply_languages: [en, de]", "reply_languages: [en, xx]"))
+    result = fedtool("status", "--fed", demo_fed)
+    assert result.exit_code == 1 and "rosters/fed.yaml" in result.output and "mail.reply_languages" in result.output
+    assert "unknown reply language 'xx'" in result.output and "Traceback" not in result.output

@@ -15,6 +15,7 @@ class Inbox:
 
     def __init__(self):
         self.mails = []
+        self.raw = []  # (envelope sender, recipients, the bytes as they came over the wire)
         self.refuse = set()
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
@@ -26,6 +27,7 @@ class Inbox:
     async def handle_DATA(self, server, session, envelope):
         message = email.message_from_bytes(envelope.content, policy=policy.default)
         self.mails.append((list(envelope.rcpt_tos), message))
+        self.raw.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
         return "250 OK"
 
 
@@ -86,3 +88,21 @@ def test_send_without_a_server_says_what_to_set(demo_fed, fedtool):
     assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
     result = fedtool("send", "1", "--fed", demo_fed)
     assert result.exit_code == 1 and "rosters/fed.yaml, field mail.smtp: no SMTP server set" in result.stderr
+
+
+def test_each_mail_goes_as_written_with_smtp_line_ends(demo_fed, fedtool, smtp_server):
+    """The outbox's bytes are what the server gets (no second rendering), every line ended
+    CR LF as SMTP requires (RFC 5321 2.3.8: a bare LF is refused by servers that guard
+    against smuggling), and the envelope is the mail's own From and To."""
+    inbox, port = smtp_server
+    with_smtp(demo_fed, port)
+    assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
+    assert fedtool("send", "1", "--fed", demo_fed).exit_code == 0
+    written = {p.name: p.read_bytes() for p in (demo_fed / "outbox/week-01/mail").glob("*.eml")}
+    assert len(inbox.raw) == len(written) == 11
+    for sender, recipients, raw in inbox.raw:
+        assert sender == "fedhead@dcw.example"
+        assert raw.count(b"\n") == raw.count(b"\r\n") > 20  # no bare LF anywhere
+        file = "-".join(recipients[0].replace("@", "-").split(".")) + ".eml"
+        original = written[file] if file in written else next(v for v in written.values() if recipients[0].encode() in v.split(b"\n\n")[0])
+        assert raw.replace(b"\r\n", b"\n").rstrip(b"\n") == original.rstrip(b"\n")

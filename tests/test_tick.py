@@ -14,7 +14,6 @@ import pytest
 import time_machine
 
 from conftest import snapshot
-from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError
 from fedtool.league.sheets import load_fed
 from fedtool.mail.cycle import tick

@@ -44,14 +44,14 @@ def fedtool_at(fed, when, *args):
     return subprocess.run([sys.executable, "-m", "fedtool", *args, "--fed", str(fed)], env=env, capture_output=True, text=True, timeout=120)
 
 
-def mail(server, when, sender, subject, body, message_id, **headers):
+def mail(imap, when, sender, subject, body, message_id, **headers):
     m = EmailMessage()
     m["From"], m["To"], m["Subject"], m["Message-ID"] = sender, "strategies@dcw.example", subject, message_id
     m["Date"] = format_datetime(when - datetime.timedelta(minutes=1))
     for key, value in headers.items():
         m[key.replace("_", "-")] = value
     m.set_content(body)
-    put(server, bytes(m), arrived=when)  # its INTERNALDATE: when the fed's server received it
+    put(imap, bytes(m), arrived=when)  # its INTERNALDATE: when the fed's server received it
 
 
 def test_two_weeks_run_themselves(tmp_path, server, smtp_server):  # noqa: F811

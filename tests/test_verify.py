@@ -138,7 +138,7 @@ def test_a_tampered_commitment_fails(ran, fedtool):
 
 def test_a_malformed_commitment_is_an_error_naming_its_line(ran, fedtool):
     opening = ran / "strategies/week-01/opening.yaml"
-    opening.write_text(opening.read_text().replace(f"  m2: ", "  m2: xyz"))
+    opening.write_text(opening.read_text().replace("  m2: ", "  m2: xyz"))
     result = fedtool("verify", 1, "--fed", ran)
     assert result.exit_code == 1
     assert "error: strategies/week-01/opening.yaml, line 34, field commitments.m2: 'xyz" in result.stderr

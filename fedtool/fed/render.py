@@ -81,17 +81,53 @@ class MailPolicy(EmailPolicy):
     own among them, read back with a leading space. Such a subject stays on one line (RFC
     5322 allows 998 characters; 78 is a recommendation)."""
 
+    # The standard policy parses a header again on every read (a mail's Content-Type a
+    # dozen times while its parts are walked) and every write, and folds it again each time
+    # the mail is written out; that dominated the cost of mail intake and sending. A parsed
+    # header is immutable and its folding depends only on its text, its name and the
+    # policy, so each is done once per text and kept (at most _CACHED_MAX of each).
+
+    def header_fetch_parse(self, name, value):
+        if hasattr(value, "name"):
+            return value
+        return _cached(_FETCHED, (name, value), lambda: super(MailPolicy, self).header_fetch_parse(name, value))
+
+    def header_store_parse(self, name, value):
+        if not isinstance(value, str) or hasattr(value, "name"):
+            return super().header_store_parse(name, value)
+        # a value with a line break is still refused by the standard policy, never cached
+        return name, _cached(_STORED, (name, value), lambda: super(MailPolicy, self).header_store_parse(name, value)[1])
+
     def fold(self, name, value):
+        return _cached(_FOLDED, (self, name, value, type(value), False), lambda: self._fold_subject(name, value))
+
+    def fold_binary(self, name, value):
+        return _cached(_FOLDED, (self, name, value, type(value), True), lambda: self._fold_binary(name, value))
+
+    def _fold_subject(self, name, value):
         folded = super().fold(name, value)
         text = str(value)
         if name.lower() == "subject" and folded.startswith(f"{name}:{self.linesep}") and text.isascii() and len(text) < 990:
             return f"{name}: {text.strip()}{self.linesep}"
         return folded
 
-    def fold_binary(self, name, value):
-        return self.fold(name, value).encode("ascii") if name.lower() == "subject" and str(value).isascii() else super().fold_binary(name, value)
+    def _fold_binary(self, name, value):
+        return self._fold_subject(name, value).encode("ascii") if name.lower() == "subject" and str(value).isascii() else super().fold_binary(name, value)
 
 
+def _cached(cache: dict, key, make):
+    found = cache.get(key)
+    if found is None:
+        if len(cache) >= _CACHED_MAX:
+            cache.clear()
+        found = cache[key] = make()
+    return found
+
+
+_FETCHED: dict = {}  # (name, text) -> the header parsed, as read from a mail
+_STORED: dict = {}  # (name, text) -> the header parsed, as set on a mail
+_FOLDED: dict = {}  # (policy, name, header, its type, binary) -> the header line(s) as written
+_CACHED_MAX = 256  # the headers that repeat (Content-Type, From, Date) are few; the rest churn
 MAIL_POLICY = MailPolicy()  # every mail fedtool writes or reads back from the outbox
 
 

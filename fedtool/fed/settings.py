@@ -45,6 +45,20 @@ class MailSettings(FileModel):
     # a player whose strategies have not stood for this many weeks running (away weeks not
     # counted) is reported to the fedhead, and his sides play the default until one stands; 0: off
     no_show_limit: int = Field(default=0, ge=0, le=520)
+    # the languages of the quote headers players' mail clients write above a quoted mail
+    # ("On ... wrote:" en, "Am ... schrieb:" de, ...), so a reply's quote is cut before the
+    # strategy is read; each language costs intake about 0.2 ms a mail (mail-parser-reply's codes)
+    reply_languages: list[str] = Field(default=["en"], min_length=1, max_length=14)
+
+    @field_validator("reply_languages")
+    @classmethod
+    def _known_languages(cls, value: list[str]) -> list[str]:
+        from mailparser_reply.constants import MAIL_LANGUAGES  # only when a fed sets them
+
+        unknown = [code for code in value if code not in MAIL_LANGUAGES]
+        if unknown:
+            raise ValueError(f"unknown reply language {unknown[0]!r}: give codes from {', '.join(sorted(MAIL_LANGUAGES))}")
+        return list(dict.fromkeys(value))
 
 
 class ScheduleSettings(FileModel):
@@ -185,12 +199,14 @@ def week_name(week: int) -> str:
 
 def fed_relative(root: Path, path: Path) -> str:
     """A path as messages show it: relative to the fed's folder when it is inside it."""
-    for base, target in ((root, path), (root.resolve(), path.resolve())):
-        try:
-            return str(target.relative_to(base))
-        except ValueError:
-            continue
-    return str(path)
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        pass
+    try:  # only then through symlinks and "..": resolving touches the disk
+        return str(path.resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
 
 
 def check_wrestler_id(wrestler_id: str, file: str, place: str) -> None:

@@ -39,7 +39,7 @@ def create_fed(directory: Path, name: str) -> None:
     )
     settings.write_text(text, encoding="utf-8")
     (directory / "outbox" / ".gitkeep").touch()
-    (directory / ".gitignore").write_text("/outbox/*\n!/outbox/.gitkeep\n/*.db\n/.fedtool.lock\n", encoding="utf-8")
+    (directory / ".gitignore").write_text("/outbox/*\n!/outbox/.gitkeep\n/*.db\n/*.db-wal\n/*.db-shm\n/*.db-journal\n/.fedtool.lock\n", encoding="utf-8")
     readme = directory / "README.md"
     if not readme.exists():
         readme.write_text(README.format(name=name), encoding="utf-8")

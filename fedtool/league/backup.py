@@ -5,8 +5,10 @@ league is open) into the fed's backups folder (`backups: {folder, keep}` in
 rosters/fed.yaml), named for when it was taken and what it was taken before:
 `20261123T192834Z-before-week-01-run-2.db`. Only the last `keep` are kept.
 
-Restoring copies a snapshot into a temporary file beside `fed.db` and renames it over
-`fed.db`, so the league is the old one or the new one, never half. What records the world
+Restoring copies a snapshot into a temporary file beside `fed.db`, brings it up to date
+there, then copies it into `fed.db` with the backup API in one transaction, so the league
+is the old one or the new one, never half (a snapshot is a plain file; the league keeps
+its write-ahead log, which a rename over it would have orphaned). What records the world
 outside the league is carried over from the league being replaced, because it stays
 true: the mails already sent (`sent_mail`, so nothing goes twice), the mails already read
 (`inbox_seen`), players' passwords, and how often each week has been run (`week_runs`, so
@@ -134,25 +136,25 @@ def restore(fed: Fed, name: str) -> Restored:
                 _carry_over(restored, database)
         finally:
             restored.close()
-        for suffix in ("-journal", "-wal"):
-            leftover = database.with_name(database.name + suffix)
-            if leftover.exists():
-                raise FedError(Problem(fed.shown(leftover), None, "the league is open in another program or a write to it was interrupted; "
-                                       "close that program (or run any fedtool command once, which finishes the interrupted write) and restore again", RULE))
         kept_as = take_snapshot(fed, "before-restore")
-        os.replace(tmp, database)
-    except BaseException:
+        # into the live league by the backup API, in one transaction: a crash leaves the old
+        # league or the new one, and its write-ahead log (or a journal) stays SQLite's to replay
+        _copy(tmp, database, read_only=True)
+    finally:
         tmp.unlink(missing_ok=True)
-        raise
     return Restored(snapshot, kept_as)
 
 
 def _copy(source: Path, target: Path, read_only: bool = False) -> None:
-    """SQLite's backup API: a consistent copy of `source` into the (new) file `target`."""
+    """SQLite's backup API: a consistent copy of `source` into `target` (a new file, or the
+    live league: the copy replaces what it held in one transaction)."""
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True) if read_only else sqlite3.connect(source)
     dst = sqlite3.connect(target)
     try:
+        live = dst.execute("PRAGMA journal_mode").fetchone()[0]
         src.backup(dst)
+        # a snapshot is one self-contained file (no -wal or -shm beside it); the live league keeps its mode
+        dst.execute(f"PRAGMA journal_mode = {'WAL' if live == 'wal' else 'DELETE'}")
     finally:
         dst.close()
         src.close()

@@ -18,14 +18,12 @@ accepts it (`fedtool accept WEEK WRESTLER`).
 from __future__ import annotations
 
 import datetime
-import glob
 import hashlib
 import html as htmlmod
 import mailbox
 import os
 import re
 from dataclasses import dataclass, field
-from email import policy
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.header import decode_header, make_header
@@ -56,7 +54,7 @@ MAX_DEPTH = 5
 MAX_QUOTED_LINES = 200  # of the player's own mail, quoted back in an answer
 SILENT_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@-]|$)", re.IGNORECASE)
 WEEK = re.compile(r"\bweek\s*(\d{1,4})\b", re.IGNORECASE)
-_PARSER = BytesParser(policy=policy.default)
+_PARSER = BytesParser(policy=MAIL_POLICY)  # parses each header once (MailPolicy.header_fetch_parse)
 _FOLD = re.compile(r"\r?\n(?=[ \t])")
 
 
@@ -105,9 +103,10 @@ def messages(source: Path | str) -> Iterator[Incoming]:
     source = Path(source)
     if source.is_dir() and (source / "cur").is_dir() and (source / "new").is_dir():
         box = mailbox.Maildir(source, factory=None, create=False)
+        delivered = _maildir_delivered(source)
         for key in sorted(box.keys(), key=_maildir_order):
             raw = box.get_bytes(key)
-            yield Incoming(raw, len(raw), _maildir_delivered(source, key))
+            yield Incoming(raw, len(raw), delivered.get(key))
     elif source.is_file():
         for message in mailbox.mbox(source, create=False):
             raw = message.as_bytes()
@@ -120,15 +119,21 @@ def messages(source: Path | str) -> Iterator[Incoming]:
         raise FedError(Problem(str(source), None, "not a Maildir, an mbox file, a folder of .eml files or an imaps:// address", "fedtool inbox"))
 
 
-def _maildir_delivered(folder: Path, key: str) -> datetime.datetime | None:
-    """A Maildir mail's delivery time: its file's time, in new/KEY or cur/KEY:2,FLAGS (the
-    Maildir layout), read without parsing the mail."""
-    for path in (folder / "new" / key, *(folder / "cur").glob(f"{glob.escape(key)}:*")):
+def _maildir_delivered(folder: Path) -> dict[str, datetime.datetime]:
+    """Each Maildir mail's delivery time, by key: its file's time in new/KEY or
+    cur/KEY:2,FLAGS (the Maildir layout), both folders listed once, no mail parsed."""
+    found = {}
+    for sub in ("new", "cur"):
         try:
-            return _from_timestamp(path.stat().st_mtime)
+            entries = list(os.scandir(folder / sub))
         except FileNotFoundError:
             continue
-    return None
+        for entry in entries:
+            try:
+                found.setdefault(entry.name.split(mailbox.Maildir.colon)[0], _from_timestamp(entry.stat().st_mtime))
+            except FileNotFoundError:  # taken by another reader meanwhile
+                continue
+    return found
 
 
 _MAILDIR_KEY = re.compile(r"^(\d+)\.M(\d+)P(\d+)Q(\d+)\.")
@@ -227,16 +232,18 @@ def _body_text(message: EmailMessage) -> str | None:
     return htmlmod.unescape(re.sub(r"<[^>]+>", "\n", text))
 
 
-def _strategy_text(message: EmailMessage, ruleset: Ruleset) -> tuple[str, str] | None:
+def _strategy_text(message: EmailMessage, ruleset: Ruleset, languages: list[str] | tuple[str, ...] = ("en",)) -> tuple[str, str] | None:
     """The strategy: the first .yaml/.yml/.txt attachment, else the plain body (a forwarded
     mail's own body when the strategy came forwarded). Returns (suffix, text); the
     attachment's name decides only the suffix, never a path; a body's suffix is the
-    ruleset's reading of its text (`Ruleset.mail_strategy_suffix`)."""
+    ruleset's reading of its text (`Ruleset.mail_strategy_suffix`). `languages`: the
+    fed's `mail: reply_languages`, for `_own_text`."""
     for part in message.iter_attachments():
         if part.get_content_type() == "message/rfc822":
             inner = part.get_payload()[0] if part.is_multipart() else None
-            if inner is not None and _strategy_text(inner, ruleset) is not None:
-                return _strategy_text(inner, ruleset)
+            found = _strategy_text(inner, ruleset, languages) if inner is not None else None
+            if found is not None:
+                return found
             continue
         name = (part.get_filename() or "").lower()
         for suffix in (".yaml", ".yml", ".txt"):
@@ -246,18 +253,18 @@ def _strategy_text(message: EmailMessage, ruleset: Ruleset) -> tuple[str, str] |
     if text is None:
         return None
     text = text.split("\n-- \n")[0]  # a signature is not part of the strategy
-    text = _own_text(text)
+    text = _own_text(text, languages)
     return ruleset.mail_strategy_suffix(text), text
 
 
 # Quoted replies: mail-parser-reply knows how mail clients mark the start of the mail
 # replied to ("On ... wrote:", an Outlook From:/Sent: block, "-----Original Message-----",
-# in several languages) and the usual signatures ("Sent from my ...", "Best regards").
-REPLY_LANGUAGES = ["en", "de", "fr", "es", "it", "nl"]
+# in the languages of the fed's `mail: reply_languages`) and the usual signatures ("Sent
+# from my ...", "Best regards").
 _QUOTE_LINE = re.compile(r"^>")  # mail clients quote at the line's start; an indented ">" is the player's (YAML's folded text)
 
 
-def _own_text(text: str) -> str:
+def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> str:
     """The player's own text of a mail that replies to another (an announcement, an answer):
     what is written above the quoted mail and above a signature. A strategy forwarded inline
     (a "Forwarded message" mark, or a quote with nothing above it) is read below the quote's
@@ -267,7 +274,7 @@ def _own_text(text: str) -> str:
     find the line where the player's own text ends, and the original text is cut there."""
     lines = text.replace("\r\n", "\n").split("\n")
     flat = "\n".join(line.strip() for line in lines)  # as the library reads it, line for line
-    reader = ReplyMessage(text=flat, languages=list(REPLY_LANGUAGES), keep_hyphen_lists=True)  # "- item" lists are not signatures
+    reader = ReplyMessage(text=flat, languages=list(languages), keep_hyphen_lists=True)  # "- item" lists are not signatures
     quote = reader.HEADER_REGEX.search(flat)
     end = _line_of(flat, quote) if quote else len(lines)
     mark = _FORWARD_MARK.search("\n".join(lines[:end + 1]))
@@ -520,7 +527,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         return refuse(f"{wrestler.name} is booked in more than one match this week: {listed}. Name the match in the subject, "
                       f"for example `Week {week} {wrestler_id} {booked[0].id}`.", week, wrestler_id)
     match = named[0] if len(booked) > 1 else booked[0]
-    content = _strategy_text(message, get_ruleset(match.ruleset))
+    content = _strategy_text(message, get_ruleset(match.ruleset), mail.reply_languages)
     if content is not None:
         quoted = _quoted(content[1])
     if mail.passwords:

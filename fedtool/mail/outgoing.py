@@ -81,13 +81,14 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     mails = []
     report.stale = drop_stale_reminders(fed, week) if not dry_run else []
     for path in queued(fed, week):
-        message = BytesParser(policy=MAIL_POLICY).parsebytes(path.read_bytes())
-        if message["Message-ID"] in done:
+        raw = path.read_bytes()
+        head = _HEADERS.parsebytes(raw, headersonly=True)  # the headers are all `send` reads; the bytes go as written
+        if head["Message-ID"] in done:
             report.already += 1
             continue
-        mails.append((path, message))
+        mails.append((path, raw, head))
     if dry_run or not mails:
-        report.sent = [f"{fed.shown(p)}: {m['To']}" for p, m in mails] if dry_run else []
+        report.sent = [f"{fed.shown(p)}: {h['To']}" for p, _, h in mails] if dry_run else []
         return report
     smtp = settings.smtp
     factory = smtp_factory or (smtplib.SMTP_SSL if smtp.security == "ssl" else smtplib.SMTP)
@@ -106,29 +107,50 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
             if not password:
                 raise FedError(Problem(None, None, f"set {PASSWORD_ENV} to the SMTP password for {smtp.user}", "fedtool send"))
             server.login(smtp.user, password)
-        for path, message in mails:
-            message_id = message["Message-ID"]
-            # at most once: the mail is recorded as in flight (no sent_at) before it goes, so a
-            # send killed while talking to the server never sends it again; `uncertain` names it
-            # plain SQL in this loop: sqlite-utils reads the table's schema on every call
-            db.execute("INSERT OR REPLACE INTO sent_mail (message_id, file, [to], sent_at) VALUES (?, ?, ?, NULL)", [message_id, fed.shown(path), str(message["To"])])
+        try:
+            for path, raw, head in mails:
+                message_id = str(head["Message-ID"])
+                # at most once: the mail is recorded as in flight (no sent_at) and committed
+                # before it goes, so a send killed while talking to the server never sends it
+                # again (`uncertain` names it). Its "sent" mark rides on the next mail's commit
+                # (one commit a mail): a kill in between leaves it in flight, never unsent.
+                # Plain SQL in this loop: sqlite-utils reads the table's schema on every call.
+                db.execute("INSERT OR REPLACE INTO sent_mail (message_id, file, [to], sent_at) VALUES (?, ?, ?, NULL)", [message_id, fed.shown(path), str(head["To"])])
+                db.conn.commit()
+                try:
+                    refused = _deliver(server, raw, head)
+                except (smtplib.SMTPException, OSError) as exc:
+                    _forget(db, message_id)  # certainly not sent: the next send tries again
+                    report.failed.append(f"{fed.shown(path)}: {exc}")
+                    continue
+                if refused:
+                    _forget(db, message_id)
+                    report.failed.append(f"{fed.shown(path)}: refused for {', '.join(refused)}")
+                    continue
+                db.execute("UPDATE sent_mail SET sent_at = ? WHERE message_id = ?", [datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), message_id])
+                report.sent.append(f"{fed.shown(path)}: {head['To']}")
+                if reserved_domain(head["To"].addresses[0].addr_spec if head["To"].addresses else ""):
+                    report.reserved.append(f"{fed.shown(path)}: {head['To']}")
+        finally:
             db.conn.commit()
-            try:
-                refused = server.send_message(message)
-            except (smtplib.SMTPException, OSError) as exc:
-                _forget(db, message_id)  # certainly not sent: the next send tries again
-                report.failed.append(f"{fed.shown(path)}: {exc}")
-                continue
-            if refused:
-                _forget(db, message_id)
-                report.failed.append(f"{fed.shown(path)}: refused for {', '.join(refused)}")
-                continue
-            db.execute("UPDATE sent_mail SET sent_at = ? WHERE message_id = ?", [datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), message_id])
-            db.conn.commit()
-            report.sent.append(f"{fed.shown(path)}: {message['To']}")
-            if reserved_domain(message["To"].addresses[0].addr_spec if message["To"].addresses else ""):
-                report.reserved.append(f"{fed.shown(path)}: {message['To']}")
     return report
+
+
+_HEADERS = BytesParser(policy=MAIL_POLICY)
+_LINE_END = re.compile(rb"\r?\n")
+
+
+def _deliver(server: smtplib.SMTP, raw: bytes, head) -> dict:
+    """Send one mail of the outbox as written: the envelope from its From, To and Cc; the
+    lines ended CR LF as SMTP requires (the outbox is written with the platform's newlines,
+    and smtplib passes bytes through as given). A mail with an address that is not ASCII
+    goes through `send_message`, which asks the server for SMTPUTF8. Returns the recipients
+    the server refused."""
+    addresses = [a.addr_spec for name in ("To", "Cc") for header in head.get_all(name, []) for a in header.addresses]
+    sender = head["From"].addresses[0].addr_spec if head["From"] and head["From"].addresses else ""
+    if not all(a.isascii() for a in [sender, *addresses]) or "Bcc" in head:
+        return server.send_message(_HEADERS.parsebytes(raw))
+    return server.sendmail(sender, addresses, _LINE_END.sub(b"\r\n", raw))
 
 
 def _forget(db, message_id: str) -> None:

@@ -44,6 +44,7 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
     shown = fed.shown(path)
     layout = "plain text" if path.suffix.lower() == ".txt" else "YAML"
     card = context.card if context is not None else load_card(fed, path.parent)
+    target = None  # the file, resolved when first needed
     for original in card.matches:
         if match_id is not None and original.id != match_id:
             continue
@@ -51,7 +52,8 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
             match = original
             if wrestler_id is not None and side == wrestler_id:
                 match = dataclasses.replace(original, strategy_files={**original.strategy_files, side: path.name})
-            if strategy_path(card, match, side).resolve() != path.resolve():
+            candidate = strategy_path(card, match, side)
+            if candidate != path and candidate.resolve() != (target := target or path.resolve()):
                 continue
             label = f"{match.id}: {' vs. '.join(match.sides)}"
             try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from fedtool.kernel.yamlio import load_yaml
@@ -13,9 +13,17 @@ DATA = Path(__file__).parent / "data"
 STAMINA = "stamina"
 
 
-def normalise(word: str) -> str:
+_SEPARATORS = re.compile(r"[\s_\-]+")
+
+
+@lru_cache(maxsize=4096)  # a strategy names the same few styles and types in every round
+def _normalised(word: str) -> str:
+    return _SEPARATORS.sub("", word).lower()
+
+
+def normalise(word: object) -> str:
     """How names are compared: case, spaces, dashes and underscores ignored."""
-    return re.sub(r"[\s_\-]+", "", str(word)).lower()
+    return _normalised(str(word))
 
 
 @dataclass(frozen=True)

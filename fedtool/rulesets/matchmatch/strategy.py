@@ -209,11 +209,10 @@ def read_strategy(
         problems.add(file, place(data, ("grid",)), f"grid pick {model.grid!r}: {who} chooses {label}", rule_styles)
 
     def action(raw: _Action, loc: tuple, round_no: int, source: str) -> Action | None:
-        where = place(data, (*loc, "type"), source)
         round_type = vocab.round_type(raw.type)
         if round_type is None:
             hint = " (name the kind of Special: Finisher, Cripple, High Impact, Vile Cheat or Submission)" if raw.type.strip().lower() == "special" else ""
-            problems.add(file, where, f"{raw.type!r} is not a round type{hint}; the types are {vocab.type_names()}", "MatchMatch III.2")
+            problems.add(file, place(data, (*loc, "type"), source), f"{raw.type!r} is not a round type{hint}; the types are {vocab.type_names()}", "MatchMatch III.2")
         target = vocab.target(raw.target)
         if target is None:
             problems.add(file, place(data, (*loc, "target"), source), f"target {raw.target!r} is neither a style nor Stamina", "MatchMatch III.2: a round must have as a target one of the styles or Stamina")
