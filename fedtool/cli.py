@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sqlite3
 from pathlib import Path
 
@@ -308,7 +309,7 @@ def verify(fed: Fed, week: int, match_id: str | None, published: Path | None):
 @click.option("--grid", help='With --sheet: the grid, rows 1-3 separated by "/", e.g. "Po Te Br/We MA HF/Br MA Ch". Without it every match rolls its own grid.')
 @click.option("--rounds", type=click.IntRange(1, 200), help="With --sheet: the match's rounds (default: the fed's).")
 @click.option("-n", "--matches", default=10000, show_default=True, type=click.IntRange(1, 10_000_000), help="How many matches to play.")
-@click.option("--seed", type=int, help="The first seed (default: fresh ones), to repeat a run exactly.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="The first seed, 0 to 2^64 - 1 (default: fresh ones), to repeat a run exactly.")  # fedtool.week.odds.MAX_SEED
 @click.option("--workers", type=click.IntRange(1, 256), help="Processes to use (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the shares as JSON.")
 @fed_option
@@ -330,7 +331,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
     if match_ref:
         week, _, match_id = match_ref.partition("/")
-        if not week.isdigit() or not match_id:
+        if not re.fullmatch(r"[0-9]{1,4}", week) or not match_id:  # ASCII digits only: "²".isdigit() holds, int("²") fails
             raise click.BadParameter("write WEEK/MATCH, e.g. 1/m1", param_hint="--match")
         booking = match_booking(fed, int(week), match_id)
     elif len(sheets) == 2 and len(strategies) == 2:

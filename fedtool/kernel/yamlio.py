@@ -74,6 +74,15 @@ class _Loader(_Base):
         return result
 
 
+    def construct_yaml_timestamp(self, node):
+        # a date that does not exist (30 February, hour 25) is a mistake at its line, not a crash
+        try:
+            return super().construct_yaml_timestamp(node)
+        except (ValueError, OverflowError) as exc:
+            raise yaml.MarkedYAMLError(None, None, f"{node.value!r} is not a date that exists ({exc})", node.start_mark) from None
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_sequence)
 
