@@ -338,3 +338,12 @@ def test_a_full_disk_while_writing_the_outbox_is_one_clear_message_and_changes_n
     assert result.stderr.endswith(": the disk is full (No space left on device); free some space, then run the command again [the disk]\n")
     gc.collect()
     assert snapshot(fed) == before
+
+
+def test_a_read_only_fed_folder_without_its_lock_file_is_one_clear_message(fed, protect):
+    """A writing command takes the fed's lock first: a file it cannot create in a read-only folder."""
+    (fed / LOCK_FILE).unlink()
+    protect(fed)
+    reason = "Operation not permitted" if os.geteuid() == 0 else "Permission denied"
+    assert_refused(invoke(fed, ["run", "2"]), f"{fed}: nothing can be created in this folder ({reason}; fedtool was writing {LOCK_FILE}): "
+                                              "make the folder writable for the user running fedtool [the disk]")
