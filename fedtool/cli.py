@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import functools
 import json
+import re
+import sqlite3
 from pathlib import Path
 
 import click
 
 from . import __version__
 from fedtool.fed.settings import Fed
-from fedtool.kernel.errors import FedError
+from fedtool.kernel.errors import FedError, Problem, disk_error
 
 FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, outbox/); default: FEDTOOL_FED, else the current folder."
 
@@ -19,13 +21,20 @@ FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, 
 LOCK_WAIT = 10.0  # seconds a writing command waits for another to finish
 
 
-def fed_option(command=None, *, writes: bool = False, wait: float | None = None):
+def fed_option(command=None, *, writes: bool = False, wait: float | None = None, atomic: str | None = None):
     """--fed DIR, shared by every command that works on a federation. It may also come
     before the command (`fedtool --fed DIR titles`); after it, it wins. A command that
     `writes` holds the fed's lock while it runs (fedtool.fed.lock), waiting `wait`
-    seconds for another to finish (default LOCK_WAIT)."""
+    seconds for another to finish (default LOCK_WAIT).
+
+    What SQLite or the disk refuses while the command runs (a read-only or damaged league,
+    a full disk, a folder that cannot be written) ends in one message naming the file and
+    what to do (fedtool.league.db.league_error, fedtool.kernel.errors.disk_error), never a
+    traceback. `atomic` is a sentence a command whose league work is one transaction adds to
+    SQLite's refusals (a refused commit changed nothing: the run's outbox is swapped in only
+    with its commit); a file the disk refused says only what is sure."""
     if command is None:
-        return functools.partial(fed_option, writes=writes, wait=wait)
+        return functools.partial(fed_option, writes=writes, wait=wait, atomic=atomic)
 
     @click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)
     @functools.wraps(command)
@@ -36,12 +45,32 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None)
         if fed_dir is None:
             fed_dir = click.get_current_context().find_root().params.get("fed_dir") or Path(".")
         fed = load_fed(fed_dir)
-        if not writes:
-            return command(*args, fed=fed, **kwargs)
-        with fed_lock(fed, LOCK_WAIT if wait is None else wait):
-            return command(*args, fed=fed, **kwargs)
+        try:
+            if not writes:
+                return command(*args, fed=fed, **kwargs)
+            with fed_lock(fed, LOCK_WAIT if wait is None else wait):
+                return command(*args, fed=fed, **kwargs)
+        except sqlite3.Error as exc:
+            from fedtool.league.db import league_error
+
+            raise _with_note(league_error(fed.database, exc), atomic) from None
+        except OSError as exc:
+            error = disk_error(exc)
+            if error is None:
+                raise
+            raise error from None
 
     return wrapper
+
+
+def _with_note(error: FedError, note: str | None) -> FedError:
+    if not note:
+        return error
+    last = error.problems[-1]
+    return FedError([*error.problems[:-1], Problem(last.file, last.place, f"{last.message}. {note}", last.rule)])
+
+
+RUN_IS_ATOMIC = "The run is one transaction: the league and the outbox are as they were before it"
 
 
 def dice_option(command):
@@ -54,15 +83,28 @@ def dice_option(command):
 
 
 class FedGroup(click.Group):
-    """Turns FedError into a message on stderr and exit status 1, never a traceback."""
+    """Turns FedError into a message on stderr and exit status 1, never a traceback; so too,
+    as a last resort, what the disk or SQLite refuses (a full disk, a read-only file) in a
+    command that reached neither through `fed_option`."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except FedError as exc:
-            lines = list(dict.fromkeys(str(p) for p in exc.problems))  # one problem found twice (a sheet read for a team too) is said once
-            click.echo(click.style("error: ", fg="red", bold=True) + "\nerror: ".join(lines), err=True)
-            ctx.exit(1)
+            self.fail(ctx, exc)
+        except OSError as exc:
+            error = disk_error(exc)
+            if error is None:
+                raise
+            self.fail(ctx, error)
+        except sqlite3.Error as exc:
+            self.fail(ctx, FedError(Problem(None, None, f"SQLite refused a change ({exc}); nothing half-written is left in a database", "the league database")))
+
+    @staticmethod
+    def fail(ctx, exc: FedError):
+        lines = list(dict.fromkeys(str(p) for p in exc.problems))  # one problem found twice (a sheet read for a team too) is said once
+        click.echo(click.style("error: ", fg="red", bold=True) + "\nerror: ".join(lines), err=True)
+        ctx.exit(1)
 
 
 @click.group(cls=FedGroup)
@@ -126,7 +168,7 @@ def open_(fed: Fed, week: int, dice_file: Path | None, reroll: bool):
 @click.argument("week", type=click.IntRange(0, 9999))
 @dice_option
 @click.option("--rerun", is_flag=True, help="Undo the week's recorded results and run it again (same seeds, same results).")
-@fed_option(writes=True)
+@fed_option(writes=True, atomic=RUN_IS_ATOMIC)
 def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
     """Run WEEK's card: resolve every match, update the league, write the outbox.
 
@@ -267,7 +309,7 @@ def verify(fed: Fed, week: int, match_id: str | None, published: Path | None):
 @click.option("--grid", help='With --sheet: the grid, rows 1-3 separated by "/", e.g. "Po Te Br/We MA HF/Br MA Ch". Without it every match rolls its own grid.')
 @click.option("--rounds", type=click.IntRange(1, 200), help="With --sheet: the match's rounds (default: the fed's).")
 @click.option("-n", "--matches", default=10000, show_default=True, type=click.IntRange(1, 10_000_000), help="How many matches to play.")
-@click.option("--seed", type=int, help="The first seed (default: fresh ones), to repeat a run exactly.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="The first seed, 0 to 2^64 - 1 (default: fresh ones), to repeat a run exactly.")  # fedtool.week.odds.MAX_SEED
 @click.option("--workers", type=click.IntRange(1, 256), help="Processes to use (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the shares as JSON.")
 @fed_option
@@ -289,7 +331,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
     if match_ref:
         week, _, match_id = match_ref.partition("/")
-        if not week.isdigit() or not match_id:
+        if not re.fullmatch(r"[0-9]{1,4}", week) or not match_id:  # ASCII digits only: "²".isdigit() holds, int("²") fails
             raise click.BadParameter("write WEEK/MATCH, e.g. 1/m1", param_hint="--match")
         booking = match_booking(fed, int(week), match_id)
     elif len(sheets) == 2 and len(strategies) == 2:
