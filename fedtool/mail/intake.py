@@ -43,7 +43,7 @@ from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Ruleset
 from fedtool.week.booking import CardContext, card_context, week_card
-from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line
+from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line, quarantine_folder
 
 from .commands import answer_command, help_text, parse_command
 from .imap import imap_mails, is_imap
@@ -471,15 +471,9 @@ def arrived_at(head: dict, received: datetime.datetime | None, now: datetime.dat
 
 READING, READING_AGAIN = "reading", "reading again"  # inbox_seen's mark while a mail is judged (a crash leaves it)
 QUARANTINED = "quarantined"
-QUARANTINE = "quarantine"  # strategies/quarantine/: the raw mails that made intake fail, kept for the fedhead
 APOLOGY = ("Your mail could not be judged: fedtool ran into a fault of its own while reading it. We are sorry.\n\n"
            "Nothing was filed; any strategy you sent before still stands. The mail is kept for the fedhead, who will look at it; "
            "you may also send it again in another form (the strategy as plain text in the body, or as one attachment).\n")
-
-
-def quarantine_folder(fed: Fed) -> Path:
-    """Where the mails that made intake fail are kept, each as it came, named by its hash."""
-    return fed.strategies / QUARANTINE
 
 
 def _clear_incoming(fed: Fed) -> None:
