@@ -663,7 +663,7 @@ def _closed(fed: Fed, week: int, ran_at: str) -> str:
         when = shown_time(fed, datetime.datetime.fromisoformat(ran_at))
     except (TypeError, ValueError):
         when = str(ran_at)
-    return (f"Week {week} has already been run; its results went out on {when}. A strategy for it can no longer be filed, "
+    return (f"Week {week} has already been run (its results are dated {when}): a strategy for it can no longer be filed, "
             f"and the strategy the run used stands. The fedhead can replace a file by hand and run the week again (fedtool run {week} --rerun).")
 
 
