@@ -12,7 +12,36 @@ status, resend) is answered at once (`commands`).
 Answers queue in outbox/replies/week-NN/mail/ (outside the week's results folder, which a
 run replaces); `fedtool send` delivers them. Mail after the card's deadline is refused, or
 with `mail: late_mail: hold` checked and kept in strategies/week-NN/held/ until the fedhead
-accepts it (`fedtool accept WEEK WRESTLER`).
+accepts it (`fedtool accept WEEK WRESTLER`). A strategy for a week the league has already
+run is refused: the strategy its run used is never replaced by mail (the fedhead can still
+replace a file by hand and rerun).
+
+Rulings on who sent a mail and who is answered (issue 13; see `mail_sender`):
+
+- A mail is the work of the one address in its From: header, parsed strictly (RFC 5322, by
+  `email.headerregistry`). Two addresses, a group, an obsolete route, the comment trick
+  `<owner@players.example>@evil.example`, two From: headers, a domain literal or any defect
+  the parser reports make it "not one clear sender": it is recorded as refused (`fedtool
+  status` shows it, under the wrestler its subject names) and never answered. An answer to
+  a garbled or forged From: would go to someone who did not write (backscatter), and like
+  the judges fedtool does not answer what it cannot attribute.
+- Every answer goes to that From: address, never to Reply-To: (so a forged From: sends the
+  answer to the real owner, never to the forger). Sender: is ignored: a list or a
+  secretary sets it, and it proves nothing about the owner.
+- Addresses compare as addresses (`address_key`): the domain case-insensitive and in its
+  ASCII form, and the local part case-insensitive too. RFC 5321 lets a server tell Bob@ from
+  bob@, but the providers players use do not, and owners' addresses have always compared so.
+- Never answered: mailer daemons and the like, auto-replies and bulk mail, the fed's own
+  addresses (from_address, reply_to, list_address: no loop to ourselves or to the whole
+  list), and `mail: do_not_answer` (addresses, or `@domain` for every address of exactly
+  that domain).
+- A Subject that decodes (RFC 2047) to a line break is refused with an answer; the answer's
+  subject is the player's made one line, and no header fedtool writes carries player text
+  with a line break (In-Reply-To echoes only a clean Message-ID).
+
+Each mail is a transaction (`intake`): a mail that makes anything fail is answered with an
+apology, kept as it came in strategies/quarantine/ (named by its hash), recorded as
+quarantined and never judged again; the mails after it are read as usual.
 """
 
 from __future__ import annotations
