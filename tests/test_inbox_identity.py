@@ -173,6 +173,16 @@ def test_a_subject_that_decodes_to_a_line_break_is_refused_and_never_reaches_a_h
     assert path.read_text() == forged  # the good mail after it was read as usual
 
 
+def test_a_display_name_that_decodes_to_a_line_break_is_not_one_clear_sender(demo_fed, tmp_path, bob):
+    """The email package refuses to build an address whose parts hold CR or LF: such a From:
+    cannot be read, so it is not one clear sender either, and nothing is answered."""
+    path, before, forged = bob
+    report = read(demo_fed, tmp_path, [raw_mail("=?utf-8?q?Bob=0D=0ABcc:_victim@elsewhere.example?= <bob@players.example>", "Week 1 brother-bob",
+                                                forged, "<name@x>")])
+    assert [(o.verdict, o.why) for o in report.outcomes] == [("refused", UNCLEAR.format("the From: header cannot be read"))]
+    assert report.replies == [] and path.read_bytes() == before
+
+
 def test_the_answer_goes_to_from_never_to_reply_to_and_sender_is_ignored(demo_fed, tmp_path, bob):
     path, _, forged = bob
     report = read(demo_fed, tmp_path, [

@@ -589,7 +589,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
                "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "week": None, "wrestler_id": None, "arrived": arrived}
         reply = None
         if before == READING_AGAIN:  # fedtool died twice while reading this mail: never again
-            outcome, reply = _quarantined(fed, raw, message, head, original_id, sender, now, weeks, "intake stopped twice while reading it")
+            outcome, reply = _quarantined(fed, raw, head, original_id, sender, now, weeks, "intake stopped twice while reading it")
         else:
             record(row)  # the mark: a crash from here leaves it, and the next intake knows
             try:
@@ -601,7 +601,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
                 raise
             except Exception as exc:  # anything else: this mail made fedtool fail
                 _clear_incoming(fed)
-                outcome, reply = _quarantined(fed, raw, message, head, original_id, sender, now, weeks, f"{type(exc).__name__}: {exc}")
+                outcome, reply = _quarantined(fed, raw, head, original_id, sender, now, weeks, f"{type(exc).__name__}: {exc}")
         outcome.message_id, outcome.arrived, outcome.sender = message_id, arrived, shown
         if reply is not None:
             path = replies_folder(fed, outcome.week) / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
@@ -642,7 +642,7 @@ def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, o
     return outcome, data
 
 
-def _quarantined(fed: Fed, raw: bytes, message: EmailMessage, head: dict, original_id: str | None, sender: str | None, now: datetime.datetime | None,
+def _quarantined(fed: Fed, raw: bytes, head: dict, original_id: str | None, sender: str | None, now: datetime.datetime | None,
                  weeks: dict, fault: str) -> tuple[Outcome, bytes | None]:
     """A mail that made intake fail: kept, recorded, and answered with an apology when it has
     one clear sender fedtool may answer."""
