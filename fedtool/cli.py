@@ -355,7 +355,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
 @cli.command()
 @click.argument("source")
-@fed_option(writes=True)
+@fed_option(writes=True, wait=0)
 def inbox(fed: Fed, source: str):
     """Read strategies from a mailbox: a Maildir, an mbox file, a folder of .eml files, or an
     IMAP mailbox written imaps://USER@HOST[:PORT]/MAILBOX (password in FEDTOOL_IMAP_PASSWORD;
@@ -368,7 +368,10 @@ def inbox(fed: Fed, source: str):
     (late mail is refused, or held with `mail: late_mail: hold`); every order mail gets an
     answer queued in outbox/replies/ (fedtool send delivers it). Quoted text below a reply
     is not read. A mail that reaches no wrestler is answered with the help text; a subject
-    `help`, `status week N` or `resend week N` is a mail command, answered at once.
+    `help`, `status week N` or `resend week N` is a mail command, answered at once. A mail
+    that makes fedtool fail is answered with an apology and kept in strategies/quarantine/
+    (`fedtool status` lists it). If another fedtool command holds the fed's lock (a tick
+    reading the same mailbox), this does nothing and says so.
 
     \b
     Example:
@@ -384,6 +387,7 @@ def inbox(fed: Fed, source: str):
         click.echo(f"{o.verdict:<9} {one_line(o.sender):<32} {one_line(o.why.splitlines()[0], 200) if o.why else ''}")
     held = f", {report.count('held')} held" if report.count("held") else ""
     held += f", {report.count('command')} mail commands" if report.count("command") else ""
+    held += f", {report.count('quarantined')} quarantined" if report.count("quarantined") else ""
     click.echo(f"{report.count('accepted')} accepted, {report.count('refused')} refused{held}, {report.count('ignored')} ignored, "
                f"{report.count('duplicate')} read before; {len(report.replies)} answers queued")
 
@@ -510,16 +514,18 @@ def status(fed: Fed, week: int | None, as_json: bool):
       fedtool status
     """
     from fedtool.week.booking import week_in_play
-    from fedtool.week.status import deadline_line, player_status, stray_mails, week_status
+    from fedtool.week.status import deadline_line, player_status, quarantined_mails, stray_mails, week_status
 
     if week is None:
         week = week_in_play(fed)
     rows = week_status(fed, week) if week is not None else []
     stray = stray_mails(fed, week) if week is not None else []
     no_week = stray_mails(fed, None)
+    quarantined = quarantined_mails(fed)
     if as_json:
         if week is None:
-            click.echo(json.dumps({"week": None, "no_week": [m.__dict__ for m in no_week]}, indent=2, ensure_ascii=False))
+            click.echo(json.dumps({"week": None, "no_week": [m.__dict__ for m in no_week], "quarantined": [m.__dict__ for m in quarantined]},
+                                  indent=2, ensure_ascii=False))
         else:
             click.echo(json.dumps([{**r.__dict__, "problems": [str(p) for p in r.problems]} for r in rows], indent=2, ensure_ascii=False))
         return
@@ -545,6 +551,10 @@ def status(fed: Fed, week: int | None, as_json: bool):
                        + (f"; away {p.away}" if p.away else ""))
         missing = [r for r in rows if r.verdict in ("missing", "refused")]
         click.echo(f"{len(rows) - len(missing)} of {len(rows)} sides ready" + (f"; waiting on {', '.join(r.wrestler for r in missing)}" if missing else ""))
+    if quarantined:
+        click.echo(f"{len(quarantined)} mails quarantined (they made fedtool fail; each was answered with an apology and is listed here until you delete its file):")
+        for m in quarantined:
+            click.echo(f"  {m.file}: {m.arrived} from {m.sender}: {m.why}" + (f" [subject: {m.subject}]" if m.subject else ""))
     if no_week or week is None:
         shown = "; ".join(f"{m.sender}: {m.subject!r}" for m in no_week[-5:])
         more = f"{len(no_week) - 5} more, then " if len(no_week) > 5 else ""
