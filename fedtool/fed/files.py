@@ -106,6 +106,7 @@ class StagedDir:
         self.keep = keep
         self.tag = tag
         self.sealed = False
+        self.written: list[Path] = []
 
     def __enter__(self) -> "StagedDir":
         self.final.parent.mkdir(parents=True, exist_ok=True)
@@ -119,22 +120,21 @@ class StagedDir:
         target = self.path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
+        self.written.append(target)
 
     def seal(self) -> None:
         """Complete the staging folder (the old folder's `keep` subfolders, as hard links
-        where the file system allows) and flush every file and folder in it to disk: once
-        this returns, the staging folder can stand for the folder whatever happens next."""
+        where the file system allows) and flush it to disk (every file written, every
+        folder's entries): once this returns, the staging folder can stand for the folder
+        whatever happens next, a power cut included."""
         for name in self.keep:
             source = self.final / name
             if source.is_dir() and not (self.path / name).exists():
                 shutil.copytree(source, self.path / name, copy_function=_link_or_copy)
-        for folder, _, files in os.walk(self.path):
-            for file in files:
-                fd = os.open(os.path.join(folder, file), os.O_RDONLY)
-                try:
-                    os.fsync(fd)
-                finally:
-                    os.close(fd)
+        for path in self.written:
+            with open(path, "rb") as handle:
+                os.fsync(handle.fileno())
+        for folder, _, _ in os.walk(self.path):
             _sync_folder(Path(folder))
         _sync_folder(self.final.parent)
         self.sealed = True
