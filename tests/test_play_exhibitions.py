@@ -65,17 +65,19 @@ def test_an_exhibitions_folder_is_named_safely_after_the_card_folder(demo_fed, f
 
 
 def test_send_never_sends_the_results_of_a_week_the_league_does_not_hold(demo_fed, fedtool, monkeypatch):
-    """A league restored to before week 2 (the outbox is left as it was): week 2's results stay unsent."""
+    """A league restored to before week 2 (the outbox is left as it was): week 2's results stay
+    unsent, and so does a copy of them in a folder that is no week's (an older `play`'s)."""
     monkeypatch.setenv("SOURCE_DATE_EPOCH", FIXED_EPOCH)
     assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
     assert fedtool("run", "2", "--fed", demo_fed).exit_code == 0
     queued = fedtool("send", "--dry-run", "--fed", demo_fed)
     assert queued.output.endswith("20 to send, 0 sent before, 0 kept for next time\n")  # 11 of week 1, 9 of week 2
+    shutil.copytree(demo_fed / "outbox/week-02", demo_fed / "outbox/week-02-try")  # what an older fedtool's `play` left
     assert fedtool("restore", "20260104T120000Z-before-week-02-run-1.db", "--fed", demo_fed).exit_code == 0
     assert (demo_fed / "outbox/week-02/card.md").is_file()
     queued = fedtool("send", "--dry-run", "--fed", demo_fed)
     assert queued.exit_code == 0, queued.output
     assert queued.output.endswith("11 to send, 0 sent before, 0 kept for next time\n")
-    assert "outbox/week-02/" not in queued.output
+    assert "outbox/week-02" not in queued.output
     week_two = fedtool("send", "2", "--dry-run", "--fed", demo_fed)
     assert week_two.exit_code == 0 and week_two.output == "0 to send, 0 sent before, 0 kept for next time\n"

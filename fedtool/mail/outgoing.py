@@ -63,15 +63,14 @@ def queued(fed: Fed, week: int | None, held: set[int]) -> list[Path]:
         folders += sorted(p for kind in MAIL_FOLDERS for p in (fed.outbox / kind).glob("*") if p.is_dir())
     # in this order: a week's announcements and results, then answers, then reminders last,
     # so a reminder never goes before the announcement it reminds of
-    return [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("mail/*.eml")) if _held_or_not_results(fed, p, held)]
+    may_go = {fed.outbox_week(w) / "mail" for w in held if not leftovers(fed.outbox_week(w))}
+    return [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("mail/*.eml"))
+            if p.parent in may_go or not _results(fed, p.parent)]
 
 
-def _held_or_not_results(fed: Fed, path: Path, held: set[int]) -> bool:
-    """False for a week's results mail (outbox/week-NN/mail/) the league does not hold."""
-    parts = path.relative_to(fed.outbox).parts
-    if len(parts) != 3 or parts[1] != "mail" or not parts[0].startswith("week-"):
-        return True
-    return parts[0][5:].isdigit() and int(parts[0][5:]) in held and not leftovers(fed.outbox / parts[0])
+def _results(fed: Fed, folder: Path) -> bool:
+    """Whether a folder of mail is a week's results (outbox/week-*/mail/, not its announcements)."""
+    return folder.name == "mail" and folder.parent.parent == fed.outbox and folder.parent.name.startswith("week-")
 
 
 def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None) -> SendReport:
