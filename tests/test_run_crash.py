@@ -268,3 +268,24 @@ def test_a_run_killed_at_each_step_of_its_swap_is_settled_by_the_next_command(de
     assert files(fed / "outbox/week-01") == demo_runs[held][1]
     assert league(fed) == demo_runs[held][2]
     assert ("would send outbox/week-01/mail/card.eml: " in offered.output) == (held > 0)
+
+
+def test_the_next_command_drops_every_leftover_staging_and_puts_back_a_folder_left_aside(demo_fed, fedtool):
+    """What killed builds leave (the site's, an exhibition's, the announcements', a week's
+    the league does not hold) is dropped by the next writing command; a folder moved aside
+    whose new one never came is put back; a finished folder is left alone."""
+    assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
+    week = files(demo_fed / "outbox/week-01")
+    outbox = demo_fed / "outbox"
+    leftovers = [".site.new-k1ll3d/index.html", "exhibitions/.week-01.new-abc/m1.md", "week-01/.announcements.new-x/m1-brother-bob.md",
+                 ".week-02.new-run1-q/card.md", ".week-02.old-q/card.md", ".week-01.new-run2-z/card.md"]
+    for name in leftovers + ["exhibitions/.part-vi.old-y/part-vi.md"]:
+        (outbox / name).parent.mkdir(parents=True)
+        (outbox / name).write_text("left by a killed command\n")
+    result = fedtool("send", "--dry-run", "--fed", demo_fed)
+    assert result.exit_code == 0, result.output
+    assert staging_left(demo_fed) == []
+    assert files(outbox / "week-01") == week  # the league holds run 1: a staged run 2 is nobody's
+    assert files(outbox / "exhibitions/part-vi") == {"part-vi.md": b"left by a killed command\n"}  # put back: its new one never came
+    assert files(outbox / "week-02") == {"card.md": b"left by a killed command\n"}  # the same, though the league does not hold week 2 ...
+    assert "outbox/week-02/" not in result.output  # ... so send does not offer it

@@ -333,7 +333,7 @@ def settle_outbox(fed: Fed) -> None:
     outbox = fed.outbox
     if not outbox.is_dir():
         return
-    weeks: set[int] = set()
+    weeks: dict[Path, int] = {}  # outbox/week-NN -> NN
     others: set[Path] = set()
     for folder in [outbox, outbox / EXHIBITIONS, *sorted(outbox.glob("week-*"))]:
         if not folder.is_dir() or folder.is_symlink():
@@ -344,16 +344,16 @@ def settle_outbox(fed: Fed) -> None:
                 continue
             week = _WEEK_FOLDER.fullmatch(found["name"]) if folder == outbox else None
             if week:
-                weeks.add(int(week[1]))
+                weeks[folder / found["name"]] = int(week[1])
             else:
                 others.add(folder / found["name"])
     for final in sorted(others):
         settle(final)
     if weeks:
         db = open_league(fed.database, create=False)
-        for week in sorted(weeks):
+        for final, week in sorted(weeks.items()):
             run = held_run(db, week)
-            settle(fed.outbox_week(week), _run_tag(run) if run else None)
+            settle(final, _run_tag(run) if run else None)
 
 
 _LEFTOVER = re.compile(r"\.(?P<name>.+?)\.(?:new|old)-.*", re.S)
@@ -361,9 +361,10 @@ _WEEK_FOLDER = re.compile(r"week-(\d+)")
 
 
 def _settle_after_failure(fed: Fed, week: int, run: int) -> bool | None:
-    """After a run failed from its seal on: did the league commit it? The outbox is settled
-    by the answer (swapped in or dropped); if the league cannot be read now, the next
-    command settles it. Returns whether the league holds the run (None: it cannot tell)."""
+    """After a run failed before it knew its commit had returned: did the league commit it?
+    The outbox is settled by the answer (swapped in or dropped); if the league cannot be
+    read now, the next command settles it. Returns whether the league holds the run (None:
+    it cannot tell, so its snapshot is kept)."""
     try:
         held = held_run(open_league(fed.database, create=False), week) == run
     except Exception:  # the failure being raised says what went wrong; the next command settles
