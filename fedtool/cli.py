@@ -25,14 +25,15 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None,
     """--fed DIR, shared by every command that works on a federation. It may also come
     before the command (`fedtool --fed DIR titles`); after it, it wins. A command that
     `writes` holds the fed's lock while it runs (fedtool.fed.lock), waiting `wait`
-    seconds for another to finish (default LOCK_WAIT).
+    seconds for another to finish (default LOCK_WAIT), and first settles what a killed
+    command left in the outbox (fedtool.week.run.settle_outbox).
 
     What SQLite or the disk refuses while the command runs (a read-only or damaged league,
     a full disk, a folder that cannot be written) ends in one message naming the file and
     what to do (fedtool.league.db.league_error, fedtool.kernel.errors.disk_error), never a
     traceback. `atomic` is a sentence a command whose league work is one transaction adds to
     SQLite's refusals (a refused commit changed nothing: the run's outbox is swapped in only
-    with its commit); a file the disk refused says only what is sure."""
+    after its commit); a file the disk refused says only what is sure."""
     if command is None:
         return functools.partial(fed_option, writes=writes, wait=wait, atomic=atomic)
 
@@ -49,6 +50,9 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None,
             if not writes:
                 return command(*args, fed=fed, **kwargs)
             with fed_lock(fed, LOCK_WAIT if wait is None else wait):
+                from fedtool.week.run import settle_outbox
+
+                settle_outbox(fed)  # what a killed command left: the outbox follows the league
                 return command(*args, fed=fed, **kwargs)
         except sqlite3.Error as exc:
             from fedtool.league.db import league_error
@@ -196,6 +200,9 @@ def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
 @fed_option(writes=True)
 def play(fed: Fed, folder: Path, dice_file: Path | None):
     """Play the card in FOLDER as an exhibition: writeups only, the league untouched.
+
+    Everything goes to outbox/exhibitions/<folder>/ (never a week's results), which
+    `fedtool send` never sends.
 
     \b
     Example (the rulebook's Part VI match):
