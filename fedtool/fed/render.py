@@ -12,7 +12,8 @@ cannot forget it:
 - Markdown (`*.md.j2`): `md_escape`, through the environment's `finalize`. Markdown made on
   purpose passes with a filter: `fedhead_markdown` (the fedhead's card notes, trusted),
   `md_code` (a code span), `md_fence` (a fenced block).
-- Plain text (every mail's parts and headers, `*.txt.j2`): `plain_text`.
+- Plain text: `plain_text` (no control characters, no bidirectional overrides), for every
+  value any template prints and for every mail's parts and headers.
 - YAML and JSON: only ever written by `yaml` (`fedtool.kernel.yamlio.dump_yaml`, a
   SafeDumper) and `json.dumps`, which quote what they write.
 """
@@ -35,8 +36,7 @@ from markupsafe import Markup
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 
-MARKDOWN_TEMPLATES = (".md.j2", ".md", ".markdown.j2", ".markdown")  # printed values go through md_escape
-PLAIN_TEMPLATES = (".txt.j2", ".txt")  # printed values go through plain_text
+MARKDOWN_TEMPLATES = (".md.j2", ".md", ".markdown.j2", ".markdown")  # printed values go through md_escape, others through plain_text
 
 
 def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = None) -> ImmutableSandboxedEnvironment:
@@ -72,13 +72,13 @@ def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = N
 
 @pass_context
 def _finalize(context, value):
-    """Every value a template prints: Markdown-escaped in a Markdown template, cleaned in a
-    plain-text one; an HTML template escapes it itself (autoescape)."""
+    """Every value a template prints: Markdown-escaped in a Markdown template, cleaned by
+    `plain_text` in any other (an HTML template then escapes it: autoescape)."""
     if context.name and context.name.endswith(MARKDOWN_TEMPLATES):
         return md_escape(value)
-    if context.name and context.name.endswith(PLAIN_TEMPLATES):
-        return plain_text(value)
-    return value
+    if isinstance(value, Markup):  # HTML made on purpose (the fedhead's Markdown, a writeup)
+        return value
+    return plain_text(value)  # then autoescaped in an HTML template
 
 
 @pass_context
@@ -186,16 +186,27 @@ def md_code(text) -> MarkdownText:
     """Text as one Markdown code span, shown exactly (a seed text, a calculation): fenced by
     more backticks than any run in it (CommonMark 6.1), on one line."""
     content = one_line(text)
+    if not content:
+        return MarkdownText("")
     fence = "`" * (max((len(run) for run in re.findall("`+", content)), default=0) + 1)
-    if content.startswith("`") or content.endswith("`"):
-        content = f" {content} "
+    if content.strip(" ") and (content[0] in " `" or content[-1] in " `"):
+        content = f" {content} "  # a renderer strips one space from each end, and only then
     return MarkdownText(f"{fence}{content}{fence}")
 
 
-def md_fence(text) -> MarkdownText:
+def md_fence(text, in_html: bool = False) -> MarkdownText:
     """Text as a fenced Markdown code block (the dice log), shown exactly: its fence longer
-    than any run of backticks in it, so no line of it can close the block (CommonMark 4.5)."""
+    than any run of backticks in it, so no line of it can close the block (CommonMark 4.5).
+
+    `in_html`: the block sits inside raw HTML, as the writeups fold the dice log in
+    `<details>`. Python-Markdown (without its fenced_code extension) passes a whole
+    `<details>` element through as raw HTML, this block too, so a `<` in it (and an `&`
+    that could start a character reference) is written as a character reference: shown as
+    `<` where the block is read as raw HTML, as written where it is read as code
+    (CommonMark, GitHub's, Python-Markdown's fenced_code). Only player text holds either."""
     content = plain_text(text)
+    if in_html:
+        content = re.sub(r"<|&(?=[A-Za-z0-9#])", lambda found: _MD_REFERENCE[found.group()], content)
     fence = "`" * max(3, max((len(run) for run in re.findall("`+", content)), default=0) + 1)
     if content and not content.endswith("\n"):
         content += "\n"
@@ -214,7 +225,7 @@ def render(env: ImmutableSandboxedEnvironment, name: str, **context) -> str:
     except SecurityError as exc:
         template, line = _place(exc, name)
         raise FedError(Problem(template, f"line {line}" if line else None,
-                               f"the template tried something templates may not do ({exc}): a template sees only the data fedtool hands it",
+                               f"the template tried something templates may not do ({str(exc).rstrip('.')}): a template sees only the data fedtool hands it",
                                "writeup templates: sandbox")) from None
     except Exception as exc:  # a fed's own template can be wrong in many ways
         template, line = _place(exc, name)
@@ -230,7 +241,7 @@ def _place(exc: Exception, name: str) -> tuple[str, int | None]:
     tb = exc.__traceback__
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
-        if filename.endswith((".j2", *MARKDOWN_TEMPLATES, *PLAIN_TEMPLATES)):
+        if filename.endswith((".j2", *MARKDOWN_TEMPLATES)):
             template, line = filename, tb.tb_lineno
         tb = tb.tb_next
     return template or name, line
