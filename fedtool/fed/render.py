@@ -76,7 +76,7 @@ def _finalize(context, value):
     `plain_text` in any other (an HTML template then escapes it: autoescape)."""
     if context.name and context.name.endswith(MARKDOWN_TEMPLATES):
         return md_escape(value)
-    if isinstance(value, Markup):  # HTML made on purpose (the fedhead's Markdown, a writeup)
+    if hasattr(value, "__html__"):  # HTML made on purpose (Markup: the fedhead's Markdown, a writeup)
         return value
     return plain_text(value)  # then autoescaped in an HTML template
 
