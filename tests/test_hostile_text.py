@@ -288,6 +288,22 @@ def test_markdown_escapes_are_the_documented_ones(played):
 # ---------------------------------------------------------------- the escapers
 
 
+def test_markdown_escapes_only_what_could_start_markdown():
+    assert md_escape("no_show_limit __init__ _x_ a*b*c") == "no_show_limit \\_\\_init\\_\\_ \\_x\\_ a\\*b\\*c"
+    assert md_escape("-7, 1.5 points, 10:30 (so-so) - what?!") == "-7, 1.5 points, 10:30 (so-so) - what?!"
+    assert md_escape("- a\n+ b\n1. c\n12) d\n> e\n=\n: f\n!!! g") == "\\- a\n\\+ b\n1\\. c\n12\\) d\n\\> e\n&#61;\n&#58; f\n\\!!! g"
+    assert md_escape("Smith & Wesson &amp; &#60; a&") == "Smith & Wesson &amp;amp; &amp;\\#60; a&amp;"
+    assert md_escape("  indented\r\nCR LF\u2028line\tsep  ") == "indented\nCR LF\nline\tsep"
+
+
+def test_a_macro_or_a_parent_block_is_escaped_once(tmp_path):
+    (tmp_path / "parent.md.j2").write_text("{% block footer %}[{{ who }}]{% endblock %}\n", encoding="utf-8")
+    (tmp_path / "child.md.j2").write_text('{% extends "parent.md.j2" %}{% macro bold(x) %}**{{ x }}**{% endmacro %}'
+                                          "{% block footer %}{{ super() }} {{ bold(who) }} {% set kept %}<{{ who }}>{% endset %}{{ kept }}{% endblock %}\n",
+                                          encoding="utf-8")
+    assert render(environment(tmp_path), "child.md.j2", who="*a* <b>") == "[\\*a\\* &lt;b>] **\\*a\\* &lt;b>** <\\*a\\* &lt;b>>"
+
+
 def _visible(rendered: str) -> str:
     return " ".join("".join(_Elements(rendered).text).split())  # character references read
 

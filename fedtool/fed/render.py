@@ -62,12 +62,19 @@ def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = N
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    # what a template renders is escaped already: a macro's output, a parent block's
+    # (`super()`), a `{% set %}` block's are marked so, and not escaped a second time
+    env.concat = _rendered  # type: ignore[method-assign]
     env.filters["fedhead_markdown"] = _fedhead_markdown_filter
     env.filters["md_escape"] = md_escape
     env.filters["md_code"] = md_code
     env.filters["md_fence"] = md_fence
     env.filters["plain_text"] = plain_text
     return env
+
+
+def _rendered(parts) -> MarkdownText:
+    return MarkdownText("".join(parts))
 
 
 @pass_context
@@ -138,9 +145,10 @@ def one_line(text) -> str:
 # rest, because Python-Markdown prints a backslash before any other character, and passes
 # `\<tag>` through as raw HTML: `<` (raw HTML, autolinks), `|` (tables), `~` (strikethrough,
 # ~~~ fences), an `&` that could start a character reference, and the colon of a URI
-# scheme (`javascript:x`: no linkifier sees a scheme). Other punctuation (. , ; ' " ( ) -
-# ! ? / ...) never starts Markdown in the middle of a line and stays as it is, readable.
-_MD_INLINE = re.compile(r"[\\`*_\[\]{}#]|[<|~]|&(?=[A-Za-z0-9#]|$)|(?<=[A-Za-z]):(?=\S)")
+# scheme (`javascript:x`: no linkifier sees a scheme). An `_` between two letters or digits
+# (no_show_limit) emphasises nothing in any of them, and other punctuation (. , ; ' " ( ) -
+# ! ? / ...) never starts Markdown in the middle of a line: they stay as they are, readable.
+_MD_INLINE = re.compile(r"[\\`*\[\]{}#]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|[<|~]|&(?=[A-Za-z0-9#]|$)|(?<=[A-Za-z]):(?=\S)")
 _MD_REFERENCE = {"<": "&lt;", "|": "&#124;", "~": "&#126;", "&": "&amp;", ":": "&#58;", "=": "&#61;"}
 # At a line's start, what would begin a block there: a list item (`- `, `+ `, `1. `, `1) `),
 # a thematic break or setext underline (`---`, `===`), a block quote (`>`), a
@@ -219,7 +227,7 @@ def md_fence(text, in_html: bool = False) -> MarkdownText:
 def render(env: ImmutableSandboxedEnvironment, name: str, **context) -> str:
     """Render a template; any error in it is a FedError naming the template and its line."""
     try:
-        return env.get_template(name).render(**context)
+        return str(env.get_template(name).render(**context))
     except TemplateNotFound as exc:
         raise FedError(Problem(name, None, f"template {exc.name!r} not found in the fed's templates/ or fedtool's", "writeup templates")) from None
     except SecurityError as exc:
