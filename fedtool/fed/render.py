@@ -248,9 +248,8 @@ def _place(exc: Exception, name: str) -> tuple[str, int | None]:
         return template, line
     tb = exc.__traceback__
     while tb is not None:
-        filename = tb.tb_frame.f_code.co_filename
-        if filename.endswith((".j2", *MARKDOWN_TEMPLATES)):
-            template, line = filename, tb.tb_lineno
+        if "__jinja_exception__" in tb.tb_frame.f_globals:  # a frame jinja made for a template line
+            template, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
         tb = tb.tb_next
     return template or name, line
 
