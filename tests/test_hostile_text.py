@@ -422,3 +422,18 @@ def test_the_site_builds_with_the_sandbox(demo_fed):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "templates/site/home.html.j2, line 1: the template tried something templates may not do" in result.stderr
     assert not (demo_fed / "outbox/site").exists()
+
+
+@pytest.mark.xfail(strict=True, reason="fedtool/week/run.py `_correction_note` writes the rerun's Markdown note with an f-string: "
+                   "the names in `vs` need md_escape (outside this change's files)")
+def test_a_rerun_s_correction_note_escapes_the_names(demo_fed):
+    sheet = demo_fed / "rosters/brother-bob.yaml"
+    data = yaml.safe_load(sheet.read_text(encoding="utf-8"))
+    data["name"] = "<img src=x onerror=alert(1)> Brother Bob"
+    sheet.write_text(yaml.safe_dump(data), encoding="utf-8")
+    _fedtool("run", "1", "--fed", demo_fed)
+    _fedtool("run", "1", "--rerun", "--fed", demo_fed)
+    mail = email.message_from_bytes((demo_fed / "outbox/week-01/mail/bob-players-example.eml").read_bytes(), policy=policy.default)
+    text = mail.get_body(("plain",)).get_content()
+    assert "- m1 (&lt;img src=x onerror=alert(1)> Brother Bob vs. Friendly Sam): no change" in text
+    assert "<img" not in _without_code(text)
