@@ -424,8 +424,6 @@ def test_the_site_builds_with_the_sandbox(demo_fed):
     assert not (demo_fed / "outbox/site").exists()
 
 
-@pytest.mark.xfail(strict=True, reason="fedtool/week/run.py `_correction_note` writes the rerun's Markdown note with an f-string: "
-                   "the names in `vs` need md_escape (outside this change's files)")
 def test_a_rerun_s_correction_note_escapes_the_names(demo_fed):
     sheet = demo_fed / "rosters/brother-bob.yaml"
     data = yaml.safe_load(sheet.read_text(encoding="utf-8"))

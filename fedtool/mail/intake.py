@@ -63,7 +63,7 @@ from typing import Iterator
 from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
 
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
-from fedtool.fed.render import MAIL_POLICY
+from fedtool.fed.render import MAIL_POLICY, plain_text
 from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
@@ -465,7 +465,7 @@ def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, 
     if original_id and _MESSAGE_ID.match(original_id):  # echoed only when it is one clean Message-ID
         reply["In-Reply-To"] = original_id
         reply["References"] = original_id
-    reply.set_content(text)
+    reply.set_content(plain_text(text))  # the quoted strategy is player text: control and bidi characters out
     return reply
 
 

@@ -25,7 +25,7 @@ from markupsafe import Markup
 
 from fedtool.fed.card import OPENING_FILE, Card, load_card, strategy_path
 from fedtool.fed.files import StagedDir, atomic_write, settle
-from fedtool.fed.render import email, environment, render
+from fedtool.fed.render import email, environment, md_escape, render
 from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
@@ -644,7 +644,8 @@ def _correction_note(run: int, label: str, corrections: list[dict] | None, match
         return "", Markup("")
     head = f"**Corrected results.** {label.capitalize()} was run again (run {run}); this replaces the report sent before."
     mine = [c for c in corrections or [] if c["match"] in match_ids]
-    md = head + "\n\n" + "".join(f"- {c['match']} ({c['vs']}): {c['text']}\n" for c in mine) + "\n---\n\n"
+    # names and results are player text: escaped for Markdown like every writeup's
+    md = head + "\n\n" + "".join(f"- {md_escape(c['match'])} ({md_escape(c['vs'])}): {md_escape(c['text'])}\n" for c in mine) + "\n---\n\n"
     items = Markup("").join(Markup("<li>{} ({}): {}</li>").format(c["match"], c["vs"], c["text"]) for c in mine)
     html = Markup("<p><strong>Corrected results.</strong> {}</p>\n").format(head.split("** ", 1)[1])
     if mine:
