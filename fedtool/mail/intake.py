@@ -151,22 +151,28 @@ def messages(source: Path | str) -> Iterator[Incoming]:
         box = mailbox.Maildir(source, factory=None, create=False)
         delivered = _maildir_delivered(source)
         for key in sorted(box.keys(), key=_maildir_order):
-            raw = box.get_bytes(key)
-            yield Incoming(raw, len(raw), delivered.get(key))
+            with box.get_file(key) as handle:  # never more than the cap into memory
+                raw = handle.read(MAX_BYTES + 1)
+            when, size = delivered.get(key, (None, len(raw)))
+            yield Incoming(raw, max(size, len(raw)), when)
     elif source.is_file():
         for message in mailbox.mbox(source, create=False):
             raw = message.as_bytes()
             yield Incoming(raw, len(raw), _mbox_date(message.get_from()))
     elif source.is_dir():
         for path in sorted(source.glob("*.eml")):
-            raw = path.read_bytes()
-            yield Incoming(raw, len(raw), _from_timestamp(path.stat().st_mtime))
+            if not path.is_file():  # a folder, a pipe or a device named like a mail is no mail
+                continue
+            with path.open("rb") as handle:  # never more than the cap into memory; the size from the file
+                raw = handle.read(MAX_BYTES + 1)
+                stat = os.fstat(handle.fileno())
+            yield Incoming(raw, max(stat.st_size, len(raw)), _from_timestamp(stat.st_mtime))
     else:
         raise FedError(Problem(str(source), None, "not a Maildir, an mbox file, a folder of .eml files or an imaps:// address", "fedtool inbox"))
 
 
-def _maildir_delivered(folder: Path) -> dict[str, datetime.datetime]:
-    """Each Maildir mail's delivery time, by key: its file's time in new/KEY or
+def _maildir_delivered(folder: Path) -> dict[str, tuple[datetime.datetime, int]]:
+    """Each Maildir mail's delivery time and size, by key: its file's time in new/KEY or
     cur/KEY:2,FLAGS (the Maildir layout), both folders listed once, no mail parsed."""
     found = {}
     for sub in ("new", "cur"):
@@ -176,7 +182,8 @@ def _maildir_delivered(folder: Path) -> dict[str, datetime.datetime]:
             continue
         for entry in entries:
             try:
-                found.setdefault(entry.name.split(mailbox.Maildir.colon)[0], _from_timestamp(entry.stat().st_mtime))
+                stat = entry.stat()
+                found.setdefault(entry.name.split(mailbox.Maildir.colon)[0], (_from_timestamp(stat.st_mtime), stat.st_size))
             except FileNotFoundError:  # taken by another reader meanwhile
                 continue
     return found
