@@ -232,7 +232,7 @@ def headers(message: EmailMessage) -> dict[str, list[str]]:
     the cost of intake."""
     found: dict[str, list[str]] = {}
     for name, value in message.raw_items():
-        value = _FOLD.sub(" ", str(value)).strip()
+        value = _FOLD.sub(" ", _decoded(str(value))).strip()
         if name.lower() == "subject" and "=?" in value:
             try:
                 value = str(make_header(decode_header(value)))
@@ -240,6 +240,17 @@ def headers(message: EmailMessage) -> dict[str, list[str]]:
                 pass
         found.setdefault(name.lower(), []).append(value)
     return found
+
+
+def _decoded(value: str) -> str:
+    """A header as text: the email package keeps a header's raw bytes that are not ASCII as
+    surrogates; raw UTF-8 (RFC 6532) is read as such, any other byte becomes U+FFFD, so no
+    header text can fail later where it is written (the league, an answer, a terminal)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return value.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    return value
 
 
 def _one(head: dict, name: str, default: str = "") -> str:
