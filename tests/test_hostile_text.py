@@ -435,3 +435,20 @@ def test_a_rerun_s_correction_note_escapes_the_names(demo_fed):
     text = mail.get_body(("plain",)).get_content()
     assert "- m1 (&lt;img src=x onerror=alert(1)> Brother Bob vs. Friendly Sam): no change" in text
     assert "<img" not in _without_code(text)
+
+
+def test_a_fed_template_that_is_no_text_file_is_refused_by_name(demo_fed):
+    """The fed's templates are read through the guard every file read goes through: a pipe
+    named like a template is refused at once (never waited on), a NUL byte with its line."""
+    import os
+
+    (demo_fed / "templates/card.md.j2").unlink(missing_ok=True)
+    os.mkfifo(demo_fed / "templates/card.md.j2")
+    result = CliRunner().invoke(cli, ["run", "1", "--fed", str(demo_fed)])
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "error: templates/card.md.j2: is not a regular file (a device, a pipe or a socket): fedtool reads only files\n" == result.stderr
+    os.unlink(demo_fed / "templates/card.md.j2")
+    (demo_fed / "templates/card.md.j2").write_bytes(b"# card\n\x00\n")
+    result = CliRunner().invoke(cli, ["run", "1", "--fed", str(demo_fed)])
+    assert result.exit_code == 1 and "templates/card.md.j2, line 2: a NUL byte" in result.stderr, result.stderr
+    assert not (demo_fed / "outbox/week-01").exists()

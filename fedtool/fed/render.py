@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import os
 import re
 from email.message import EmailMessage
 from email.policy import EmailPolicy
@@ -29,12 +30,14 @@ from email.utils import formataddr, format_datetime
 from pathlib import Path
 
 import markdown as markdown_lib
+from jinja2.loaders import split_template_path
 from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, pass_context, select_autoescape
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.yamlio import read_text
 
 MARKDOWN_TEMPLATES = (".md.j2", ".md", ".markdown.j2", ".markdown")  # printed values go through md_escape, others through plain_text
 
@@ -52,7 +55,7 @@ def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = N
     packaged: BaseLoader = PackageLoader("fedtool", "templates")
     if rulesets:
         packaged = ChoiceLoader([packaged, PrefixLoader({rid: FileSystemLoader(str(folder)) for rid, folder in rulesets.items()}, delimiter="/")])
-    loaders = [FileSystemLoader(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
+    loaders = [FedTemplates(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
     env = ImmutableSandboxedEnvironment(
         loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}, delimiter=":"), packaged]),
         autoescape=select_autoescape(enabled_extensions=("html", "htm", "xml", "html.j2", "htm.j2", "xml.j2"), default_for_string=False),
@@ -224,12 +227,33 @@ def md_fence(text, in_html: bool = False) -> MarkdownText:
 # ---------------------------------------------------------------- rendering
 
 
+class FedTemplates(FileSystemLoader):
+    """The fed's own templates/, read through the guard every file fedtool reads goes
+    through (`fedtool.kernel.yamlio.read_text`): a folder, a pipe or a device named like a
+    template, a huge file, bytes that are not UTF-8 or a NUL are refused by name, never
+    waited on or loaded whole."""
+
+    def get_source(self, environment, template):
+        for folder in self.searchpath:
+            path = Path(folder, *split_template_path(template))
+            if os.path.lexists(path):
+                text = read_text(path, f"templates/{template}", limit=TEMPLATE_BYTES)
+                mtime = path.stat().st_mtime
+                return text, str(path), lambda: path.exists() and path.stat().st_mtime == mtime
+        raise TemplateNotFound(template)
+
+
+TEMPLATE_BYTES = 1_000_000
+
+
 def render(env: ImmutableSandboxedEnvironment, name: str, **context) -> str:
     """Render a template; any error in it is a FedError naming the template and its line."""
     try:
         return str(env.get_template(name).render(**context))
     except TemplateNotFound as exc:
         raise FedError(Problem(name, None, f"template {exc.name!r} not found in the fed's templates/ or fedtool's", "writeup templates")) from None
+    except FedError:  # a fed template file refused by the guard every file read goes through
+        raise
     except SecurityError as exc:
         template, line = _place(exc, name)
         raise FedError(Problem(template, f"line {line}" if line else None,
