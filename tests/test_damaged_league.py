@@ -347,3 +347,36 @@ def test_a_read_only_fed_folder_without_its_lock_file_is_one_clear_message(fed, 
     reason = "Operation not permitted" if os.geteuid() == 0 else "Permission denied"
     assert_refused(invoke(fed, ["run", "2"]), f"{fed}: nothing can be created in this folder ({reason}; fedtool was writing {LOCK_FILE}): "
                                               "make the folder writable for the user running fedtool [the disk]")
+
+
+def test_a_new_league_is_made_whole_before_it_has_its_name(tmp_path, monkeypatch):
+    """SQLite makes a file at open and writes its header only at the first write: a process
+    killed in between would leave a 0-byte fed.db, which fedtool refuses. A new league is
+    made beside it and linked into place whole; what a killed creation left is removed."""
+    import os
+
+    import fedtool.league.db as league_db
+    from fedtool.league.db import open_league
+
+    path = tmp_path / "fed.db"
+    (tmp_path / ".fed.db.new-killed").write_bytes(b"")  # a creation killed before its link
+    seen = []
+
+    class Killed(BaseException):
+        pass
+
+    def die_before_linking(made, name):
+        seen.append((Path(made).stat().st_size, Path(name).exists()))
+        raise Killed
+
+    real_link = os.link
+    monkeypatch.setattr(league_db.os, "link", die_before_linking)
+    with pytest.raises(Killed):
+        open_league(path)
+    assert len(seen) == 1 and seen[0][0] >= 512 and seen[0][1] is False  # a header already, and no fed.db yet
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # neither fed.db nor a leftover
+    monkeypatch.setattr(league_db.os, "link", real_link)
+    db = open_league(path)
+    assert db.execute("PRAGMA journal_mode").fetchone() == ("wal",) and "weeks" in db.table_names()
+    db.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["fed.db"]
