@@ -123,16 +123,19 @@ def card_reader(week: int) -> Callable[[Path], list[Problem]]:
     return read
 
 
-def booking_reader(*weeks: int) -> Callable[[Path], list[Problem]]:
+def booking_reader(*weeks: int, play: bool = False) -> Callable[[Path], list[Problem]]:
     """What a run reads before it rolls: the card, its sheets and states, every match booked
-    by its ruleset under the fed's settings for it."""
+    by its ruleset under the fed's settings for it; with `play`, every match then resolved on
+    the fed's dice (a data file that was read must play)."""
 
     def read(root: Path) -> list[Problem]:
         fed = load_fed(root)
         for week in weeks:
             card = week_card(fed, week)
             context = card_context(fed, card, week)
-            book_all(fed, card, context.wrestlers, context.states)
+            bookings = book_all(fed, card, context.wrestlers, context.states)
+            if play:
+                _resolve_card(fed, card, bookings, week, None)
         return []
 
     return read
@@ -193,9 +196,10 @@ SLOTS = {
     "card-mixed": Slot("strategies/week-03/card.yaml", card_reader(3), then=booking_reader(3)),
     "opening": Slot("strategies/week-01/opening.yaml", card_reader(1), then=booking_reader(1)),
     "dice": Slot(DICE_FILE, read_dice, limit=DICE_LIMIT, is_yaml=False, shown_absolute=True),
-    "data-facemat-track": Slot("facemat-data/track.yaml", booking_reader(4)),
-    "data-facemat-facs": Slot("facemat-data/facs.yaml", booking_reader(4)),
-    "data-matclash-deck": Slot("rosters/house-deck.yaml", booking_reader(3)),
+    "data-facemat-track": Slot("facemat-data/track.yaml", booking_reader(4, play=True)),
+    "data-facemat-facs": Slot("facemat-data/facs.yaml", booking_reader(4, play=True)),
+    "data-facemat-reels": Slot("facemat-data/highlight_reels.yaml", booking_reader(4, play=True)),
+    "data-matclash-deck": Slot("rosters/house-deck.yaml", booking_reader(3, play=True)),
 }
 YAML_SLOTS = [name for name, slot in SLOTS.items() if slot.is_yaml]
 
@@ -630,3 +634,66 @@ def test_intake_answers_every_hostile_mail_and_then_the_good_one(hostile):
         assert again.replies == [] and {o.verdict for o in again.outcomes} == {"duplicate"}
     finally:
         shutil.rmtree(work)
+
+
+# --------------------------------------------------------------------------- regressions the property found
+
+
+def _replace_in(root: Path, relative: str, old: str, new: str) -> None:
+    path = root / relative
+    text = path.read_text(encoding="utf-8")
+    assert old in text, old
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+
+
+def _refusal(read: Callable[[Path], list[Problem]], root: Path) -> list[str]:
+    with pytest.raises(FedError) as caught:
+        read(root)
+    return [str(p) for p in caught.value.problems]
+
+
+@pytest.mark.parametrize("text", ["", "[1, 2]\n", "just words\n"])
+def test_a_facemat_data_file_that_is_no_mapping_is_refused(tmp_path, text):
+    """Regression: an empty track.yaml (or a list, or a word) ended in AttributeError."""
+    root = hostile_base(tmp_path / "fed")
+    (root / "facemat-data/track.yaml").write_text(text, encoding="utf-8")
+    where = ", line 1" if text.startswith("[") else ""  # a list knows its line
+    assert set(_refusal(booking_reader(4), root)) == {
+        f"facemat-data/track.yaml{where}: the file is a mapping of the tables its header describes [Face to the Mat data (its file's header)]"}
+
+
+def test_a_fac_type_or_an_effect_target_that_is_a_list_is_refused(tmp_path):
+    """Regression: `type: []` on a card and `who: []` in an effect ended in TypeError (unhashable)."""
+    root = hostile_base(tmp_path / "fed")
+    _replace_in(root, "facemat-data/facs.yaml", "type: MEAN", "type: []")
+    _replace_in(root, "facemat-data/highlight_reels.yaml", "who: favored", "who: [favored]")
+    problems = _refusal(booking_reader(4), root)
+    assert any(p.startswith("facemat-data/facs.yaml, line ") and "unknown card type []" in p for p in problems), problems
+    assert any(p.startswith("facemat-data/highlight_reels.yaml, line ") and "['favored'] is not one of" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("sets, message", [
+    ("sets: null", "`sets:` maps each set to its cards and counts (card: count)"),
+    ("sets: {wave1: [beastin]}", "`sets:` maps each set to its cards and counts (card: count)"),
+])
+def test_a_matclash_deck_with_sets_that_are_no_mapping_is_refused(tmp_path, sets, message):
+    """Regression: a deck file with `sets: null` ended in AttributeError."""
+    root = hostile_base(tmp_path / "fed")
+    deck = root / "rosters/house-deck.yaml"
+    data = yaml.safe_load(deck.read_text(encoding="utf-8"))
+    deck.write_text(yaml.safe_dump({"base": data["base"]}) + sets + "\n", encoding="utf-8")
+    assert {p.split(": ", 1)[1] for p in _refusal(booking_reader(3), root)} == {f"{message} [Mat Clash deck]"}
+
+
+def test_a_matclash_deck_count_of_true_is_refused(tmp_path):
+    root = hostile_base(tmp_path / "fed")
+    _replace_in(root, "rosters/house-deck.yaml", "mat_beast: 1", "mat_beast: true")
+    assert any("count True is not a whole number from 0 to 55" in p for p in _refusal(booking_reader(3), root))
+
+
+def test_a_team_member_that_is_no_wrestler_id_is_refused(tmp_path):
+    """Regression: `members: [[], friendly-sam]` ended in TypeError (unhashable)."""
+    root = hostile_base(tmp_path / "fed")
+    _replace_in(root, "rosters/rulebook-rivals.yaml", "members: [brother-bob, friendly-sam]", "members: [[], friendly-sam]")
+    assert _refusal(sheet_reader("rulebook-rivals"), root) == [
+        "rosters/rulebook-rivals.yaml, line 5, field members: a team lists two to four different members (their wrestler ids) [MatchMatch I.2]"]
