@@ -491,9 +491,10 @@ def _deep_child(root: str, kind: str, depth: int) -> None:
     pytest.param("explicit-keys", marks=pytest.mark.xfail(strict=True, reason=QUESTION_MARK_DEFECT)),
     pytest.param("dash-keys", marks=pytest.mark.xfail(strict=True, reason=QUESTION_MARK_DEFECT)),
 ])
-def test_a_file_nested_a_hundred_thousand_deep_is_refused_without_a_signal(fed_root, kind):
+def test_a_file_nested_a_hundred_thousand_deep_is_refused_without_a_signal(fed_root, tmp_path, kind):
+    own = shutil.copytree(fed_root, tmp_path / "fed")  # a child killed mid-reading cannot put the file back
     code = f"import sys; sys.path.insert(0, {str(ROOT / 'tests')!r}); import test_hostile_readers as t; t._deep_child(*sys.argv[1:2], sys.argv[2], int(sys.argv[3]))"
-    done = subprocess.run([sys.executable, "-c", code, str(fed_root), kind, str(DEEP_DEPTHS[kind])], capture_output=True, text=True,
+    done = subprocess.run([sys.executable, "-c", code, str(own), kind, str(DEEP_DEPTHS[kind])], capture_output=True, text=True,
                           env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}, timeout=300)
     lines = [json.loads(line) for line in done.stdout.splitlines()]
     assert done.returncode >= 0, f"killed by signal {-done.returncode} reading {lines[-1] if lines else '?'}"
