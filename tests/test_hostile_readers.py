@@ -569,15 +569,15 @@ def nested_mime(levels: int, message_id: str) -> bytes:
     return head + body
 
 
+MAIL_KINDS = ("mutated-file", "mutated-strategy", "nested-mime", "many-parts", "huge", "bad-charset", "binary")
 BASE_MAILS = sorted((ROOT / "tests/data/mails").glob("*.eml"))
 BOB_STRATEGY = (ROOT / "strategies/week-01/brother-bob.yaml").read_bytes()
 
 
 @st.composite
-def hostile_mail(draw, message_id: str) -> bytes:
+def hostile_mail(draw, message_id: str, kinds: tuple[str, ...] = MAIL_KINDS) -> bytes:
     """A mail that is broken, nested, huge, forged in its headers or carrying a broken strategy."""
-    kind = draw(st.sampled_from(["mutated-file", "mutated-strategy", "nested-mime", "many-parts", "huge", "header-crlf",
-                                 "bad-charset", "binary"]))
+    kind = draw(st.sampled_from(kinds))
     if kind == "mutated-file":
         raw = draw(st.sampled_from(BASE_MAILS)).read_bytes()
         raw = raw.replace(b"Message-ID: <", f"Message-ID: <{message_id[1:-1]}-".encode(), 1)
@@ -608,18 +608,20 @@ def hostile_mail(draw, message_id: str) -> bytes:
     return draw(st.binary(max_size=2000))
 
 
-@settings(HOSTILE, max_examples=int(os.environ.get("FEDTOOL_HOSTILE_EXAMPLES", "25")) * 2)
-@given(hostile=st.integers(1, 3).flatmap(lambda n: st.tuples(*[hostile_mail(f"<hostile-{i}@x>") for i in range(n)])))
-@example(hostile=(nested_mime(5000, "<mime-bomb@x>"),))
-@example(hostile=(b"",))
-def test_intake_answers_every_hostile_mail_and_then_the_good_one(hostile):
+def check_intake(hostile: tuple[bytes | None, ...]) -> None:
+    """A folder of .eml files, the hostile ones (None: a folder named .eml) then a good one:
+    every mail is read, answered (or ignored) once, the good one is filed, nothing is left
+    half-filed, and a second intake answers nothing again."""
     work = Path(tempfile.mkdtemp(prefix="hostile-mail-"))
     try:
         root = hostile_base(work / "fed")
         box = work / "mails"
         box.mkdir()
         for index, raw in enumerate(hostile):
-            (box / f"{index:02d}.eml").write_bytes(raw)
+            if raw is None:
+                (box / f"{index:02d}.eml").mkdir()
+            else:
+                (box / f"{index:02d}.eml").write_bytes(raw)
         (box / "99.eml").write_bytes(strategy_mail(BOB_STRATEGY, GOOD_ID))
         report = intake(load_fed(root), box)
         assert len(report.outcomes) == len(hostile) + 1  # every mail read, none stopped the rest
@@ -635,6 +637,30 @@ def test_intake_answers_every_hostile_mail_and_then_the_good_one(hostile):
         assert again.replies == [] and {o.verdict for o in again.outcomes} == {"duplicate"}
     finally:
         shutil.rmtree(work)
+
+
+@settings(HOSTILE, max_examples=int(os.environ.get("FEDTOOL_HOSTILE_EXAMPLES", "25")))
+@given(hostile=st.integers(1, 3).flatmap(lambda n: st.tuples(*[hostile_mail(f"<hostile-{i}@x>") for i in range(n)])))
+@example(hostile=(nested_mime(5000, "<mime-bomb@x>"),))
+@example(hostile=(b"",))
+def test_intake_answers_every_hostile_mail_and_then_the_good_one(hostile):
+    check_intake(hostile)
+
+
+@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
+    "fedtool.mail.intake: an encoded Subject that decodes to CR LF and a Bcc: (=?utf-8?q?Week_1_brother-bob=0D=0ABcc:...?=) "
+    "is copied into the answer's Subject; EmailMessage refuses it (ValueError) outside intake's per-mail guard, so the "
+    "intake stops and the good mail after it is never read"))
+def test_intake_refuses_a_subject_that_decodes_to_a_line_break_and_reads_on():
+    check_intake((b"From: bob@players.example\r\nSubject: =?utf-8?q?Week_1_brother-bob=0D=0ABcc:_all@dcw.example?=\r\n"
+                  b"Message-ID: <crlf@x>\r\n\r\n" + BOB_STRATEGY,))
+
+
+@pytest.mark.xfail(strict=True, raises=IsADirectoryError, reason=(
+    "fedtool.mail.intake.messages reads every *.eml of a folder with Path.read_bytes: a folder named x.eml ends the "
+    "intake in IsADirectoryError, and the good mail after it is never read"))
+def test_intake_passes_over_a_folder_named_eml_and_reads_on():
+    check_intake((None,))
 
 
 # --------------------------------------------------------------------------- regressions the property found
@@ -698,3 +724,60 @@ def test_a_team_member_that_is_no_wrestler_id_is_refused(tmp_path):
     _replace_in(root, "rosters/rulebook-rivals.yaml", "members: [brother-bob, friendly-sam]", "members: [[], friendly-sam]")
     assert _refusal(sheet_reader("rulebook-rivals"), root) == [
         "rosters/rulebook-rivals.yaml, line 5, field members: a team lists two to four different members (their wrestler ids) [MatchMatch I.2]"]
+
+
+# --------------------------------------------------------------------------- what the file guard must refuse (issue 13, "one guard")
+
+FOLDER_DEFECT = ("fedtool.kernel.yamlio.read_text opens whatever path it is given: a folder where the file should be "
+                 "ends in IsADirectoryError (a traceback), not a FedError naming the file")
+
+
+@pytest.mark.parametrize("name", [
+    # a fed's Face to the Mat data folder with no such file takes the packaged one: a folder there is passed over
+    name if name.startswith("data-facemat") else pytest.param(name, marks=pytest.mark.xfail(strict=True, raises=IsADirectoryError, reason=FOLDER_DEFECT))
+    for name in SLOTS
+])
+def test_a_folder_where_a_file_should_be_is_refused(fed_root, tmp_path, name):
+    slot = SLOTS[name]
+    root = shutil.copytree(fed_root, tmp_path / "fed")
+    path = root / slot.file
+    path.unlink()
+    path.mkdir()
+    (path / "inside.yaml").write_text("name: x\n", encoding="utf-8")
+    before = snapshot(root)
+    outcome = _outcome(slot.read, root)
+    assert snapshot(root) == before
+    if name.startswith("data-facemat"):
+        assert outcome == []
+    else:
+        check_named(problems_of(outcome), slot.shown(root), slot.file)
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "fedtool.kernel.yamlio.read_text trusts st_size: `--dice /dev/zero` (size 0) is read until memory runs out "
+    "(MemoryError, a traceback); a device is no file"))
+def test_scripted_dice_from_a_device_are_refused(tmp_path):
+    import resource
+
+    root = hostile_base(tmp_path / "fed")
+    before = snapshot(root)
+
+    def one_gigabyte() -> None:  # the child's memory: MemoryError well before the machine notices
+        resource.setrlimit(resource.RLIMIT_AS, (1 << 30, 1 << 30))
+
+    done = subprocess.run([sys.executable, "-m", "fedtool", "--fed", str(root), "play", str(root / "strategies/example-part-vi"), "--dice", "/dev/zero"],
+                          capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)}, timeout=120, preexec_fn=one_gigabyte)
+    assert snapshot(root) == before
+    assert "Traceback" not in done.stderr, done.stderr[-1500:]
+    assert done.returncode == 1 and "error: /dev/zero" in done.stderr
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "fedtool.kernel.yamlio.read_text passes a NUL byte: a plain-text strategy with a NUL inside a note stands "
+    "(the YAML parser refuses one, the plain-text layout reads it as text)"))
+def test_a_nul_byte_in_a_plaintext_note_is_refused(fed_root):
+    slot = SLOTS["strategy-matchmatch-plaintext"]
+    original = (fed_root / slot.file).read_bytes()
+    assert b"spinning," in original
+    outcome = read_hostile(slot, fed_root, original.replace(b"spinning,", b"spin\x00ning,"))
+    assert problems_of(outcome) and all(p.file == slot.file for p in problems_of(outcome))
