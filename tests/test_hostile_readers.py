@@ -44,13 +44,15 @@ from conftest import snapshot
 from golden import demo_copy
 from fedtool.cli import cli
 from fedtool.fed.card import load_card
-from fedtool.kernel.dice import ScriptedDice
+from fedtool.kernel.dice import ScriptedDice, SeededDice
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.yamlio import MAX_YAML_BYTES
 from fedtool.league.sheets import load_fed, read_roster_sheet
 from fedtool.mail.intake import MAX_BYTES as MAIL_MAX_BYTES
 from fedtool.mail.intake import intake
+from fedtool.rulesets import get_ruleset
 from fedtool.week.booking import book_all, card_context, week_card
+from fedtool.week.odds import exhibition
 from fedtool.week.run import _resolve_card
 from fedtool.week.status import check_strategy_file
 
@@ -161,6 +163,17 @@ def read_dice(root: Path) -> list[Problem]:
 DICE_FILE = "strategies/example-part-vi/dice.txt"
 
 
+def read_odds_files(root: Path) -> list[Problem]:
+    """`fedtool odds --sheet A --sheet B --strategy A --strategy B`: the files as given, booked
+    for an exhibition, one match played on the fed's dice."""
+    part_vi = root / "strategies/example-part-vi"
+    booking = exhibition(load_fed(root), [root / "rosters/brother-bob.yaml", root / "rosters/friendly-sam.yaml"],
+                         [part_vi / "brother-bob.yaml", part_vi / "friendly-sam.yaml"], {"grid": "Po Te Br/We MA HF/Br MA Ch", "rounds": 7})
+    ruleset = get_ruleset(booking.wrestlers[0].ruleset)
+    ruleset.trial(booking.setup, SeededDice(7))
+    return []
+
+
 @dataclass(frozen=True)
 class Slot:
     """One file of the fed and the reader that reads it."""
@@ -196,6 +209,8 @@ SLOTS = {
     "card-mixed": Slot("strategies/week-03/card.yaml", card_reader(3), then=booking_reader(3)),
     "opening": Slot("strategies/week-01/opening.yaml", card_reader(1), then=booking_reader(1)),
     "dice": Slot(DICE_FILE, read_dice, limit=DICE_LIMIT, is_yaml=False, shown_absolute=True),
+    "odds-sheet": Slot("rosters/friendly-sam.yaml", read_odds_files, shown_absolute=True),
+    "odds-strategy": Slot("strategies/example-part-vi/brother-bob.yaml", read_odds_files, shown_absolute=True),
     "data-facemat-track": Slot("facemat-data/track.yaml", booking_reader(4, play=True)),
     "data-facemat-facs": Slot("facemat-data/facs.yaml", booking_reader(4, play=True)),
     "data-facemat-reels": Slot("facemat-data/highlight_reels.yaml", booking_reader(4, play=True)),
