@@ -796,3 +796,12 @@ def test_a_nul_byte_in_a_plaintext_note_is_refused(fed_root):
     assert b"spinning," in original
     outcome = read_hostile(slot, fed_root, original.replace(b"spinning,", b"spin\x00ning,"))
     assert problems_of(outcome) and all(p.file == slot.file for p in problems_of(outcome))
+
+
+@pytest.mark.parametrize("rolled", ["g", "true", "[1, 2]"])
+def test_an_opening_whose_match_is_no_mapping_is_refused(tmp_path, rolled):
+    """Regression: `m1: g` (a truncated opening.yaml) ended in ValueError, `m1: true` in TypeError."""
+    root = hostile_base(tmp_path / "fed")
+    (root / "strategies/week-01/opening.yaml").write_text(f"week: 1\nmatches:\n  m1: {rolled}\n", encoding="utf-8")
+    assert _refusal(card_reader(1), root) == [
+        "strategies/week-01/opening.yaml, line 3, field matches.m1: match m1: expected a mapping of what was rolled (grid, referee, ...) [opening file]"]
