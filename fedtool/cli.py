@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import functools
 import json
+import re
+import sqlite3
 from pathlib import Path
 
 import click
 
 from . import __version__
 from fedtool.fed.settings import Fed
-from fedtool.kernel.errors import FedError
+from fedtool.kernel.errors import FedError, Problem, disk_error
 
 FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, outbox/); default: FEDTOOL_FED, else the current folder."
 
@@ -19,13 +21,21 @@ FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, 
 LOCK_WAIT = 10.0  # seconds a writing command waits for another to finish
 
 
-def fed_option(command=None, *, writes: bool = False, wait: float | None = None):
+def fed_option(command=None, *, writes: bool = False, wait: float | None = None, atomic: str | None = None):
     """--fed DIR, shared by every command that works on a federation. It may also come
     before the command (`fedtool --fed DIR titles`); after it, it wins. A command that
     `writes` holds the fed's lock while it runs (fedtool.fed.lock), waiting `wait`
-    seconds for another to finish (default LOCK_WAIT)."""
+    seconds for another to finish (default LOCK_WAIT), and first settles what a killed
+    command left in the outbox (fedtool.week.run.settle_outbox).
+
+    What SQLite or the disk refuses while the command runs (a read-only or damaged league,
+    a full disk, a folder that cannot be written) ends in one message naming the file and
+    what to do (fedtool.league.db.league_error, fedtool.kernel.errors.disk_error), never a
+    traceback. `atomic` is a sentence a command whose league work is one transaction adds to
+    SQLite's refusals (a refused commit changed nothing: the run's outbox is swapped in only
+    after its commit); a file the disk refused says only what is sure."""
     if command is None:
-        return functools.partial(fed_option, writes=writes, wait=wait)
+        return functools.partial(fed_option, writes=writes, wait=wait, atomic=atomic)
 
     @click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)
     @functools.wraps(command)
@@ -36,12 +46,35 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None)
         if fed_dir is None:
             fed_dir = click.get_current_context().find_root().params.get("fed_dir") or Path(".")
         fed = load_fed(fed_dir)
-        if not writes:
-            return command(*args, fed=fed, **kwargs)
-        with fed_lock(fed, LOCK_WAIT if wait is None else wait):
-            return command(*args, fed=fed, **kwargs)
+        try:
+            if not writes:
+                return command(*args, fed=fed, **kwargs)
+            with fed_lock(fed, LOCK_WAIT if wait is None else wait):
+                from fedtool.week.run import settle_outbox
+
+                settle_outbox(fed)  # what a killed command left: the outbox follows the league
+                return command(*args, fed=fed, **kwargs)
+        except sqlite3.Error as exc:
+            from fedtool.league.db import league_error
+
+            raise _with_note(league_error(fed.database, exc), atomic) from None
+        except OSError as exc:
+            error = disk_error(exc)
+            if error is None:
+                raise
+            raise error from None
 
     return wrapper
+
+
+def _with_note(error: FedError, note: str | None) -> FedError:
+    if not note:
+        return error
+    last = error.problems[-1]
+    return FedError([*error.problems[:-1], Problem(last.file, last.place, f"{last.message}. {note}", last.rule)])
+
+
+RUN_IS_ATOMIC = "The run is one transaction: the league and the outbox are as they were before it"
 
 
 def dice_option(command):
@@ -54,15 +87,28 @@ def dice_option(command):
 
 
 class FedGroup(click.Group):
-    """Turns FedError into a message on stderr and exit status 1, never a traceback."""
+    """Turns FedError into a message on stderr and exit status 1, never a traceback; so too,
+    as a last resort, what the disk or SQLite refuses (a full disk, a read-only file) in a
+    command that reached neither through `fed_option`."""
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
         except FedError as exc:
-            lines = list(dict.fromkeys(str(p) for p in exc.problems))  # one problem found twice (a sheet read for a team too) is said once
-            click.echo(click.style("error: ", fg="red", bold=True) + "\nerror: ".join(lines), err=True)
-            ctx.exit(1)
+            self.fail(ctx, exc)
+        except OSError as exc:
+            error = disk_error(exc)
+            if error is None:
+                raise
+            self.fail(ctx, error)
+        except sqlite3.Error as exc:
+            self.fail(ctx, FedError(Problem(None, None, f"SQLite refused a change ({exc}); nothing half-written is left in a database", "the league database")))
+
+    @staticmethod
+    def fail(ctx, exc: FedError):
+        lines = list(dict.fromkeys(str(p) for p in exc.problems))  # one problem found twice (a sheet read for a team too) is said once
+        click.echo(click.style("error: ", fg="red", bold=True) + "\nerror: ".join(lines), err=True)
+        ctx.exit(1)
 
 
 @click.group(cls=FedGroup)
@@ -126,7 +172,7 @@ def open_(fed: Fed, week: int, dice_file: Path | None, reroll: bool):
 @click.argument("week", type=click.IntRange(0, 9999))
 @dice_option
 @click.option("--rerun", is_flag=True, help="Undo the week's recorded results and run it again (same seeds, same results).")
-@fed_option(writes=True)
+@fed_option(writes=True, atomic=RUN_IS_ATOMIC)
 def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
     """Run WEEK's card: resolve every match, update the league, write the outbox.
 
@@ -154,6 +200,9 @@ def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
 @fed_option(writes=True)
 def play(fed: Fed, folder: Path, dice_file: Path | None):
     """Play the card in FOLDER as an exhibition: writeups only, the league untouched.
+
+    Everything goes to outbox/exhibitions/<folder>/ (never a week's results), which
+    `fedtool send` never sends.
 
     \b
     Example (the rulebook's Part VI match):
@@ -267,7 +316,7 @@ def verify(fed: Fed, week: int, match_id: str | None, published: Path | None):
 @click.option("--grid", help='With --sheet: the grid, rows 1-3 separated by "/", e.g. "Po Te Br/We MA HF/Br MA Ch". Without it every match rolls its own grid.')
 @click.option("--rounds", type=click.IntRange(1, 200), help="With --sheet: the match's rounds (default: the fed's).")
 @click.option("-n", "--matches", default=10000, show_default=True, type=click.IntRange(1, 10_000_000), help="How many matches to play.")
-@click.option("--seed", type=int, help="The first seed (default: fresh ones), to repeat a run exactly.")
+@click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="The first seed, 0 to 2^64 - 1 (default: fresh ones), to repeat a run exactly.")  # fedtool.week.odds.MAX_SEED
 @click.option("--workers", type=click.IntRange(1, 256), help="Processes to use (default: one per core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the shares as JSON.")
 @fed_option
@@ -289,7 +338,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
     if match_ref:
         week, _, match_id = match_ref.partition("/")
-        if not week.isdigit() or not match_id:
+        if not re.fullmatch(r"[0-9]{1,4}", week) or not match_id:  # ASCII digits only: "²".isdigit() holds, int("²") fails
             raise click.BadParameter("write WEEK/MATCH, e.g. 1/m1", param_hint="--match")
         booking = match_booking(fed, int(week), match_id)
     elif len(sheets) == 2 and len(strategies) == 2:
@@ -313,7 +362,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
 
 @cli.command()
 @click.argument("source")
-@fed_option(writes=True)
+@fed_option(writes=True, wait=0)
 def inbox(fed: Fed, source: str):
     """Read strategies from a mailbox: a Maildir, an mbox file, a folder of .eml files, or an
     IMAP mailbox written imaps://USER@HOST[:PORT]/MAILBOX (password in FEDTOOL_IMAP_PASSWORD;
@@ -326,7 +375,10 @@ def inbox(fed: Fed, source: str):
     (late mail is refused, or held with `mail: late_mail: hold`); every order mail gets an
     answer queued in outbox/replies/ (fedtool send delivers it). Quoted text below a reply
     is not read. A mail that reaches no wrestler is answered with the help text; a subject
-    `help`, `status week N` or `resend week N` is a mail command, answered at once.
+    `help`, `status week N` or `resend week N` is a mail command, answered at once. A mail
+    that makes fedtool fail is answered with an apology and kept in strategies/quarantine/
+    (`fedtool status` lists it). If another fedtool command holds the fed's lock (a tick
+    reading the same mailbox), this does nothing and says so.
 
     \b
     Example:
@@ -342,6 +394,7 @@ def inbox(fed: Fed, source: str):
         click.echo(f"{o.verdict:<9} {one_line(o.sender):<32} {one_line(o.why.splitlines()[0], 200) if o.why else ''}")
     held = f", {report.count('held')} held" if report.count("held") else ""
     held += f", {report.count('command')} mail commands" if report.count("command") else ""
+    held += f", {report.count('quarantined')} quarantined" if report.count("quarantined") else ""
     click.echo(f"{report.count('accepted')} accepted, {report.count('refused')} refused{held}, {report.count('ignored')} ignored, "
                f"{report.count('duplicate')} read before; {len(report.replies)} answers queued")
 
@@ -468,16 +521,18 @@ def status(fed: Fed, week: int | None, as_json: bool):
       fedtool status
     """
     from fedtool.week.booking import week_in_play
-    from fedtool.week.status import deadline_line, player_status, stray_mails, week_status
+    from fedtool.week.status import deadline_line, player_status, quarantined_mails, stray_mails, week_status
 
     if week is None:
         week = week_in_play(fed)
     rows = week_status(fed, week) if week is not None else []
     stray = stray_mails(fed, week) if week is not None else []
     no_week = stray_mails(fed, None)
+    quarantined = quarantined_mails(fed)
     if as_json:
         if week is None:
-            click.echo(json.dumps({"week": None, "no_week": [m.__dict__ for m in no_week]}, indent=2, ensure_ascii=False))
+            click.echo(json.dumps({"week": None, "no_week": [m.__dict__ for m in no_week], "quarantined": [m.__dict__ for m in quarantined]},
+                                  indent=2, ensure_ascii=False))
         else:
             click.echo(json.dumps([{**r.__dict__, "problems": [str(p) for p in r.problems]} for r in rows], indent=2, ensure_ascii=False))
         return
@@ -503,6 +558,10 @@ def status(fed: Fed, week: int | None, as_json: bool):
                        + (f"; away {p.away}" if p.away else ""))
         missing = [r for r in rows if r.verdict in ("missing", "refused")]
         click.echo(f"{len(rows) - len(missing)} of {len(rows)} sides ready" + (f"; waiting on {', '.join(r.wrestler for r in missing)}" if missing else ""))
+    if quarantined:
+        click.echo(f"{len(quarantined)} mails quarantined (they made fedtool fail; each was answered with an apology and is listed here until you delete its file):")
+        for m in quarantined:
+            click.echo(f"  {m.file}: {m.arrived} from {m.sender}: {m.why}" + (f" [subject: {m.subject}]" if m.subject else ""))
     if no_week or week is None:
         shown = "; ".join(f"{m.sender}: {m.subject!r}" for m in no_week[-5:])
         more = f"{len(no_week) - 5} more, then " if len(no_week) > 5 else ""

@@ -66,11 +66,11 @@ def playthroughs() -> dict[str, dict[str, str]]:
 
         example = fed / "strategies" / "example-part-vi"
         _invoke(["play", str(example), "--dice", str(example / "dice.txt"), "--fed", str(fed)])
-        out["example-part-vi"] = _collect(fed / "outbox" / "example-part-vi")
+        out["example-part-vi"] = _collect(fed / "outbox" / "exhibitions" / "example-part-vi")
 
         multi = fed / "strategies" / "example-fttm-multi"  # Face to the Mat three-for-alls and battle royales
         _invoke(["play", str(multi), "--fed", str(fed)])
-        out["example-fttm-multi"] = _collect(fed / "outbox" / "example-fttm-multi")
+        out["example-fttm-multi"] = _collect(fed / "outbox" / "exhibitions" / "example-fttm-multi")
     return out
 
 

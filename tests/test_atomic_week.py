@@ -35,23 +35,30 @@ def test_crash_while_writing_the_database_changes_nothing(demo_fed, monkeypatch)
     assert snapshot(demo_fed) == before
 
 
-def test_crash_after_the_outbox_swap_puts_the_old_outbox_back(demo_fed, monkeypatch):
+def test_a_failure_between_the_commit_and_the_swap_leaves_the_outbox_to_the_next_command(demo_fed, fedtool, monkeypatch):
+    """The league's commit decides (issue 13): a rerun that failed after the league committed
+    it, before its outbox was swapped in, leaves the staged outbox; the next writing command
+    swaps it in, so the outbox holds the run the league holds."""
+    assert fedtool("open", "1", "--reroll", "--fed", demo_fed).exit_code == 0
+    announcements = snapshot(demo_fed / "outbox/week-01/announcements")
     fed = league_after_week_one(demo_fed)
     (demo_fed / "strategies/week-01/card.yaml").write_text(
         (demo_fed / "strategies/week-01/card.yaml").read_text().replace("Opening Night", "Opening Night, again"))
-    before = snapshot(demo_fed)
-    real_swap = week_module.StagedDir.swap
 
-    def swap_then_crash(self):
-        real_swap(self)
-        raise Crash("killed between the swap and the commit")
+    def crash(self):
+        raise Crash("killed between the commit and the swap")
 
-    monkeypatch.setattr(week_module.StagedDir, "swap", swap_then_crash)
+    monkeypatch.setattr(week_module.StagedDir, "swap", crash)
     with pytest.raises(Crash):
         week_module.run_week(fed, 1, rerun=True)
-    assert snapshot(demo_fed) == before
-    leftovers = [p.name for p in (demo_fed / "outbox").iterdir() if p.name.startswith(".")]
-    assert leftovers == []
+    monkeypatch.undo()
+    staged = [p.name for p in (demo_fed / "outbox").iterdir() if p.name.startswith(".")]
+    assert len(staged) == 1 and staged[0].startswith(".week-01.new-run2-")
+    assert "Opening Night, again" not in (demo_fed / "outbox/week-01/card.md").read_text()  # not swapped in yet
+    assert fedtool("site", "--fed", demo_fed).exit_code == 0  # any writing command settles it
+    assert [p.name for p in (demo_fed / "outbox").iterdir() if p.name.startswith(".")] == []
+    assert (demo_fed / "outbox/week-01/card.md").read_text().startswith("# Delta Championship Wrestling: Week 1: Opening Night, again\n")
+    assert snapshot(demo_fed / "outbox/week-01/announcements") == announcements and "m1-brother-bob.md" in announcements
 
 
 def test_a_run_keeps_the_weeks_announcements(demo_fed, fedtool):

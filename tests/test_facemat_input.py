@@ -200,7 +200,7 @@ def test_the_example_card_plays_every_three_for_all_and_battle_royale(demo_fed, 
     folder = demo_fed / "strategies/example-fttm-multi"
     result = fedtool("play", folder, "--fed", demo_fed)
     assert result.exit_code == 0, result.output
-    out = demo_fed / "outbox/example-fttm-multi"
+    out = demo_fed / "outbox/exhibitions/example-fttm-multi"
     assert "Vince Valor is favored, two on one against La Rosa Negra and Sister Sorrow (9.d.i)." in (out / "t1.md").read_text()
     match_up = (out / "r1.md").read_text()
     assert "Mini-match, stage 1: Vince Valor vs. Marcus Bright." in match_up and "Dutch Kessler has a bye." in match_up

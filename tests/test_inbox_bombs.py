@@ -62,3 +62,24 @@ def test_nesting_depth_is_read_without_parsing(text, depth):
 def test_a_yaml_file_nested_too_deep_is_a_clean_error():
     with pytest.raises(FedError, match=f"x.yaml: broken YAML: nested more than {MAX_DEPTH:,} levels deep"):
         parse_yaml("- " * 500_000 + "x", "x.yaml")
+
+
+def test_a_mailbox_with_no_mail_where_mail_should_be_and_a_huge_mail(demo_fed, tmp_path):
+    """A folder of .eml files holding a folder and a pipe named like mails (skipped: no mail,
+    never a hang), and a 3 MB mail in a Maildir: read only up to the cap, its whole size
+    known from the file, refused by its size."""
+    import os
+
+    folder = tmp_path / "eml"
+    folder.mkdir()
+    (folder / "a-folder.eml").mkdir()
+    os.mkfifo(folder / "a-pipe.eml")
+    (folder / "good.eml").write_bytes(bytes(text_mail("Week 1 brother-bob", (demo_fed / "strategies/week-01/brother-bob.yaml").read_text(), "<good@x>")))
+    report = intake(Fed.load(demo_fed), folder)
+    assert [(o.message_id, o.verdict) for o in report.outcomes] == [("<good@x>", "accepted")]
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    box.add(text_mail("Week 1 brother-bob", "x" * 3_000_000, "<huge@x>"))
+    report = intake(Fed.load(demo_fed), tmp_path / "Maildir")
+    (outcome,) = report.outcomes
+    size = next((tmp_path / "Maildir/new").iterdir()).stat().st_size
+    assert size > 3_000_000 and (outcome.verdict, outcome.why) == ("refused", f"The mail is {size:,} bytes; the limit is 1,000,000.")

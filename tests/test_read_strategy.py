@@ -31,12 +31,12 @@ def test_the_part_vi_match_plays_the_same_from_the_pasted_text(demo_fed, fedtool
     """Part VI pasted as text and Part VI in YAML: the same match, roll for roll."""
     dice = demo_fed / "strategies/example-part-vi/dice.txt"
     assert fedtool("play", demo_fed / "strategies/example-part-vi", "--dice", dice, "--fed", demo_fed).exit_code == 0
-    from_yaml = (demo_fed / "outbox/example-part-vi/dice.txt").read_text()
+    from_yaml = (demo_fed / "outbox/exhibitions/example-part-vi/dice.txt").read_text()
     use_plain_text(demo_fed)
     result = fedtool("play", demo_fed / "strategies/example-part-vi", "--dice", dice, "--fed", demo_fed)
     assert result.exit_code == 0, result.output
     assert result.output.startswith("Friendly Sam def. Brother Bob (by pinfall, round 7)")
-    assert (demo_fed / "outbox/example-part-vi/dice.txt").read_text() == from_yaml
+    assert (demo_fed / "outbox/exhibitions/example-part-vi/dice.txt").read_text() == from_yaml
 
 
 def test_a_bad_plain_text_line_is_named(demo_fed, fedtool):

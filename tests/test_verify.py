@@ -263,7 +263,7 @@ def test_a_player_replays_the_published_log_with_play(ran, fedtool, tmp_path):
     result = fedtool("--fed", player, "play", player / "strategies/week-01", "--dice", published / "dice.txt")
     assert result.exit_code == 0, result.output
     for match in ("m1", "m2", "m3", "m4", "m5"):
-        assert (player / f"outbox/week-01/{match}.md").read_text() == (published / f"{match}.md").read_text()
+        assert (player / f"outbox/exhibitions/week-01/{match}.md").read_text() == (published / f"{match}.md").read_text()
 
 
 def test_a_published_log_without_the_match_fails_and_missing_files_are_named(ran, fedtool, tmp_path):

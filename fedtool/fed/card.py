@@ -7,9 +7,9 @@ import datetime
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Annotated
 
-from pydantic import ConfigDict, Field
+from pydantic import BeforeValidator, ConfigDict, Field
 
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
@@ -43,10 +43,25 @@ class MatchModel(FileModel):
 COMMON_FIELDS = frozenset(MatchModel.model_fields)
 
 
+def _deadline(value: object) -> object:
+    """A deadline as the fedhead writes it (2026-11-27 18:00, with or without a zone); a date
+    that does not exist (30 February) is refused with what was written."""
+    if isinstance(value, str):
+        try:
+            value = datetime.datetime.fromisoformat(value.strip())
+        except ValueError as exc:
+            raise ValueError(f"{value[:40]!r} is not a date and time that exists ({exc}); write it as 2026-11-27 18:00") from None
+    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
+        value = datetime.datetime.combine(value, datetime.time())
+    if isinstance(value, datetime.datetime) and not 2000 <= value.year <= 2999:
+        raise ValueError(f"a deadline in the year {value.year}: give one between 2000 and 2999")
+    return value
+
+
 class CardModel(FileModel):
     title: str = Field(default="", max_length=200)
-    deadline: datetime.datetime | None = None  # strategies by mail after this are refused
-    week: int | None = None
+    deadline: Annotated[datetime.datetime | None, BeforeValidator(_deadline)] = None  # strategies by mail after this are refused
+    week: int | None = Field(default=None, ge=0, le=9999)  # the folder's week (`fedtool run` takes 0 to 9999)
     rounds: int | None = Field(default=None, ge=1, le=200)
     notes: str = Field(default="", max_length=20000)
     matches: list[MatchModel] = Field(min_length=1)

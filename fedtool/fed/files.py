@@ -1,7 +1,15 @@
 """Writing the fed's folders so that a crash leaves the old contents or the new, never half.
 
-`StagedDir` builds a folder's new contents beside it and swaps it in with renames (a week's
-outbox, the site); `atomic_write` replaces one file through a temporary file and a rename.
+`StagedDir` builds a folder's new contents beside it (`.NAME.new-*`) and swaps it in with
+renames (a week's outbox, an exhibition, the site); `settle` finishes or undoes a swap a
+killed process left, and drops its leftovers; `atomic_write` replaces one file through a
+temporary file and a rename.
+
+A week's outbox is decided by the league, not by the folder: its staging folder is named
+for the run it holds (`.week-NN.new-run2-*`), completed and flushed to disk (`seal`)
+before the league commits, and swapped in after. Whatever a kill leaves, `settle` makes
+the outbox follow the league: the staging of the run the league holds is swapped in, any
+other is dropped (fedtool.week.run.settle_outbox).
 """
 
 from __future__ import annotations
@@ -23,67 +31,127 @@ def atomic_write(path: Path, text: str) -> None:
         raise
 
 
+NEW, OLD = ".new-", ".old-"  # a folder's staging (.NAME.new-*) and the old one moved aside (.NAME.old-*)
+
+
+def leftovers(final: Path) -> list[Path]:
+    """The staging and moved-aside folders of `final` a swap made or left beside it."""
+    parent, name = final.parent, final.name
+    if not parent.is_dir():
+        return []
+    return sorted(p for p in parent.iterdir() if p.name.startswith((f".{name}{NEW}", f".{name}{OLD}")))
+
+
+def settle(final: Path, decided: str | None = None) -> None:
+    """Finish or undo an interrupted swap of `final`, and drop what it left beside it.
+
+    `decided` names the staging that holds the truth (its tag, as given to `StagedDir`):
+    that staging folder, if it is still there, is swapped in; every other staging folder
+    is dropped. Then a folder moved aside (.NAME.old-*) is dropped once `final` is in place,
+    or put back if `final` is missing (a swap killed between its two renames, undecided).
+    The caller holds the fed's lock, so nobody else is building the folder."""
+    parent, name = final.parent, final.name
+    chosen = None
+    for path in leftovers(final):
+        if not path.name.startswith(f".{name}{NEW}"):
+            continue
+        tag = path.name[len(f".{name}{NEW}"):]
+        if decided is not None and chosen is None and (tag == decided or tag.startswith(f"{decided}-")):
+            chosen = path
+        else:
+            shutil.rmtree(path, ignore_errors=True)
+    if chosen is not None:
+        if final.exists() or final.is_symlink():
+            final.rename(_aside(final))
+        chosen.rename(final)
+        _sync_folder(parent)
+    for old in leftovers(final):  # only .old-* are left now
+        if final.exists() or final.is_symlink():
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            old.rename(final)
+
+
+def _aside(final: Path) -> Path:
+    """A new, unused name to move `final` aside to (.NAME.old-*)."""
+    path = Path(tempfile.mkdtemp(prefix=f".{final.name}{OLD}", dir=final.parent))
+    path.rmdir()
+    return path
+
+
+def _sync_folder(folder: Path) -> None:
+    """Flush a folder's entries (names created or renamed in it) to disk."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
 class StagedDir:
     """Build a folder's new contents beside it, then swap it in with renames.
 
-    `keep` names subfolders of the old folder carried into the new one (the week's
-    announcements survive its run). If anything fails before `__exit__` completes
-    cleanly, the old folder is put back and the staging folder removed.
+    Plain use (the site, an exhibition, a week's announcements): write, then `swap`; if
+    anything fails first, the old folder stays and the staging folder is removed.
+
+    Decided by a record (a week's run): give a `tag` (the staging is `.NAME.new-TAG-*`),
+    write, `seal` (copies the `keep` subfolders of the old folder in, e.g. the week's
+    announcements, and flushes everything to disk), commit the record, then `swap`. From
+    `seal` on, a failure leaves the staging folder where it is, for `settle(final, TAG)` to
+    swap in if the record was committed, or to drop if it was not.
     """
 
-    def __init__(self, final: Path, keep: tuple[str, ...] = ()):
+    def __init__(self, final: Path, keep: tuple[str, ...] = (), tag: str | None = None):
         self.final = final
         self.keep = keep
-        self.backup: Path | None = None
-        self.swapped = False
+        self.tag = tag
+        self.sealed = False
+        self.written: list[Path] = []
 
     def __enter__(self) -> "StagedDir":
         self.final.parent.mkdir(parents=True, exist_ok=True)
-        self.recover()
-        self.path = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.new-", dir=self.final.parent))
+        if self.tag is None:
+            settle(self.final)  # a killed build's leftovers (a tagged folder's are settled by its record's owner)
+        prefix = f".{self.final.name}{NEW}" + (f"{self.tag}-" if self.tag else "")
+        self.path = Path(tempfile.mkdtemp(prefix=prefix, dir=self.final.parent))
         return self
-
-    def recover(self) -> None:
-        """Tidy what a killed process left beside the folder (the caller holds the fed's lock,
-        so nobody else is building it): a staging folder is dropped; an old folder moved
-        aside comes back if the new one never took its place, else it is dropped."""
-        parent, name = self.final.parent, self.final.name
-        for stale in parent.glob(f".{name}.new-*"):
-            shutil.rmtree(stale, ignore_errors=True)
-        for old in sorted(parent.glob(f".{name}.old-*")):
-            if not self.final.exists():
-                old.rename(self.final)
-            else:
-                shutil.rmtree(old, ignore_errors=True)
 
     def write(self, name: str, content: str) -> None:
         target = self.path / name
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, encoding="utf-8")
+        self.written.append(target)
+
+    def seal(self) -> None:
+        """Complete the staging folder (the old folder's `keep` subfolders, as hard links
+        where the file system allows) and flush it to disk (every file written, every
+        folder's entries): once this returns, the staging folder can stand for the folder
+        whatever happens next, a power cut included."""
+        for name in self.keep:
+            source = self.final / name
+            if source.is_dir() and not (self.path / name).exists():
+                shutil.copytree(source, self.path / name, copy_function=_link_or_copy)
+        for path in self.written:
+            with open(path, "rb") as handle:
+                os.fsync(handle.fileno())
+        for folder, _, _ in os.walk(self.path):
+            _sync_folder(Path(folder))
+        _sync_folder(self.final.parent)
+        self.sealed = True
 
     def swap(self) -> None:
-        if self.final.exists():
-            self.backup = Path(tempfile.mkdtemp(prefix=f".{self.final.name}.old-", dir=self.final.parent))
-            self.backup.rmdir()
-            self.final.rename(self.backup)
-        self.path.rename(self.final)
-        self.swapped = True
-        if self.backup:
-            for name in self.keep:
-                if (self.backup / name).exists() and not (self.final / name).exists():
-                    (self.backup / name).rename(self.final / name)
+        """Put the staging folder in the folder's place; the old one is dropped."""
+        settle(self.final, self.path.name[len(f".{self.final.name}{NEW}"):])
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        if exc_type is None:
-            if self.backup:
-                shutil.rmtree(self.backup, ignore_errors=True)
-            return
-        if self.swapped:
-            if self.backup:
-                for name in self.keep:
-                    if (self.final / name).exists() and not (self.backup / name).exists():
-                        (self.final / name).rename(self.backup / name)
-            self.final.rename(self.path)
-            if self.backup:
-                self.backup.rename(self.final)
+        if exc_type is None or self.sealed and self.tag is not None:
+            return  # swapped; or sealed and decided elsewhere (settle)
         shutil.rmtree(self.path, ignore_errors=True)
+        settle(self.final)  # a swap stopped between its renames: the old folder back
+
+
+def _link_or_copy(source: str, target: str) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)

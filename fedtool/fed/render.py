@@ -1,49 +1,103 @@
 """Writeups from jinja2 templates: the fed's templates/ first, then the packaged defaults.
 
 A fed template can extend the stock one it replaces with `{% extends "default:NAME" %}`
-(the datasette pattern). HTML templates autoescape, so player text is always escaped.
+(the datasette pattern). Every template runs in jinja's sandbox and sees only the data
+fedtool hands it.
+
+Player text (wrestler names, nicknames, explanations, promos, move names) is untrusted, and
+each output format has one escaper, applied to every value a template prints, so a template
+cannot forget it:
+
+- HTML (`*.html.j2`): jinja's autoescape (markupsafe).
+- Markdown (`*.md.j2`): `md_escape`, through the environment's `finalize`. Markdown made on
+  purpose passes with a filter: `fedhead_markdown` (the fedhead's card notes, trusted),
+  `md_code` (a code span), `md_fence` (a fenced block).
+- Plain text: `plain_text` (no control characters, no bidirectional overrides), for every
+  value any template prints and for every mail's parts and headers.
+- YAML and JSON: only ever written by `yaml` (`fedtool.kernel.yamlio.dump_yaml`, a
+  SafeDumper) and `json.dumps`, which quote what they write.
 """
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+import re
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import formataddr, format_datetime
 from pathlib import Path
 
 import markdown as markdown_lib
-from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound, Environment, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, select_autoescape
+from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, pass_context, select_autoescape
+from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 
+MARKDOWN_TEMPLATES = (".md.j2", ".md", ".markdown.j2", ".markdown")  # printed values go through md_escape, others through plain_text
 
-def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = None) -> Environment:
+
+def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = None) -> ImmutableSandboxedEnvironment:
     """The templates a fed renders with: its own templates/ first, then fedtool's.
 
     `rulesets` maps a ruleset id to its packaged templates folder, found as `<id>/NAME`
-    (the fed's own templates/<id>/NAME still comes first)."""
+    (the fed's own templates/<id>/NAME still comes first).
+
+    jinja's `ImmutableSandboxedEnvironment`: a template (a fed's own, perhaps copied from
+    someone else) cannot reach Python's internals (`__class__`, `__globals__`, ...) nor
+    change the data it is handed; trying ends in a `SecurityError`, which `render` turns
+    into a FedError naming the template. The site builds with this environment too."""
     packaged: BaseLoader = PackageLoader("fedtool", "templates")
     if rulesets:
         packaged = ChoiceLoader([packaged, PrefixLoader({rid: FileSystemLoader(str(folder)) for rid, folder in rulesets.items()}, delimiter="/")])
     loaders = [FileSystemLoader(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
-    env = Environment(
+    env = ImmutableSandboxedEnvironment(
         loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}, delimiter=":"), packaged]),
         autoescape=select_autoescape(enabled_extensions=("html", "htm", "xml", "html.j2", "htm.j2", "xml.j2"), default_for_string=False),
+        finalize=_finalize,
         undefined=StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters["fedhead_markdown"] = fedhead_markdown
+    # what a template renders is escaped already: a macro's output, a parent block's
+    # (`super()`), a `{% set %}` block's are marked so, and not escaped a second time
+    env.concat = _rendered  # type: ignore[method-assign]
+    env.filters["fedhead_markdown"] = _fedhead_markdown_filter
     env.filters["md_escape"] = md_escape
+    env.filters["md_code"] = md_code
+    env.filters["md_fence"] = md_fence
+    env.filters["plain_text"] = plain_text
     return env
 
 
-def fedhead_markdown(text: str) -> Markup:
+def _rendered(parts) -> MarkdownText:
+    return MarkdownText("".join(parts))
+
+
+@pass_context
+def _finalize(context, value):
+    """Every value a template prints: Markdown-escaped in a Markdown template, cleaned by
+    `plain_text` in any other (an HTML template then escapes it: autoescape)."""
+    if context.name and context.name.endswith(MARKDOWN_TEMPLATES):
+        return md_escape(value)
+    if hasattr(value, "__html__"):  # HTML made on purpose (Markup: the fedhead's Markdown, a writeup)
+        return value
+    return plain_text(value)  # then autoescaped in an HTML template
+
+
+@pass_context
+def _fedhead_markdown_filter(context, text: str | None):
+    """`fedhead_markdown` in a template: the fedhead's Markdown as written in a Markdown
+    template, rendered to HTML in any other."""
+    if context.name and context.name.endswith(MARKDOWN_TEMPLATES):
+        return MarkdownText(text or "")
+    return fedhead_markdown(text)
+
+
+def fedhead_markdown(text: str | None) -> Markup:
     """Markdown written by the fedhead (card notes): trusted, rendered to HTML.
 
     Never use this on player text: Markdown passes raw HTML through.
@@ -51,26 +105,153 @@ def fedhead_markdown(text: str) -> Markup:
     return Markup(markdown_lib.markdown(text or ""))
 
 
-def md_escape(text: str) -> str:
-    """Keep player text from starting Markdown structures (headings, lists, HTML) in .md writeups."""
-    out = []
-    for line in str(text).splitlines():
-        stripped = line.lstrip()
-        if stripped[:1] in ("#", ">", "-", "+", "*", "|", "=") or stripped[:1].isdigit() and ". " in stripped[:5]:
-            line = "\\" + stripped
-        out.append(line.replace("<", "&lt;").replace(">", "&gt;"))
-    return "\n".join(out)
+class MarkdownText(str):
+    """Markdown that is safe to print as it is: player text escaped by `md_escape`, a code
+    span or block, the fedhead's own Markdown. Like markupsafe's `Markup` for HTML: the
+    Markdown templates' `finalize` leaves it alone, and escaping it again changes nothing."""
+
+    __slots__ = ()
+
+    def splitlines(self, keepends: bool = False) -> list[MarkdownText]:  # type: ignore[override]
+        # escaped text splits into escaped lines (md_escape escapes each line on its own)
+        return [MarkdownText(line) for line in super().splitlines(keepends)]
 
 
-def render(env: Environment, name: str, **context) -> str:
+# ---------------------------------------------------------------- plain text
+
+# line breaks as the Markdown renderers and mail readers see them, and the characters no
+# reader should get from a player: C0 and C1 controls (but tab and line feed) and the
+# Unicode bidirectional controls that reorder what is shown ("Trojan Source", CVE-2021-42574)
+_LINE_BREAKS = re.compile("\r\n?|[\x85\u2028\u2029]")
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def plain_text(text) -> str:
+    """Text as a plain-text mail or file may show it: line breaks made line feeds; control
+    characters (but tab and line feed) and bidirectional overrides removed."""
+    return _INVISIBLE.sub("", _LINE_BREAKS.sub("\n", str(text)))
+
+
+def one_line(text) -> str:
+    """`plain_text` for a header or a single line: its line breaks and tabs are spaces."""
+    return " ".join(plain_text(text).replace("\t", " ").split("\n")).strip()
+
+
+# ---------------------------------------------------------------- Markdown
+
+# Anywhere in a line. Backslash escapes (CommonMark 2.4) for the characters that start
+# inline Markdown (code, emphasis, links, images, attribute lists, headings) and that
+# Python-Markdown also honours escaped (its ESCAPED_CHARS); a character reference for the
+# rest, because Python-Markdown prints a backslash before any other character, and passes
+# `\<tag>` through as raw HTML: `<` (raw HTML, autolinks), `|` (tables), `~` (strikethrough,
+# ~~~ fences), an `&` that could start a character reference, and the colon of a URI
+# scheme (`javascript:x`: no linkifier sees a scheme). An `_` between two letters or digits
+# (no_show_limit) emphasises nothing in any of them, and other punctuation (. , ; ' " ( ) -
+# ! ? / ...) never starts Markdown in the middle of a line: they stay as they are, readable.
+_MD_INLINE = re.compile(r"[\\`*\[\]{}#]|(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])|[<|~]|&(?=[A-Za-z0-9#]|$)|(?<=[A-Za-z]):(?=\S)")
+_MD_REFERENCE = {"<": "&lt;", "|": "&#124;", "~": "&#126;", "&": "&amp;", ":": "&#58;", "=": "&#61;"}
+# At a line's start, what would begin a block there: a list item (`- `, `+ `, `1. `, `1) `),
+# a thematic break or setext underline (`---`, `===`), a block quote (`>`), a
+# Python-Markdown admonition (`!!!`) or definition (`: `). A character that begins none
+# (`-7`, `1.5`) stays as it is.
+_MD_LINE_START = re.compile(r"([-+](?=[\s-]|$)|>|!(?=!))|([=:](?=[\s=]|$))|(\d+)([.)](?=\s|$))")
+
+
+def _md_char(found: re.Match) -> str:
+    char = found.group()
+    return _MD_REFERENCE.get(char) or "\\" + char
+
+
+def _md_line(line: str) -> str:
+    line = line.strip(" \t")  # leading blanks would make a code block, two trailing a line break
+    start = ""
+    found = _MD_LINE_START.match(line)
+    if found:
+        if found.group(1):
+            start = "\\" + found.group(1)
+        elif found.group(2):
+            start = _MD_REFERENCE[found.group(2)]
+        else:
+            start = found.group(3) + "\\" + found.group(4)
+        line = line[found.end():]
+    return start + _MD_INLINE.sub(_md_char, line)
+
+
+def md_escape(text) -> MarkdownText:
+    """Player text as literal text in any Markdown renderer (CommonMark, GitHub's, Python-Markdown).
+
+    No raw HTML, no links, autolinks or images, no headings, lists, quotes, tables, code or
+    emphasis can come from it: see `_MD_INLINE` and `_MD_LINE_START` for what is escaped and
+    how. Each line is escaped as if it started a line (a value may be printed at a line's
+    start), its leading and trailing blanks dropped, and `plain_text` cleans it first.
+    Escaping `MarkdownText` again returns it unchanged."""
+    if isinstance(text, MarkdownText):
+        return text
+    return MarkdownText("\n".join(_md_line(line) for line in plain_text(text).split("\n")))
+
+
+def md_code(text) -> MarkdownText:
+    """Text as one Markdown code span, shown exactly (a seed text, a calculation): fenced by
+    more backticks than any run in it (CommonMark 6.1), on one line."""
+    content = one_line(text)
+    if not content:
+        return MarkdownText("")
+    fence = "`" * (max((len(run) for run in re.findall("`+", content)), default=0) + 1)
+    if content.strip(" ") and (content[0] in " `" or content[-1] in " `"):
+        content = f" {content} "  # a renderer strips one space from each end, and only then
+    return MarkdownText(f"{fence}{content}{fence}")
+
+
+def md_fence(text, in_html: bool = False) -> MarkdownText:
+    """Text as a fenced Markdown code block (the dice log), shown exactly: its fence longer
+    than any run of backticks in it, so no line of it can close the block (CommonMark 4.5).
+
+    `in_html`: the block sits inside raw HTML, as the writeups fold the dice log in
+    `<details>`. Python-Markdown (without its fenced_code extension) passes a whole
+    `<details>` element through as raw HTML, this block too, so a `<` in it (and an `&`
+    that could start a character reference) is written as a character reference: shown as
+    `<` where the block is read as raw HTML, as written where it is read as code
+    (CommonMark, GitHub's, Python-Markdown's fenced_code). Only player text holds either."""
+    content = plain_text(text)
+    if in_html:
+        content = re.sub(r"<|&(?=[A-Za-z0-9#])", lambda found: _MD_REFERENCE[found.group()], content)
+    fence = "`" * max(3, max((len(run) for run in re.findall("`+", content)), default=0) + 1)
+    if content and not content.endswith("\n"):
+        content += "\n"
+    return MarkdownText(f"{fence}\n{content}{fence}")
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render(env: ImmutableSandboxedEnvironment, name: str, **context) -> str:
+    """Render a template; any error in it is a FedError naming the template and its line."""
     try:
-        return env.get_template(name).render(**context)
+        return str(env.get_template(name).render(**context))
     except TemplateNotFound as exc:
         raise FedError(Problem(name, None, f"template {exc.name!r} not found in the fed's templates/ or fedtool's", "writeup templates")) from None
+    except SecurityError as exc:
+        template, line = _place(exc, name)
+        raise FedError(Problem(template, f"line {line}" if line else None,
+                               f"the template tried something templates may not do ({str(exc).rstrip('.')}): a template sees only the data fedtool hands it",
+                               "writeup templates: sandbox")) from None
     except Exception as exc:  # a fed's own template can be wrong in many ways
-        template = getattr(exc, "filename", None) or name
-        line = getattr(exc, "lineno", None)
-        raise FedError(Problem(str(template), f"line {line}" if line else None, f"template error: {exc}", "writeup templates")) from None
+        template, line = _place(exc, name)
+        raise FedError(Problem(template, f"line {line}" if line else None, f"template error: {exc}", "writeup templates")) from None
+
+
+def _place(exc: Exception, name: str) -> tuple[str, int | None]:
+    """The template file and line an error happened in: from a syntax error itself, else
+    from the traceback jinja rewrites to point into the template."""
+    template, line = getattr(exc, "filename", None), getattr(exc, "lineno", None)
+    if template:
+        return template, line
+    tb = exc.__traceback__
+    while tb is not None:
+        if "__jinja_exception__" in tb.tb_frame.f_globals:  # a frame jinja made for a template line
+            template, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        tb = tb.tb_next
+    return template or name, line
 
 
 class MailPolicy(EmailPolicy):
@@ -135,13 +316,15 @@ def email(sender: str, to_name: str, to_address: str, subject: str, text: str, h
           date: datetime.datetime | None = None, references: str | None = None) -> EmailMessage:
     """One mail: Markdown as the text part, HTML as the alternative.
 
+    Every part and header passes `plain_text` (`one_line` for the subject and the name):
+    no control character or bidirectional override from a player reaches a mail.
     `date` is its Date header (RFC 5322 requires one): a run's mails carry the run's own
     time, so the mails of one run agree; default: the clock (`fedtool.kernel.clock`).
     `references` is the Message-ID of the mail this one corrects or repeats."""
     message = EmailMessage(policy=MAIL_POLICY)
     message["From"] = sender
-    message["To"] = formataddr((to_name, to_address))
-    message["Subject"] = subject
+    message["To"] = formataddr((one_line(to_name), to_address))
+    message["Subject"] = one_line(subject)
     message["Date"] = format_datetime(date or clock.now())
     message["Message-ID"] = message_id
     if references:
@@ -150,9 +333,15 @@ def email(sender: str, to_name: str, to_address: str, subject: str, text: str, h
     if reply_to:
         message["Reply-To"] = reply_to
     message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no autoreplies to us
+    text = plain_text(text)
     message.set_content(text)
     if html is not None:
+        html = plain_text(html)
         message.add_alternative(html, subtype="html")
-        # a boundary from the Message-ID, not a random one, so a rerun writes the same bytes
-        message.set_boundary("=_fedtool_" + hashlib.sha256(message_id.encode()).hexdigest()[:24])
+        # a boundary from the Message-ID, not a random one, so a rerun writes the same bytes;
+        # never one that a line of either part holds (RFC 2046 5.1.1)
+        boundary = "=_fedtool_" + hashlib.sha256(message_id.encode()).hexdigest()[:24]
+        while f"--{boundary}" in text or f"--{boundary}" in html:
+            boundary = "=_fedtool_" + hashlib.sha256(boundary.encode()).hexdigest()[:24]
+        message.set_boundary(boundary)
     return message

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from pydantic import AfterValidator, Field, field_validator
+from pydantic import AfterValidator, BeforeValidator, Field, TypeAdapter, ValidationError, field_validator
 
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import Duration, FileModel, MailAddress, PositiveDuration, validate
@@ -33,6 +33,22 @@ class SmtpSettings(FileModel):
     user: str | None = None
 
 
+_ADDRESS = TypeAdapter(MailAddress)
+
+
+def _address_or_domain(value: Any) -> str:
+    """A `do_not_answer` entry: an address (`abuse@isp.example`) or a whole domain written
+    `@lists.example`, checked as an address is (a domain as the part after an address's @);
+    lowercase, as mail intake compares addresses (fedtool.mail.intake.address_key)."""
+    text = value.strip() if isinstance(value, str) else ""
+    try:
+        checked = _ADDRESS.validate_python("postmaster" + text if text.startswith("@") else text)
+    except ValidationError as exc:
+        why = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
+        raise ValueError(f"{str(value)[:80]!r}: give an address (abuse@isp.example) or a domain written @lists.example ({why})") from None
+    return ("@" + checked.rpartition("@")[2] if text.startswith("@") else checked).lower()
+
+
 class MailSettings(FileModel):
     from_address: MailAddress = "fedhead@fed.example"
     smtp: SmtpSettings | None = None
@@ -49,6 +65,9 @@ class MailSettings(FileModel):
     # ("On ... wrote:" en, "Am ... schrieb:" de, ...), so a reply's quote is cut before the
     # strategy is read; each language costs intake about 0.2 ms a mail (mail-parser-reply's codes)
     reply_languages: list[str] = Field(default=["en"], min_length=1, max_length=14)
+    # mail from these addresses (or `@domain`: any address there) is read and never answered,
+    # like mail from the fed's own addresses: a list server, a forwarding service, an abuser
+    do_not_answer: list[Annotated[str, BeforeValidator(_address_or_domain)]] = Field(default=[], max_length=1000)
 
     @field_validator("reply_languages")
     @classmethod

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,3 +55,26 @@ class Collector:
 
     def __bool__(self) -> bool:
         return bool(self.problems)
+
+
+# What the operating system may refuse whatever fedtool does right: each with what to do.
+DISK_FULL = "the disk is full ({}); free some space, then run the command again"
+NOT_WRITABLE = "cannot be written ({}); make it, and its folder, writable for the user running fedtool"
+CANNOT_CREATE = "nothing can be created in this folder ({}; fedtool was writing {}): make the folder writable for the user running fedtool"
+DISK_REFUSALS = {errno.ENOSPC: DISK_FULL, errno.EDQUOT: DISK_FULL, errno.EROFS: NOT_WRITABLE, errno.EACCES: NOT_WRITABLE, errno.EPERM: NOT_WRITABLE}
+
+
+def disk_error(exc: OSError) -> FedError | None:
+    """A full disk, a read-only file system or a refused permission, as a FedError naming the
+    file (or the folder a new file was refused in) and what to do; None for any other
+    OSError (a bug, not the user's to fix)."""
+    text = DISK_REFUSALS.get(exc.errno or 0)
+    if text is None:
+        return None
+    reason = exc.strerror or str(exc)
+    if exc.filename is None:
+        return FedError(Problem(None, None, text.format(reason), "the disk"))
+    path = Path(exc.filename)
+    if text is NOT_WRITABLE and not path.exists() and path.parent.is_dir():
+        return FedError(Problem(str(path.parent), None, CANNOT_CREATE.format(reason, path.name), "the disk"))
+    return FedError(Problem(str(path), None, text.format(reason), "the disk"))

@@ -6,7 +6,9 @@ and only plain data (mappings, lists, scalars) is built.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,15 @@ class _Loader(_Base):
         return result
 
 
+    def construct_yaml_timestamp(self, node):
+        # a date that does not exist (30 February, hour 25) is a mistake at its line, not a crash
+        try:
+            return super().construct_yaml_timestamp(node)
+        except (ValueError, OverflowError) as exc:
+            raise yaml.MarkedYAMLError(None, None, f"{node.value!r} is not a date that exists ({exc})", node.start_mark) from None
+
+
+_Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_sequence)
 
@@ -116,18 +127,59 @@ def parse_yaml(text: str, file: str | Path) -> Any:
 
 
 def read_text(path: Path, shown: str | None = None, limit: int = MAX_YAML_BYTES) -> str:
-    """Read a UTF-8 text file, refusing oversize or undecodable files with a clear message."""
+    """Read a UTF-8 text file: the one guard every file fedtool reads goes through (sheets,
+    strategies in every layout, cards, openings, settings, data files, scripted dice).
+
+    Refused, each with a clear message naming the file: a file not there or not readable; a
+    folder, a device (/dev/zero never ends), a pipe or a socket (reading one may wait
+    forever); more than `limit` bytes (counted as read, since a device or /proc file says 0);
+    bytes that are not UTF-8, and the NUL byte (text never holds one; a parser would take it
+    for the end of the text, or choke), each with its line.
+    """
     shown = shown or str(path)
     try:
-        size = path.stat().st_size
-    except FileNotFoundError:
+        # O_NONBLOCK: opening a pipe with no writer returns at once rather than waiting; the
+        # file is judged by what was opened (fstat), so it cannot be swapped after a check
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except (FileNotFoundError, NotADirectoryError):
         raise FedError(Problem(shown, None, "file not found")) from None
-    if size > limit:
-        raise FedError(Problem(shown, None, f"file is {size} bytes; the limit is {limit}"))
+    except IsADirectoryError:
+        raise FedError(Problem(shown, None, "is a folder, not a file")) from None
+    except OSError as exc:
+        raise FedError(Problem(shown, None, f"cannot be read ({exc.strerror or exc})")) from None
     try:
-        return path.read_text(encoding="utf-8")
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISDIR(kind):
+            raise FedError(Problem(shown, None, "is a folder, not a file"))
+        if not stat.S_ISREG(kind):
+            raise FedError(Problem(shown, None, "is not a regular file (a device, a pipe or a socket): fedtool reads only files"))
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise FedError(Problem(shown, None, f"file is {size} bytes; the limit is {limit}"))
+        chunks, total = [], 0
+        while total <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+        if total > limit:
+            raise FedError(Problem(shown, None, f"file is more than {limit} bytes; the limit is {limit}"))
+    except OSError as exc:
+        raise FedError(Problem(shown, None, f"cannot be read ({exc.strerror or exc})")) from None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    try:
+        text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise FedError(Problem(shown, f"byte {exc.start}", "not valid UTF-8 text")) from None
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise FedError(Problem(shown, f"line {line}, byte {exc.start}", "not valid UTF-8 text")) from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        raise FedError(Problem(shown, f"line {line}", "a NUL byte (\\0): not text"))
+    return text.replace("\r\n", "\n").replace("\r", "\n")  # universal newlines, as a file opened as text reads
 
 
 def load_yaml(path: Path, shown: str | None = None) -> Any:

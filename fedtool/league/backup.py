@@ -22,6 +22,7 @@ from __future__ import annotations
 import datetime
 import os
 import re
+import shutil
 import sqlite3
 import tempfile
 from dataclasses import dataclass
@@ -33,7 +34,7 @@ from fedtool.fed.settings import Fed
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 
-from .db import migrations
+from .db import RULE as DB_RULE, check_league_path, is_text_file, migrations
 
 SNAPSHOT_NAME = re.compile(r"^(\d{8}T\d{6}Z)-([a-z0-9-]+)\.db$")
 KEPT_ON_RESTORE = ("sent_mail", "inbox_seen", "player_passwords", "week_runs")
@@ -124,6 +125,10 @@ def restore(fed: Fed, name: str) -> Restored:
     if snapshot.league.startswith(UNREADABLE):
         raise FedError(Problem(fed.shown(snapshot.path), None, f"{snapshot.league}: it cannot be restored", RULE))
     database = fed.database
+    check_league_path(database)  # a folder, or a folder that is not there: the `database:` setting is wrong
+    damaged = _damage(database)
+    if damaged and damaged != "empty" and is_text_file(database):  # never move a fedhead's text file aside for a league
+        raise FedError(Problem(str(database), None, "is a text file, not a league database; check the `database:` setting in rosters/fed.yaml", DB_RULE))
     fd, tmp_name = tempfile.mkstemp(prefix=f".{database.name}.restore-", dir=database.parent)
     os.close(fd)
     tmp = Path(tmp_name)
@@ -132,17 +137,59 @@ def restore(fed: Fed, name: str) -> Restored:
         restored = Database(tmp)
         try:
             migrations.apply(restored)  # a snapshot of an older fedtool is brought up to date
-            if database.exists():
+            if database.exists() and not damaged:
                 _carry_over(restored, database)
         finally:
             restored.close()
-        kept_as = take_snapshot(fed, "before-restore")
-        # into the live league by the backup API, in one transaction: a crash leaves the old
-        # league or the new one, and its write-ahead log (or a journal) stays SQLite's to replay
-        _copy(tmp, database, read_only=True)
+        if damaged:
+            # a damaged league cannot be read or written by SQLite: it is kept aside as it is
+            # (listed, never restored), and the restored league takes its place by a rename
+            kept_as = _keep_damaged(fed)
+            os.replace(tmp, database)
+        else:
+            kept_as = take_snapshot(fed, "before-restore")
+            # into the live league by the backup API, in one transaction: a crash leaves the old
+            # league or the new one, and its write-ahead log (or a journal) stays SQLite's to replay
+            _copy(tmp, database, read_only=True)
     finally:
         tmp.unlink(missing_ok=True)
     return Restored(snapshot, kept_as)
+
+
+def _damage(database: Path) -> str | None:
+    """What is wrong with the league SQLite cannot read (`restore` is the cure the message
+    for a damaged league names), or None when it reads (or is not there yet)."""
+    if not database.exists():
+        return None
+    if database.stat().st_size == 0:
+        return "empty"
+    try:
+        connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True)
+        try:
+            connection.execute("SELECT count(*) FROM sqlite_master").fetchone()
+            found = connection.execute("PRAGMA quick_check(1)").fetchone()[0]
+        finally:
+            connection.close()
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    return None if found == "ok" else found
+
+
+def _keep_damaged(fed: Fed) -> Path:
+    """Move a damaged league (and a write-ahead log beside it, which must not be replayed into
+    the restored one) into the backups folder, named like a snapshot taken before the restore."""
+    folder = fed.backups
+    folder.mkdir(parents=True, exist_ok=True)
+    stamp = clock.now().astimezone(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    name, count = f"{stamp}-damaged-before-restore.db", 2
+    while (folder / name).exists():
+        name, count = f"{stamp}-damaged-before-restore-{count}.db", count + 1
+    for suffix in ("-wal", "-shm"):
+        side = fed.database.with_name(fed.database.name + suffix)
+        if side.exists():
+            shutil.move(side, folder / (name + suffix))
+    shutil.move(fed.database, folder / name)  # the league may live on another disk than its backups
+    return folder / name
 
 
 def _copy(source: Path, target: Path, read_only: bool = False) -> None:

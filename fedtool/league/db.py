@@ -8,8 +8,11 @@ sheet says for a wrestler the league has not seen change.
 
 from __future__ import annotations
 
+import errno
 import json
 import re
+import sqlite3
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -191,24 +194,144 @@ LIST_KEYS = ("allies", "foes")  # stored as JSON
 WEEK_TABLES = ("punctuality", "title_matches", "match_writeups", "dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
 
 
+RULE = "the league database"
+WHAT_TO_DO = "restore a snapshot (`fedtool restore` lists them) or check the `database:` setting in rosters/fed.yaml"
+
+
 def open_league(path: Path, create: bool = True) -> Database:
-    """Open the league database and bring its schema up to date.
+    """Open the league database and bring its schema up to date; every open of `fed.db` goes
+    through here, and whatever SQLite or the disk says is wrong becomes one FedError naming
+    the file and what to do (`league_error`).
 
     With `create=False` a fed that has no database yet gets an empty one in memory, so
-    reading and checking never leaves a file behind.
+    reading and checking never leaves a file behind. A missing file is a new league; a
+    missing folder is not (the `database:` setting is wrong: fedtool never makes the folder).
+    An empty file (0 bytes) is refused, although SQLite would read it as an empty database:
+    fedtool never leaves one (its first open writes the league's header at once), so it was
+    emptied by something else, and taking it for a new league would quietly forget every
+    week run; the message says to restore a snapshot or delete the file.
     """
-    db = Database(path) if create or path.exists() else Database(memory=True)
-    if not db.memory:
-        # write-ahead logging: a commit is one append and one fsync (0.2 ms here, against
-        # 0.7 ms for a rollback journal's create, write, fsync and delete), which is what
-        # lets `send` record every mail before and after it goes (at most once) and stay
-        # fast. Still durable and atomic under a crash or a power cut (synchronous FULL).
-        # The setting lives in the file; the log (fed.db-wal) is folded back into fed.db
-        # when the last connection closes, and replayed by the next open after a crash.
-        db.enable_wal()
-    db.execute("PRAGMA foreign_keys = ON")
-    migrations.apply(db)
+    check_league_path(path)
+    if path.is_file() and path.stat().st_size == 0:
+        raise FedError(Problem(str(path), None, "is empty (0 bytes), not a league: fedtool never leaves one empty, so something else emptied it; "
+                               "restore a snapshot (`fedtool restore` lists them), or delete the file to start a new league", RULE))
+    if not create and not path.exists():
+        db = Database(memory=True)
+    else:
+        db = None
+        try:
+            db = Database(path)
+            # write-ahead logging: a commit is one append and one fsync (0.2 ms here, against
+            # 0.7 ms for a rollback journal's create, write, fsync and delete), which is what
+            # lets `send` record every mail before and after it goes (at most once) and stay
+            # fast. Still durable and atomic under a crash or a power cut (synchronous FULL).
+            # The setting lives in the file; the log (fed.db-wal) is folded back into fed.db
+            # when the last connection closes, and replayed by the next open after a crash.
+            db.enable_wal()
+            _check_is_league(db, path)
+        except BaseException as exc:
+            if db is not None:
+                db.close()
+            if isinstance(exc, sqlite3.Error):
+                raise league_error(path, exc) from None
+            raise
+    try:
+        db.execute("PRAGMA foreign_keys = ON")
+        migrations.apply(db)
+    except sqlite3.Error as exc:
+        raise league_error(path, exc) from None
     return db
+
+
+def check_league_path(path: Path) -> None:
+    """What can be told of the league's file before SQLite opens it: a folder, a device, or a
+    folder that is not there is never a league (the `database:` setting is wrong)."""
+    if path.is_dir():
+        raise FedError(Problem(str(path), None, "is a folder, not the league's database file; check the `database:` setting in rosters/fed.yaml", RULE))
+    if not path.parent.is_dir():
+        raise FedError(Problem(str(path), None, f"the folder {path.parent} does not exist (fedtool creates a new league's file, never its folder); "
+                               "check the `database:` setting in rosters/fed.yaml", RULE))
+    if path.exists() and not path.is_file():
+        raise FedError(Problem(str(path), None, "is not a regular file (a device or a pipe); check the `database:` setting in rosters/fed.yaml", RULE))
+
+
+def _check_is_league(db: Database, path: Path) -> None:
+    """A SQLite file with tables but none of fedtool's migrations is someone else's: refuse it
+    rather than write the league's tables into it."""
+    names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+    if names and migrations.migrations_table not in names:
+        raise FedError(Problem(str(path), None, f"is a SQLite database, but not a fedtool league (it holds {', '.join(sorted(names)[:3])}"
+                               f"{', ...' if len(names) > 3 else ''}); check the `database:` setting in rosters/fed.yaml", RULE))
+
+
+def league_error(path: Path, exc: BaseException, shown: str | None = None) -> FedError:
+    """What SQLite (or the disk) said about the league at `path`, as one clear FedError: what
+    is wrong and what to do. Used by `open_league`, and by the command line for errors that
+    surface later (at a commit): a read-only file, a full disk. SQLite rolls back a
+    transaction it cannot finish, so a change that failed is never half in the league."""
+    shown = shown or str(path)
+    said = str(exc) or type(exc).__name__
+    code = getattr(exc, "sqlite_errorcode", None)
+    primary = code & 0xFF if isinstance(code, int) else None
+    if path.is_dir() or not path.parent.is_dir():
+        try:
+            check_league_path(path)
+        except FedError as error:
+            return error
+    if primary == sqlite3.SQLITE_NOTADB and is_text_file(path):
+        return FedError(Problem(shown, None, "is a text file, not a league database; check the `database:` setting in rosters/fed.yaml", RULE))
+    if primary in (sqlite3.SQLITE_NOTADB, sqlite3.SQLITE_CORRUPT):
+        return FedError(Problem(shown, None, f"is damaged or not a league database (SQLite: {said}); {WHAT_TO_DO}", RULE))
+    if primary == sqlite3.SQLITE_FULL or isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return FedError(Problem(shown, None, f"the disk is full (SQLite: {said}); SQLite rolled back the unfinished change, "
+                               "so nothing in the league is half-written: free some space, then run the command again", RULE))
+    if primary == sqlite3.SQLITE_READONLY or primary == sqlite3.SQLITE_CANTOPEN:
+        folder = _unwritable(path.parent)
+        if folder:
+            return FedError(Problem(shown, None, f"its folder {path.parent} cannot be written ({folder}); SQLite keeps the league's log "
+                                   f"({path.name}-wal, {path.name}-shm) beside it, even to read it: make the folder writable "
+                                   "for the user running fedtool", RULE))
+        if primary == sqlite3.SQLITE_READONLY:
+            return FedError(Problem(shown, None, f"cannot be written (SQLite: {said}); SQLite rolled back the unfinished change, "
+                                   "so nothing in the league is half-written: make the file writable for the user running fedtool, "
+                                   "then run the command again", RULE))
+        return FedError(Problem(shown, None, f"cannot be opened (SQLite: {said}); check that it can be read and written by the user "
+                               "running fedtool, and the `database:` setting in rosters/fed.yaml", RULE))
+    if primary in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return FedError(Problem(shown, None, f"is in use by another program (SQLite: {said}); nothing was changed: run the command again "
+                               "when it has finished", RULE))
+    return FedError(Problem(shown, None, f"SQLite refused a change (SQLite: {said}); SQLite rolled back the unfinished change, "
+                           f"so nothing in the league is half-written; if this persists, {WHAT_TO_DO}", RULE))
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def is_text_file(path: Path) -> bool:
+    """Whether a file SQLite cannot read is text (a YAML file named by `database:`), not a
+    damaged league: it does not begin as SQLite's files do and its start is UTF-8 with no NUL."""
+    try:
+        with path.open("rb") as handle:
+            start = handle.read(4096)
+    except OSError:
+        return False
+    if start.startswith(SQLITE_HEADER) or b"\x00" in start:
+        return False
+    try:
+        start.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return exc.start > len(start) - 4  # only a character cut at the end
+    return True
+
+
+def _unwritable(folder: Path) -> str | None:
+    """Why nothing can be created in `folder` (\"Permission denied\"), or None when it can:
+    found by trying, since permission bits do not tell (root, read-only mounts, immutable files)."""
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
 
 
 def ran_weeks(db: Database) -> list[int]:

@@ -86,7 +86,7 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
                 read = intake(fed, settings.mail.inbox, now)
                 new = len(read.outcomes) - read.count("duplicate")  # a mailbox keeps what was read before: not news
                 if new:
-                    counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored") if read.count(v))
+                    counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored", "quarantined") if read.count(v))
                     report.done.append(f"read {new} mails: {counts}")
         except FedError as exc:
             report.problems.append(f"mailbox: {exc}")

@@ -12,7 +12,36 @@ status, resend) is answered at once (`commands`).
 Answers queue in outbox/replies/week-NN/mail/ (outside the week's results folder, which a
 run replaces); `fedtool send` delivers them. Mail after the card's deadline is refused, or
 with `mail: late_mail: hold` checked and kept in strategies/week-NN/held/ until the fedhead
-accepts it (`fedtool accept WEEK WRESTLER`).
+accepts it (`fedtool accept WEEK WRESTLER`). A strategy for a week the league has already
+run is refused: the strategy its run used is never replaced by mail (the fedhead can still
+replace a file by hand and rerun).
+
+Rulings on who sent a mail and who is answered (issue 13; see `mail_sender`):
+
+- A mail is the work of the one address in its From: header, parsed strictly (RFC 5322, by
+  `email.headerregistry`). Two addresses, a group, an obsolete route, the comment trick
+  `<owner@players.example>@evil.example`, two From: headers, a domain literal or any defect
+  the parser reports make it "not one clear sender": it is recorded as refused (`fedtool
+  status` shows it, under the wrestler its subject names) and never answered. An answer to
+  a garbled or forged From: would go to someone who did not write (backscatter), and like
+  the judges fedtool does not answer what it cannot attribute.
+- Every answer goes to that From: address, never to Reply-To: (so a forged From: sends the
+  answer to the real owner, never to the forger). Sender: is ignored: a list or a
+  secretary sets it, and it proves nothing about the owner.
+- Addresses compare as addresses (`address_key`): the domain case-insensitive and in its
+  ASCII form, and the local part case-insensitive too. RFC 5321 lets a server tell Bob@ from
+  bob@, but the providers players use do not, and owners' addresses have always compared so.
+- Never answered: mailer daemons and the like, auto-replies and bulk mail, the fed's own
+  addresses (from_address, reply_to, list_address: no loop to ourselves or to the whole
+  list), and `mail: do_not_answer` (addresses, or `@domain` for every address of exactly
+  that domain).
+- A Subject that decodes (RFC 2047) to a line break is refused with an answer; the answer's
+  subject is the player's made one line, and no header fedtool writes carries player text
+  with a line break (In-Reply-To echoes only a clean Message-ID).
+
+Each mail is a transaction (`intake`): a mail that makes anything fail is answered with an
+apology, kept as it came in strategies/quarantine/ (named by its hash), recorded as
+quarantined and never judged again; the mails after it are read as usual.
 """
 
 from __future__ import annotations
@@ -27,14 +56,15 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.header import decode_header, make_header
-from email.utils import format_datetime, make_msgid, parseaddr, parsedate_to_datetime
+from email.utils import format_datetime, make_msgid, parsedate_to_datetime
 from pathlib import Path
 from typing import Iterator
 
 from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
 
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
-from fedtool.fed.render import MAIL_POLICY
+from fedtool.fed.render import MAIL_POLICY, plain_text
+from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
 from fedtool.kernel.errors import Collector, FedError, Problem
@@ -42,7 +72,7 @@ from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Ruleset
 from fedtool.week.booking import CardContext, card_context, week_card
-from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line
+from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line, quarantine_folder
 
 from .commands import answer_command, help_text, parse_command
 from .imap import imap_mails, is_imap
@@ -69,6 +99,22 @@ class Outcome:
     wrestler_id: str | None = None
     arrived: str | None = None  # when the mail arrived (ISO, UTC)
     subject: str | None = None  # a refused mail that reached no wrestler: its subject, for `fedtool status`
+    filing: Filing | None = field(default=None, repr=False, compare=False)  # the strategy to file once the answer is built
+
+
+@dataclass
+class Filing:
+    """A checked strategy waiting in its `~incoming~` file, and where it goes: filed only once
+    the mail's answer is built, so a mail that fails is never half-filed."""
+
+    candidate: Path
+    final: Path
+    drop_others: str | None = None  # the wrestler id whose strategy in other formats (.yaml, .txt) the new one replaces
+
+    def commit(self) -> None:
+        os.replace(self.candidate, self.final)
+        if self.drop_others is not None:
+            _drop_other_suffixes(self.final.parent, self.drop_others, self.final.suffix)
 
 
 @dataclass
@@ -105,22 +151,28 @@ def messages(source: Path | str) -> Iterator[Incoming]:
         box = mailbox.Maildir(source, factory=None, create=False)
         delivered = _maildir_delivered(source)
         for key in sorted(box.keys(), key=_maildir_order):
-            raw = box.get_bytes(key)
-            yield Incoming(raw, len(raw), delivered.get(key))
+            with box.get_file(key) as handle:  # never more than the cap into memory
+                raw = handle.read(MAX_BYTES + 1)
+            when, size = delivered.get(key, (None, len(raw)))
+            yield Incoming(raw, max(size, len(raw)), when)
     elif source.is_file():
         for message in mailbox.mbox(source, create=False):
             raw = message.as_bytes()
             yield Incoming(raw, len(raw), _mbox_date(message.get_from()))
     elif source.is_dir():
         for path in sorted(source.glob("*.eml")):
-            raw = path.read_bytes()
-            yield Incoming(raw, len(raw), _from_timestamp(path.stat().st_mtime))
+            if not path.is_file():  # a folder, a pipe or a device named like a mail is no mail
+                continue
+            with path.open("rb") as handle:  # never more than the cap into memory; the size from the file
+                raw = handle.read(MAX_BYTES + 1)
+                stat = os.fstat(handle.fileno())
+            yield Incoming(raw, max(stat.st_size, len(raw)), _from_timestamp(stat.st_mtime))
     else:
         raise FedError(Problem(str(source), None, "not a Maildir, an mbox file, a folder of .eml files or an imaps:// address", "fedtool inbox"))
 
 
-def _maildir_delivered(folder: Path) -> dict[str, datetime.datetime]:
-    """Each Maildir mail's delivery time, by key: its file's time in new/KEY or
+def _maildir_delivered(folder: Path) -> dict[str, tuple[datetime.datetime, int]]:
+    """Each Maildir mail's delivery time and size, by key: its file's time in new/KEY or
     cur/KEY:2,FLAGS (the Maildir layout), both folders listed once, no mail parsed."""
     found = {}
     for sub in ("new", "cur"):
@@ -130,7 +182,8 @@ def _maildir_delivered(folder: Path) -> dict[str, datetime.datetime]:
             continue
         for entry in entries:
             try:
-                found.setdefault(entry.name.split(mailbox.Maildir.colon)[0], _from_timestamp(entry.stat().st_mtime))
+                stat = entry.stat()
+                found.setdefault(entry.name.split(mailbox.Maildir.colon)[0], (_from_timestamp(stat.st_mtime), stat.st_size))
             except FileNotFoundError:  # taken by another reader meanwhile
                 continue
     return found
@@ -193,20 +246,92 @@ def _one(head: dict, name: str, default: str = "") -> str:
     return head.get(name, [default])[0]
 
 
-def _silent(head: dict, fed: Fed) -> str | None:
-    """Why a mail gets no answer at all (no mail loops), or None."""
-    sender = parseaddr(_one(head, "from"))[1].lower()
+def _silent(head: dict) -> str | None:
+    """Why a mail gets no answer at all by its headers (no mail loops), or None."""
     auto = _one(head, "auto-submitted", "no").strip().lower()
     if auto and auto != "no":
-        return f"auto-submitted ({auto})"
+        return f"auto-submitted ({one_line(auto)})"
     if "x-autoreply" in head or "x-autorespond" in head:
         return "an auto-reply"
     if _one(head, "precedence").strip().lower() in ("bulk", "junk", "list"):
         return "bulk mail"
-    if not sender or SILENT_SENDERS.match(sender.split("@")[0]):
+    return None
+
+
+# Mail identity. A mail is attributed to the one address in its From: header, read as RFC
+# 5322 says (email.headerregistry, through the fed's MAIL_POLICY), never as text: a From:
+# with two addresses, a group, an obsolete route, the comment trick
+# `<owner@players.example>@evil.example` or any other defect the parser reports is "not one
+# clear sender", recorded (and shown by `fedtool status`) but never answered: an answer to
+# a garbled or forged From: goes to someone who did not write (backscatter), and a judge does
+# not answer what it cannot attribute. Sender: is ignored (a list or a secretary's
+# delegation, never an owner's identity); Reply-To: is never used: every answer goes to the
+# From: address, so a forged From: sends it to the real owner. Addresses compare with the
+# domain and the local part both case-insensitive (`address_key`): RFC 5321 lets a mail
+# server tell Bob@ from bob@, but the providers players use do not, and the owners'
+# addresses have always been compared so.
+UNCLEAR = "Not one clear sender ({}); not answered: an answer could reach someone who did not write it."
+LINE_BREAK = re.compile(r"[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # what str.splitlines breaks at
+_MESSAGE_ID = re.compile(r"^<[!-;=?-~]{1,250}>$")  # a Message-ID safe to echo in In-Reply-To (no space, no control, no <>)
+
+
+def mail_sender(head: dict) -> tuple[str | None, str | None]:
+    """(the sender's address, None), or (None, why the mail has not one clear sender)."""
+    written = head.get("from", [])
+    if len(written) != 1:
+        return None, UNCLEAR.format("no From: header" if not written else f"{len(written)} From: headers")
+    value = written[0]
+    try:  # raw UTF-8 in a header (RFC 6532) is text, not undecodable bytes
+        value = value.encode("utf-8", "surrogateescape").decode("utf-8")
+    except UnicodeError:
+        pass
+    try:
+        parsed = MAIL_POLICY.header_factory("from", value)
+        defects, groups, addresses = parsed.defects, parsed.groups, parsed.addresses
+    except Exception:  # the header parser's own failure on some odd text: not a clear sender either
+        return None, UNCLEAR.format("the From: header cannot be read")
+    if defects:
+        return None, UNCLEAR.format(f"the From: header is malformed: {defects[0]}")
+    if any(group.display_name is not None for group in groups):
+        return None, UNCLEAR.format("the From: header is a group")
+    if len(addresses) != 1:
+        return None, UNCLEAR.format(f"the From: header holds {len(addresses) or 'no'} address{'es' if len(addresses) != 1 else ''}")
+    address = addresses[0]
+    if not address.username or not address.domain or address.domain.startswith("[") or _UNPRINTABLE.search(address.addr_spec):
+        return None, UNCLEAR.format("the From: header holds no complete address")
+    return address.addr_spec, None
+
+
+_UNPRINTABLE = re.compile(r"[\x00-\x20\x7f-\x9f\u2028\u2029]")
+
+
+def address_key(address: str) -> str:
+    """An address as fedtool compares it: local part and domain lowercase, the domain in its
+    ASCII (IDNA) form and without a final dot. `Bob@Players.Example` is `bob@players.example`."""
+    local, _, domain = address.strip().rpartition("@")
+    domain = domain.lower().rstrip(".")
+    try:
+        domain = domain.encode("idna").decode("ascii")
+    except UnicodeError:
+        pass
+    return f"{local.lower()}@{domain}"
+
+
+def _unanswered(fed: Fed, address: str) -> str | None:
+    """Why mail from this address is never answered (a mail system, the fed's own addresses,
+    `mail: do_not_answer`), or None."""
+    if SILENT_SENDERS.match(address.rpartition("@")[0]):
         return "from a mail system"
-    if sender == str(fed.settings.mail.from_address).lower():
-        return "fedtool's own mail"
+    key = address_key(address)
+    mail = fed.settings.mail
+    for setting in ("from_address", "reply_to", "list_address"):
+        own = getattr(mail, setting)
+        if own and address_key(str(own)) == key:
+            return "fedtool's own mail" if setting == "from_address" else f"the fed's own address ({setting})"
+    domain = "@" + key.rpartition("@")[2]
+    for entry in mail.do_not_answer:
+        if entry == domain or not entry.startswith("@") and address_key(entry) == key:
+            return f"on the fed's do-not-answer list ({entry})"
     return None
 
 
@@ -344,10 +469,10 @@ def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, 
         reply["Reply-To"] = str(fed.settings.mail.reply_to)
     domain = str(fed.settings.mail.from_address).rsplit("@", 1)[-1]
     reply["Message-ID"] = make_msgid(domain=domain)
-    if original_id:
+    if original_id and _MESSAGE_ID.match(original_id):  # echoed only when it is one clean Message-ID
         reply["In-Reply-To"] = original_id
         reply["References"] = original_id
-    reply.set_content(text)
+    reply.set_content(plain_text(text))  # the quoted strategy is player text: control and bidi characters out
     return reply
 
 
@@ -380,27 +505,73 @@ def arrived_at(head: dict, received: datetime.datetime | None, now: datetime.dat
     return max(known) if known else _utc(now or datetime.datetime.now(datetime.timezone.utc))
 
 
-def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -> IntakeReport:
-    """Read every mail in `source`, file the strategies that stand, queue an answer for each."""
-    report = IntakeReport()
-    for leftover in fed.strategies.glob("week-*/~incoming~*"):  # a strategy being checked when an intake was killed
+READING, READING_AGAIN = "reading", "reading again"  # inbox_seen's mark while a mail is judged (a crash leaves it)
+QUARANTINED = "quarantined"
+APOLOGY = ("Your mail could not be judged: fedtool ran into a fault of its own while reading it. We are sorry.\n\n"
+           "Nothing was filed; any strategy you sent before still stands. The mail is kept for the fedhead, who will look at it; "
+           "you may also send it again in another form (the strategy as plain text in the body, or as one attachment).\n")
+
+
+def _clear_incoming(fed: Fed) -> None:
+    """Remove every strategy left half-filed (`~incoming~`, written to be checked)."""
+    for leftover in fed.strategies.glob("week-*/~incoming~*"):
         leftover.unlink(missing_ok=True)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all: a temporary file beside it (a dot name `send` never
+    reads), then a rename."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+def _keep_in_quarantine(fed: Fed, raw: bytes) -> Path:
+    """The mail's bytes kept for the fedhead, named by their SHA-256 (never by anything the mail says)."""
+    path = quarantine_folder(fed) / (hashlib.sha256(raw).hexdigest()[:32] + ".eml")
+    if not path.exists():
+        _write_atomically(path, raw)
+    return path
+
+
+def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -> IntakeReport:
+    """Read every mail in `source`, file the strategies that stand, queue an answer for each.
+
+    Each mail is a transaction of its own: it is marked in the league as being read, judged,
+    its strategy filed and its answer queued, then its verdict recorded. A mail whose judging
+    raises any exception is answered with an apology, kept in strategies/quarantine/ and
+    recorded as quarantined (`fedtool status` lists it): it is never judged again and never
+    stops the mails after it; nothing of it is left half-filed. A mail that was being read
+    when intake died (a crash, a kill) is judged once more; if that dies too, it is
+    quarantined. A FedError (the fed's own files cannot be read) stops the intake with its
+    message, the mail left unread for the next one. The caller holds the fed's lock."""
+    report = IntakeReport()
+    _clear_incoming(fed)  # a strategy being checked when an intake was killed
     weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
     db = open_league(fed.database)
-    seen = {row[0] for row in db.execute("SELECT message_id FROM inbox_seen").fetchall()}
+    # Each mail is committed twice (its mark, its verdict): with the league's write-ahead log
+    # and synchronous NORMAL a commit survives the process dying (a crash, a kill), which is
+    # what the marks are for, without an fsync each (2 ms here, doubling intake's time). A
+    # power cut can lose the last marks and verdicts, with the answers and the files written
+    # since (not synced either): those mails are judged again, the same way. The log is
+    # synced at the end of the intake (the checkpoint), and by the next FULL commit (`send`).
+    db.execute("PRAGMA synchronous = NORMAL")
+    seen = dict(db.execute("SELECT message_id, verdict FROM inbox_seen").fetchall())
     passwords = stored_passwords(db) if fed.settings.mail.passwords else {}
-    shared: dict = {}  # the help text and the owners' addresses, made once per intake
-    batch = []
-    # an IMAP mail is flagged \Seen on the server when the next one is asked for: each is
-    # recorded first, so a mail flagged read is always one the league knows it has read
-    every = 1 if is_imap(str(source)) else 100
+    shared: dict = {}  # the help text, the owners' addresses and the weeks run, made once per intake
 
-    def record() -> None:
-        # the "read" marks go in together, a hundred mails at a time (IMAP: one at a time): a
-        # crash can at worst re-read the last hundred, and filing the same strategy again changes nothing
+    def record(row: dict) -> None:
+        # one mail, one commit (a write-ahead log append: a fraction of a millisecond); an
+        # IMAP mail is flagged \Seen only when the next is asked for, so a mail flagged read
+        # is always one the league has recorded
         with db.atomic():
-            db["inbox_seen"].insert_all(batch, pk="message_id")
-        batch.clear()
+            db.execute("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why, read_at, week, wrestler_id, arrived) "
+                       "VALUES (:message_id, :sender, :verdict, :why, :read_at, :week, :wrestler_id, :arrived)", row)
 
     for incoming in messages(source):
         raw = incoming.raw
@@ -413,44 +584,90 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
         head = headers(message)
         original_id = _one(head, "message-id").strip() or None
         message_id = original_id or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>"
-        sender = parseaddr(_one(head, "from"))[1]
-        if message_id in seen:
-            report.outcomes.append(Outcome(message_id, sender, "duplicate", "read before"))
+        sender, unclear = mail_sender(head)
+        shown = sender or one_line(_one(head, "from"), 200)
+        before = seen.get(message_id)
+        if before is not None and before not in (READING, READING_AGAIN):
+            report.outcomes.append(Outcome(message_id, shown, "duplicate", "read before"))
             continue
-        seen.add(message_id)
+        seen[message_id] = "read"
         arrived = arrived_at(head, incoming.received, now).isoformat(timespec="seconds")
-        silent = _silent(head, fed)
-        if silent:
-            outcome = Outcome(message_id, sender, "ignored", silent, arrived=arrived)
+        row = {"message_id": message_id, "sender": shown, "verdict": READING if before is None else READING_AGAIN, "why": "",
+               "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "week": None, "wrestler_id": None, "arrived": arrived}
+        reply = None
+        if before == READING_AGAIN:  # fedtool died twice while reading this mail: never again
+            outcome, reply = _quarantined(fed, raw, head, original_id, sender, now, weeks, "intake stopped twice while reading it")
         else:
+            record(row)  # the mark: a crash from here leaves it, and the next intake knows
             try:
-                if bomb is not None:
-                    raise RecursionError(bomb)
-                if batch and parse_command(_one(head, "subject")):
-                    record()  # a status command sees the mails read before it
-                outcome, reply_text, subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords, shared)
-            except (RecursionError, MemoryError, UnicodeError, LookupError, ValueError, TypeError, AttributeError, IndexError) as exc:
-                # a poison mail is answered and recorded like any other; it never stops the rest
-                outcome = Outcome("", sender, "refused", bomb or f"The mail could not be read ({type(exc).__name__}); send the strategy as plain text in the body or as one attachment.")
-                reply_text, subject = f"Your mail was not accepted.\n\n{outcome.why}\n\nNothing was filed; any strategy you sent before still stands.\n", "Re: your mail"
-            outcome.message_id, outcome.arrived = message_id, arrived
-            reply = _reply(fed, original_id, sender, subject, reply_text, now)
-            folder = replies_folder(fed, outcome.week)
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
-            path.write_bytes(bytes(reply))
+                outcome, reply = _answered(fed, message, head, incoming, original_id, sender, unclear, bomb, now, weeks, passwords, shared)
+            except FedError:
+                _clear_incoming(fed)
+                with db.atomic():  # the fed's own files, not this mail: read it again next time
+                    db.execute("DELETE FROM inbox_seen WHERE message_id = ? AND verdict IN (?, ?)", [message_id, READING, READING_AGAIN])
+                raise
+            except Exception as exc:  # anything else: this mail made fedtool fail
+                _clear_incoming(fed)
+                outcome, reply = _quarantined(fed, raw, head, original_id, sender, now, weeks, f"{type(exc).__name__}: {exc}")
+        outcome.message_id, outcome.arrived, outcome.sender = message_id, arrived, shown
+        if reply is not None:
+            path = replies_folder(fed, outcome.week) / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
+            _write_atomically(path, reply)
             report.replies.append(path)
         # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
         why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
-        batch.append({"message_id": message_id, "sender": sender, "verdict": outcome.verdict, "why": why,
-                      "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-                      "week": outcome.week, "wrestler_id": outcome.wrestler_id, "arrived": arrived})
-        if len(batch) >= every:
-            record()
+        record({**row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id})
         report.outcomes.append(outcome)
-    if batch:
-        record()
+    if not db.memory:
+        db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the log synced and folded into fed.db
     return report
+
+
+def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, original_id: str | None, sender: str | None, unclear: str | None,
+              bomb: str | None, now: datetime.datetime | None, weeks: dict, passwords: dict, shared: dict) -> tuple[Outcome, bytes | None]:
+    """One mail judged, its strategy filed: (its outcome, its answer's bytes or None)."""
+    silent = _silent(head)
+    if silent:
+        return Outcome("", "", "ignored", silent), None
+    subject = _one(head, "subject")
+    if unclear:  # recorded against the week and wrestler it names, so `fedtool status` shows the attempt
+        week, wrestler_id = _named(fed, subject, weeks)
+        return Outcome("", "", "refused", unclear, week=week, wrestler_id=wrestler_id, subject=one_line(subject) if wrestler_id is None else None), None
+    silent = _unanswered(fed, sender)
+    if silent:
+        return Outcome("", "", "ignored", silent), None
+    refused = bomb or (BROKEN_SUBJECT if LINE_BREAK.search(subject) else None)
+    if refused is not None:  # answered, and recorded against the week and wrestler the subject names
+        week, wrestler_id = _named(fed, subject, weeks)
+        outcome = Outcome("", "", "refused", refused, week=week, wrestler_id=wrestler_id, subject=one_line(subject) if wrestler_id is None else None)
+        text, answer_subject = _refused_text(refused), _answer_subject(subject)
+    else:
+        outcome, text, answer_subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords, shared)
+    data = bytes(_reply(fed, original_id, sender, answer_subject, text, now))  # built before anything is filed
+    if outcome.filing is not None:
+        outcome.filing.commit()
+    return outcome, data
+
+
+def _quarantined(fed: Fed, raw: bytes, head: dict, original_id: str | None, sender: str | None, now: datetime.datetime | None,
+                 weeks: dict, fault: str) -> tuple[Outcome, bytes | None]:
+    """A mail that made intake fail: kept, recorded, and answered with an apology when it has
+    one clear sender fedtool may answer."""
+    kept = fed.shown(_keep_in_quarantine(fed, raw))
+    subject = _one(head, "subject")
+    try:
+        week, wrestler_id = _named(fed, subject, weeks)
+    except Exception:
+        week, wrestler_id = None, None
+    why = f"fedtool failed while judging this mail ({one_line(fault, 200)}); kept for the fedhead as {kept}"
+    outcome = Outcome("", "", QUARANTINED, why, week=week, wrestler_id=wrestler_id, subject=one_line(subject) if wrestler_id is None else None)
+    reply = None
+    if sender is not None and _silent(head) is None and _unanswered(fed, sender) is None:
+        try:
+            reply = bytes(_reply(fed, original_id, sender, _answer_subject(subject), APOLOGY, now))
+        except Exception:  # not even an apology can be written to this address: the fedhead has the mail
+            outcome.why += "; not answered"
+    return outcome, reply
 
 
 def _week_context(fed: Fed, week: int, weeks: dict) -> CardContext:
@@ -461,10 +678,38 @@ def _week_context(fed: Fed, week: int, weeks: dict) -> CardContext:
 
 
 def _shared(fed: Fed, shared: dict, key: str):
-    """The help text or the owners' addresses, made on first use in an intake."""
+    """Made on first use in an intake: the help text ("help"), the owners' addresses as
+    compared ("owners"), the weeks the league has run and when ("ran")."""
     if key not in shared:
-        shared[key] = help_text(fed) if key == "help" else owner_addresses(fed)
+        if key == "help":
+            shared[key] = help_text(fed)
+        elif key == "owners":
+            shared[key] = {address_key(owner) for owner in owner_addresses(fed)}
+        else:
+            shared[key] = dict(open_league(fed.database, create=False).execute("SELECT week, ran_at FROM weeks").fetchall())
     return shared[key]
+
+
+BROKEN_SUBJECT = "The subject holds a line break once decoded; write it on one line, for example: Week 2 brother-bob."
+
+
+def _refused_text(why: str) -> str:
+    return f"Your mail was not accepted.\n\n{why}\n\nNothing was filed; any strategy you sent before still stands.\n"
+
+
+def _answer_subject(subject: str) -> str:
+    """The answer's subject: the player's, on one line (never a line break into a header we write)."""
+    return f"Re: {one_line(subject, 196)}"
+
+
+def _closed(fed: Fed, week: int, ran_at: str) -> str:
+    """Why a strategy for a week already run is refused."""
+    try:
+        when = shown_time(fed, datetime.datetime.fromisoformat(ran_at))
+    except (TypeError, ValueError):
+        when = str(ran_at)
+    return (f"Week {week} has already been run (its results are dated {when}): a strategy for it can no longer be filed, "
+            f"and the strategy the run used stands. The fedhead can replace a file by hand and run the week again (fedtool run {week} --rerun).")
 
 
 def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, sender: str, now: datetime.datetime | None, weeks: dict, passwords: dict,
@@ -472,14 +717,14 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     """Decide one order mail or mail command: (outcome, the answer's text, its subject)."""
     shared = {} if shared is None else shared
     subject = _one(head, "subject")
-    answer_subject = f"Re: {subject}"[:200]
+    answer_subject = _answer_subject(subject)
     mail = fed.settings.mail
     quoted = ""
 
     def refuse(why: str, week: int | None = None, wrestler_id: str | None = None, helps: bool = False):
         """`helps`: the mail reached no wrestler (or not from the owner): the help text follows."""
         outcome = Outcome("", sender, "refused", why, week=week, wrestler_id=wrestler_id)
-        text = f"Your mail was not accepted.\n\n{why}\n\nNothing was filed; any strategy you sent before still stands.\n"
+        text = _refused_text(why)
         if helps:
             text += "\n" + _shared(fed, shared, "help")
             if wrestler_id is None:
@@ -495,7 +740,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         return refuse(f"The mail has {parts} parts nested {depth} deep; send the strategy as the body or one attachment.", *_named(fed, subject, weeks))
     command = parse_command(subject)
     if command is not None:  # answered only to From:, and with a player's own records only if From: owns a wrestler
-        owner = sender.strip().lower() in _shared(fed, shared, "owners")
+        owner = address_key(sender) in _shared(fed, shared, "owners")
         answer = answer_command(fed, command, sender, owner)
         return Outcome("", sender, "command", answer.why, week=answer.week), answer.text, answer_subject
     found = WEEK.search(subject)
@@ -512,11 +757,14 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     wrestler_id = next((w for w in sorted(sides, key=len, reverse=True) if w in lowered), None)
     if wrestler_id is None:  # by name, with or without a nickname in quotes: Kate "The Gate" Galloway
         wrestler_id = next((w.id for w in wrestlers.values() if w.name.lower() in lowered or _plain_name(w.name) in lowered), None)
+    ran = _shared(fed, shared, "ran")
+    if week in ran:  # a run week is closed: the strategy its run used stays as it was
+        return refuse(_closed(fed, week, ran[week]), week, wrestler_id if wrestler_id in wrestlers else None)
     if wrestler_id is None or wrestler_id not in wrestlers:
         return refuse(f"The subject names no wrestler on the week {week} card ({', '.join(sorted(sides))}).", week, helps=True)
     wrestler = wrestlers[wrestler_id]
     owner = wrestler.owner_email.lower()
-    if sender.lower() != owner:
+    if address_key(sender) != address_key(owner):
         # a From: header can be forged: only the registered owner's address is accepted
         return refuse(f"{sender} is not the registered owner of {wrestler.name}; strategies are accepted only from the owner's address.", week, wrestler_id,
                       helps=True)
@@ -574,19 +822,15 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         held = folder / HELD_FOLDER
         held.mkdir(exist_ok=True)
         final = held / (card_named or f"{wrestler_id}{suffix}")
-        os.replace(candidate, final)
-        if card_named is None:
-            _drop_other_suffixes(held, wrestler_id, suffix)
-        outcome = Outcome("", sender, "held", f"{wrestler.name}, week {week}: late, held for the fedhead", fed.shown(final), week, wrestler_id)
+        outcome = Outcome("", sender, "held", f"{wrestler.name}, week {week}: late, held for the fedhead", fed.shown(final), week, wrestler_id,
+                          filing=Filing(candidate, final, wrestler_id if card_named is None else None))
         body = (f"Held: your strategy for {wrestler.name}, week {week} ({check.match}) came after the deadline.\n\n{late}\n\n"
                 f"It stands as a strategy and is kept for the fedhead, who decides whether it is played; until then it is not filed, "
                 f"and any strategy you sent before still stands.\n\nAs the resolver would read it:\n\n{echo}\n")
         return outcome, body, answer_subject
-    final = folder / (card_named or f"{wrestler_id}{suffix}")
-    os.replace(candidate, final)
-    if card_named is None:
-        _drop_other_suffixes(folder, wrestler_id, suffix)  # the newest good strategy is the one
-    outcome = Outcome("", sender, "accepted", f"{wrestler.name}, week {week}", fed.shown(final), week, wrestler_id)
+    final = folder / (card_named or f"{wrestler_id}{suffix}")  # the newest good strategy is the one: its other formats go
+    outcome = Outcome("", sender, "accepted", f"{wrestler.name}, week {week}", fed.shown(final), week, wrestler_id,
+                      filing=Filing(candidate, final, wrestler_id if card_named is None else None))
     body = f"Accepted: the strategy for {wrestler.name}, week {week} ({check.match}).\n\nAs the resolver will read it:\n\n{echo}\n\nA later good strategy before the deadline replaces this one; a bad one never does.\n"
     if mail.passwords:
         body += f"\nYour password line was checked and is not kept with the strategy ({BLANKED}).\n"

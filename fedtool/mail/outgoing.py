@@ -19,6 +19,7 @@ from email.parser import BytesParser
 from email.utils import format_datetime, getaddresses
 from pathlib import Path
 
+from fedtool.fed.files import leftovers
 from fedtool.fed.render import MAIL_POLICY, email
 from fedtool.kernel import clock
 from fedtool.kernel.dice import derive_seed
@@ -50,9 +51,11 @@ UNCERTAIN = "uncertain: a send was stopped while this mail was going out"
 MAIL_FOLDERS = ("replies", "reminders", "resent")  # outbox/<kind>/week-NN/mail/: answers to strategy mails, reminders, copies sent again
 
 
-def queued(fed: Fed, week: int | None) -> list[Path]:
+def queued(fed: Fed, week: int | None, held: set[int]) -> list[Path]:
     """Every mail in the outbox (results, announcements, answers to strategy mails and
-    reminders), for one week or all."""
+    reminders), for one week or all. A week's results go only when the league holds the
+    week (`held`) and its outbox is settled (no swap left half done: fedtool.fed.files);
+    exhibitions (outbox/exhibitions/, `fedtool play`) never go."""
     if week is not None:
         folders = [fed.outbox_week(week)] + [fed.outbox / kind / week_name(week) for kind in MAIL_FOLDERS]
     else:
@@ -60,7 +63,14 @@ def queued(fed: Fed, week: int | None) -> list[Path]:
         folders += sorted(p for kind in MAIL_FOLDERS for p in (fed.outbox / kind).glob("*") if p.is_dir())
     # in this order: a week's announcements and results, then answers, then reminders last,
     # so a reminder never goes before the announcement it reminds of
-    return [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("mail/*.eml"))]
+    may_go = {fed.outbox_week(w) / "mail" for w in held if not leftovers(fed.outbox_week(w))}
+    return [p for folder in folders if folder.is_dir() for p in sorted(folder.rglob("mail/*.eml"))
+            if p.parent in may_go or not _results(fed, p.parent)]
+
+
+def _results(fed: Fed, folder: Path) -> bool:
+    """Whether a folder of mail is a week's results (outbox/week-*/mail/, not its announcements)."""
+    return folder.name == "mail" and folder.parent.parent == fed.outbox and folder.parent.name.startswith("week-")
 
 
 def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None) -> SendReport:
@@ -80,7 +90,7 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
         db.conn.commit()
     mails = []
     report.stale = drop_stale_reminders(fed, week) if not dry_run else []
-    for path in queued(fed, week):
+    for path in queued(fed, week, set(ran_weeks(db))):
         raw = path.read_bytes()
         head = _HEADERS.parsebytes(raw, headersonly=True)  # the headers are all `send` reads; the bytes go as written
         if head["Message-ID"] in done:

@@ -105,6 +105,11 @@ def exhibition(fed: Fed, sheets: list[Path], strategies: list[Path], options: di
     return ruleset.exhibition(sheet_data, strategy_data, fed.ruleset_settings(ruleset_id), options)
 
 
+MAX_SEED = 2**64 - 1  # the dice take a seed of up to 128 bits; a printed seed and the ones after it stay in 64
+MAX_MATCHES = 10_000_000
+MAX_WORKERS = 256
+
+
 def simulate(
     booking: Booking,
     matches: int,
@@ -113,6 +118,13 @@ def simulate(
     progress: Callable[[int], None] | None = None,
 ) -> OddsReport:
     """Play `booking` `matches` times, seeds `seed`..`seed + matches - 1`, over `workers` processes."""
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise FedError(Problem(None, "--seed", f"{str(seed)[:30]}{'...' if len(str(seed)) > 30 else ''} is not a seed: "
+                               f"give a whole number from 0 to {MAX_SEED} (2^64 - 1)", "fedtool odds"))
+    if not 1 <= matches <= MAX_MATCHES:
+        raise FedError(Problem(None, "-n", f"{matches} matches: give 1 to {MAX_MATCHES:,}", "fedtool odds"))
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise FedError(Problem(None, "--workers", f"{workers} processes: give 1 to {MAX_WORKERS}", "fedtool odds"))
     ruleset_id = booking.wrestlers[0].ruleset
     seed = secrets.randbits(48) if seed is None else seed
     workers = workers or os.cpu_count() or 1

@@ -1,10 +1,13 @@
 """A fedhead's week: open it (roll grids, announce), run it (resolve, record, write up), or
 play any card as an exhibition.
 
-A run is atomic. Everything is read and checked first; the matches are resolved in
-memory; the writeups are rendered into a staging folder; then, inside one database
-transaction, the week's rows are written and the staging folder is swapped into the
-outbox. Any failure before the commit leaves the database and the outbox as they were.
+A run is atomic, and the league's commit decides it. Everything is read and checked
+first; the matches are resolved in memory; the writeups are rendered into a staging folder
+named for the run and flushed to disk; then the week's rows are written in one database
+transaction, and once it has committed the staging folder is swapped into the outbox. Any
+failure before the commit leaves the database and the outbox as they were; a kill after it
+leaves a swap the next writing command finishes (`settle_outbox`), so the outbox always
+ends up holding the run the league holds.
 """
 
 from __future__ import annotations
@@ -21,8 +24,8 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from fedtool.fed.card import OPENING_FILE, Card, load_card, strategy_path
-from fedtool.fed.files import StagedDir, atomic_write
-from fedtool.fed.render import email, environment, render
+from fedtool.fed.files import StagedDir, atomic_write, settle
+from fedtool.fed.render import email, environment, md_escape, render
 from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
@@ -212,6 +215,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     rerun is the week's run 2 (3, ...): its mails get new Message-IDs, say "Corrected:" and
     refer to the first run's, and the card says what changed against the previous run."""
     card = week_card(fed, week)
+    settle_outbox(fed)  # a killed run's outbox follows the league first (the caller holds the fed's lock)
     db = open_league(fed.database, create=False)
     weeks = ran_weeks(db)
     if week in weeks and not rerun:
@@ -275,10 +279,16 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     outbox = fed.outbox_week(week)
     ran_at = moment.isoformat(timespec="seconds")
     snapshot = take_snapshot(fed, f"before-{week_name(week)}-run-{run}", moment)
+    committed = False
     try:
-        with StagedDir(outbox, keep=("announcements",)) as stage:
+        # the league's commit decides: the outbox is staged whole and on disk first, the
+        # league commits, then the outbox is swapped in. A kill anywhere leaves either the
+        # league without the run and a staging folder the next command drops, or the league
+        # with it and a staging folder (or a swap half done) the next command finishes.
+        with StagedDir(outbox, keep=("announcements",), tag=_run_tag(run)) as stage:
             for name, content in files.items():
                 stage.write(name, content)
+            stage.seal()
             if db.memory:
                 db = open_league(fed.database)
             with db.atomic():
@@ -291,12 +301,76 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
                 record_title_matches(db, title_rows)
                 record_punctuality(db, week, absent.records)
                 record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
-                stage.swap()
+            committed = True
+            stage.swap()
     except BaseException:
-        discard(snapshot)  # nothing changed, so nothing to go back to
+        if not committed and _settle_after_failure(fed, week, run) is False:
+            discard(snapshot)  # nothing changed, so nothing to go back to
         raise
     return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings, change_lines,
                       run, [f"{c['match']}: {c['text']}" for c in corrections], snapshot)
+
+
+def _run_tag(run: int) -> str:
+    """The tag of a run's staged outbox (.week-NN.new-run2-*): which run it holds."""
+    return f"run{run}"
+
+
+def held_run(db, week: int) -> int:
+    """The run of `week` the league holds: 0 if it holds no results for the week."""
+    return runs_of(db, week) if week in ran_weeks(db) else 0
+
+
+def settle_outbox(fed: Fed) -> None:
+    """Make the outbox follow the league after a killed command, and drop leftover staging.
+
+    For each week with a staging or moved-aside folder beside `outbox/week-NN`: if the
+    league holds the week at run R, the staged outbox of run R (if any) is swapped in; every
+    other staging is dropped, and an old outbox moved aside is dropped once the new one is
+    in place. Staging left by the announcements, exhibitions and other folders of the
+    outbox is dropped too. The league is opened only when there is something to settle.
+    Call it holding the fed's lock (every writing command does, fedtool.cli.fed_option)."""
+    outbox = fed.outbox
+    if not outbox.is_dir():
+        return
+    weeks: dict[Path, int] = {}  # outbox/week-NN -> NN
+    others: set[Path] = set()
+    for folder in [outbox, outbox / EXHIBITIONS, *sorted(outbox.glob("week-*"))]:
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        for path in folder.iterdir():
+            found = _LEFTOVER.fullmatch(path.name)
+            if not found or not path.is_dir():
+                continue
+            week = _WEEK_FOLDER.fullmatch(found["name"]) if folder == outbox else None
+            if week:
+                weeks[folder / found["name"]] = int(week[1])
+            else:
+                others.add(folder / found["name"])
+    for final in sorted(others):
+        settle(final)
+    if weeks:
+        db = open_league(fed.database, create=False)
+        for final, week in sorted(weeks.items()):
+            run = held_run(db, week)
+            settle(final, _run_tag(run) if run else None)
+
+
+_LEFTOVER = re.compile(r"\.(?P<name>.+?)\.(?:new|old)-.*", re.S)
+_WEEK_FOLDER = re.compile(r"week-(\d+)")
+
+
+def _settle_after_failure(fed: Fed, week: int, run: int) -> bool | None:
+    """After a run failed before it knew its commit had returned: did the league commit it?
+    The outbox is settled by the answer (swapped in or dropped); if the league cannot be
+    read now, the next command settles it. Returns whether the league holds the run (None:
+    it cannot tell, so its snapshot is kept)."""
+    try:
+        held = held_run(open_league(fed.database, create=False), week) == run
+    except Exception:  # the failure being raised says what went wrong; the next command settles
+        return None
+    settle(fed.outbox_week(week), _run_tag(run) if held else None)
+    return held
 
 
 @dataclass
@@ -380,10 +454,21 @@ def quiet_notes(notes: list[str], away: list[str]) -> list[str]:
 NO_STRATEGY_FROM = "No strategy from "
 
 
+EXHIBITIONS = "exhibitions"  # outbox/exhibitions/<card folder>/: what `fedtool play` writes; `send` never sends it
+
+
+def exhibition_label(folder: Path) -> str:
+    """An exhibition's folder name under outbox/exhibitions/: the card folder's name, made safe."""
+    return re.sub(r"[^a-z0-9-]+", "-", folder.resolve().name.lower()).strip("-")[:80] or "card"
+
+
 def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekReport:
     """Resolve any card folder as an exhibition: writeups only, the league untouched.
 
     Used to replay a rulebook example or a disputed match, or to try a card before a week.
+    Written to outbox/exhibitions/<folder>/ (never a week's results: even the card of
+    strategies/week-01 played this way goes to outbox/exhibitions/week-01/), which `fedtool
+    send` never sends.
     """
     card = load_card(fed, folder)
     context = card_context(fed, card, None)
@@ -394,9 +479,9 @@ def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekRepo
     if scripted is not None and scripted.remaining:
         warnings.append(f"{scripted.source}: {scripted.remaining} scripted dice were not needed")
     week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
-    label = re.sub(r"[^a-z0-9-]+", "-", folder.name.lower()).strip("-") or "card"
+    label = exhibition_label(folder)
     files = render_card(fed, card, card.title or label, played, [], week_log, label, date=clock.now())
-    outbox = fed.outbox / label
+    outbox = fed.outbox / EXHIBITIONS / label
     with StagedDir(outbox) as stage:
         for name, content in files.items():
             stage.write(name, content)
@@ -559,7 +644,8 @@ def _correction_note(run: int, label: str, corrections: list[dict] | None, match
         return "", Markup("")
     head = f"**Corrected results.** {label.capitalize()} was run again (run {run}); this replaces the report sent before."
     mine = [c for c in corrections or [] if c["match"] in match_ids]
-    md = head + "\n\n" + "".join(f"- {c['match']} ({c['vs']}): {c['text']}\n" for c in mine) + "\n---\n\n"
+    # names and results are player text: escaped for Markdown like every writeup's
+    md = head + "\n\n" + "".join(f"- {md_escape(c['match'])} ({md_escape(c['vs'])}): {md_escape(c['text'])}\n" for c in mine) + "\n---\n\n"
     items = Markup("").join(Markup("<li>{} ({}): {}</li>").format(c["match"], c["vs"], c["text"]) for c in mine)
     html = Markup("<p><strong>Corrected results.</strong> {}</p>\n").format(head.split("** ", 1)[1])
     if mine:

@@ -136,6 +136,44 @@ def stray_mails(fed: Fed, week: int | None) -> list[StrayMail]:
     return out
 
 
+QUARANTINE = "quarantine"  # strategies/quarantine/: the mails that made intake fail, kept as they came (mail intake writes them)
+_KEPT = re.compile(rf"\b{QUARANTINE}/([0-9a-f]{{32}}\.eml)\b")
+_KEPT_AS = re.compile(r";? kept for the fedhead as \S+")  # the file is shown on its own
+
+
+def quarantine_folder(fed: Fed) -> Path:
+    """Where mail intake keeps the mails that made it fail, each named by its hash."""
+    return fed.strategies / QUARANTINE
+
+
+@dataclass
+class QuarantinedMail:
+    """A mail that made intake fail: answered with an apology, never judged again, kept for
+    the fedhead in `file` (listed until the fedhead deletes it)."""
+
+    arrived: str
+    sender: str
+    why: str  # what failed, in one line
+    file: str  # the mail as it came, shown relative to the fed
+    subject: str
+
+
+def quarantined_mails(fed: Fed) -> list[QuarantinedMail]:
+    """The quarantined mails whose file is still kept, oldest first."""
+    db = open_league(fed.database, create=False)
+    rows = db.execute("SELECT arrived, sender, why FROM inbox_seen WHERE verdict = 'quarantined' ORDER BY arrived, rowid").fetchall()
+    out = []
+    for arrived, sender, why in rows:
+        why = why or ""
+        head, mark, subject = why.rpartition("\n" + SUBJECT_MARK)
+        why = head if mark else why
+        found = _KEPT.search(why)
+        path = quarantine_folder(fed) / found.group(1) if found else None
+        if path is not None and path.is_file():
+            out.append(QuarantinedMail(arrived or "", one_line(sender or ""), one_line(_gist(_KEPT_AS.sub("", why)), 300), fed.shown(path), subject if mark else ""))
+    return out
+
+
 def deadline_line(fed: Fed, week: int) -> str | None:
     """The week's deadline as `fedtool status` heads it: in the fed's zone and in UTC."""
     card = week_card(fed, week)

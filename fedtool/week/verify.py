@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from fedtool.fed.card import OPENING_FILE
+from fedtool.fed.render import md_escape
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel.dice import COMMITMENT, SEED_TEXT, ScriptedDice, SeededDice, commitment, format_log, seed_text
 from fedtool.kernel.errors import FedError, Problem
@@ -154,7 +155,7 @@ def _check(week: int, booking, revealed: _Revealed, commitments: dict[str, str],
                     differences.append(f"the league's result has {key} {revealed.result.get(key)!r}, the replay {summary.get(key)!r}")
         if revealed.card_text is not None:
             headline = ruleset.describe(booking, result)["headline"]
-            if headline not in revealed.card_text:
+            if md_escape(headline) not in revealed.card_text:  # card.md shows it as Markdown, escaped
                 differences.append(f"the published card does not give the replay's result: {headline}")
         if isinstance(dice, ScriptedDice) and dice.remaining:
             differences.append(f"{LEAGUE_LOG} has {dice.remaining} dice the replay does not roll")

@@ -208,6 +208,17 @@ class FaceToTheMat(Ruleset):
         def current(w: WrestlerRecord) -> dict:
             return {**self.initial_state(w), **{k: v for k, v in states.get(w.id, {}).items() if v is not None}}
 
+        # 4.b: the allies and foes a sheet names are wrestlers of the fed (any ruleset's sheet)
+        unknown = Collector()
+        for w in wrestlers:
+            sheet_file = card.fed.roster_files.get(w.id)
+            for section in ("allies", "foes"):
+                for other in getattr(w.sheet, section):
+                    if other not in card.fed.roster_files:
+                        unknown.add(card.fed.shown(sheet_file) if sheet_file else f"rosters/{w.id}.yaml", f"field {section}",
+                                    f"{other!r} has no sheet: there is no rosters/{other}.yaml", "Face to the Mat 4.b")
+        unknown.raise_if_any()
+
         # the league's current grades, not the sheet's starting ones
         now = {w.id: current(w) for w in wrestlers}
         wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=now[w.id]["tv_grade"], grudge=now[w.id]["grudge"])) for w in wrestlers]

@@ -28,8 +28,8 @@ class CardModel(FileModel):
     skills: dict[str, str] = {}
     finisher: FinisherModel
     signature_moves: dict[str, str] = {}
-    allies: list[str] = []
-    foes: list[str] = []
+    allies: list[str] = Field(default=[], max_length=50)  # wrestler ids: each a sheet in rosters/ (checked when booked)
+    foes: list[str] = Field(default=[], max_length=50)
     bio: str = Field(default="", max_length=4000)
 
 
@@ -73,6 +73,12 @@ def read_card(data: Any, file: str, wrestler_id: str) -> Wrestler:
         for skill in getattr(model, section):
             if skill.strip().upper() not in SKILLS:
                 problems.add(file, place(data, (section, skill)), f"unknown skill {skill!r}", "Face to the Mat 3.c")
+    for section in ("allies", "foes"):
+        for index, other in enumerate(getattr(model, section)):
+            if other == wrestler_id:
+                problems.add(file, place(data, (section, index)), f"{other!r} is this wrestler himself: {section} are other wrestlers", "Face to the Mat 4.b")
+            elif section == "foes" and other in model.allies:
+                problems.add(file, place(data, (section, index)), f"{other!r} is both an ally and a foe", "Face to the Mat 4.b")
     problems.raise_if_any()
     return Wrestler(wrestler_id, model.name, grade, model.grudge, model.alignment, skills, model.finisher.name, finisher,
                     {k.strip().upper(): v for k, v in model.signature_moves.items()}, tuple(model.allies), tuple(model.foes),

@@ -185,6 +185,10 @@ class MatchMatch(Ruleset):
             shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
             state = states[wrestler.id]
             mine = Collector()
+            level = _push_level_problem(card.fed, wrestler, state["push_level"], options.push_levels)
+            if level is not None:
+                problems.problems.append(level)
+                continue
             strategy = None
             if not path.exists():
                 mine.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "MatchMatch III: every side submits a strategy")
@@ -385,6 +389,19 @@ class MatchMatch(Ruleset):
         }
 
 
+def _push_level_problem(fed, wrestler: WrestlerRecord, level: int, top: int) -> Problem | None:
+    """II: a push level above the fed's top level (`rulesets: matchmatch: push_levels`) is the
+    sheet's mistake, or, when the sheet is within it, the settings' (lowered since)."""
+    if wrestler.sheet.push_level > top:
+        path = fed.roster_files.get(wrestler.id)
+        return Problem(fed.shown(path) if path else f"rosters/{wrestler.id}.yaml", "field push.level",
+                       f"push level {wrestler.sheet.push_level} is above the fed's top level, {top} (rulesets: matchmatch: push_levels)", "MatchMatch II")
+    if level > top:
+        return Problem("rosters/fed.yaml", "field rulesets.matchmatch.push_levels",
+                       f"{wrestler.name} is at push level {level} in the league, above the top level {top}: the top level cannot be lowered below a wrestler's", "MatchMatch II")
+    return None
+
+
 def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], grid: Any, rounds: int, settings: dict) -> engine.MatchSetup:
     """A match from two sheets and two strategies (parsed data with the names to show), for odds.
 
@@ -395,6 +412,9 @@ def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[
     for index, ((sheet_data, sheet_file, wrestler_id), (strategy_data, strategy_file)) in enumerate(zip(sheets, strategies)):
         try:
             sheet = read_sheet(sheet_data, sheet_file, wrestler_id)
+            if sheet.push_level > options.push_levels:
+                raise FedError(Problem(sheet_file, "field push.level", f"push level {sheet.push_level} is above the fed's top level, {options.push_levels} "
+                                       "(rulesets: matchmatch: push_levels)", "MatchMatch II"))
             strategy = read_strategy(strategy_data, strategy_file, sheet, index, rounds, sheet.push_level, opponent_conditions=options.opponent_conditions)
             checked.append(engine.Side(wrestler_id, sheet.name, sheet, strategy, 0, slack_threshold(options.dq_threshold, sheet.ref_slack), sheet.push_level))
         except FedError as exc:

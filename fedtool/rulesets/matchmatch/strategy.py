@@ -61,7 +61,7 @@ class ConditionModel(_Action):
 
 
 class StrategyModel(FileModel):
-    wrestler: str | None = None
+    wrestler: str | None = Field(default=None, max_length=80)  # optional: the side's wrestler id or name
     plus: list[str]
     minus: str
     grid: str | int
@@ -180,6 +180,11 @@ def read_strategy(
     model = validate(StrategyModel, data, file, "MatchMatch strategy (III)")
     problems = Collector()
     rule_styles = "MatchMatch III.1"
+    if model.wrestler is not None and model.wrestler != sheet.id and model.wrestler.casefold() != sheet.name.casefold():
+        # `wrestler:` is optional; when given it must be this side's (by id or name): a
+        # strategy naming someone else was sent for, or copied from, another wrestler
+        problems.add(file, place(data, ("wrestler",)), f"this strategy names {model.wrestler[:80]!r}, but it is {sheet.name}'s ({sheet.id}): "
+                     "a strategy is for the wrestler whose file it is", "MatchMatch III")
 
     plus: list[str] = []
     for index, word in enumerate(model.plus):

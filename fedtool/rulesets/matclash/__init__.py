@@ -109,7 +109,7 @@ class MatClash(Ruleset):
                 notes.append(f"{wrestler.name} sent no strategy and plays the built-in default policy.")
                 continue
             try:
-                policies.append(read_policy(load_yaml(path, shown), shown))
+                policies.append(read_policy(load_yaml(path, shown), shown, wrestler.id, wrestler.name))
             except FedError as exc:
                 problems.extend(exc)
         deck = None

@@ -3,7 +3,7 @@ built-in default that plays sensibly wherever a strategy is silent."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -32,11 +32,11 @@ DEFAULT_ANSWER = {
 class StrategyModel(FileModel):
     """A Mat Clash strategy file (docs/rulings/mat-clash.md; README)."""
 
-    wrestler: str | None = None
+    wrestler: str | None = Field(default=None, max_length=80)  # optional: the wrestler's id or name (checked: his own)
     moves: dict[str, str] = {}  # card id -> the wrestler's own move name, for the writeup
     prefer: dict[Literal["neutral", "top", "bottom"], list[str]] = {}
     answer: dict[Literal["takedown", "reversal", "pin", "mat_beast", "feet_to_back", "spladle"], list[str]] = {}
-    hold: dict[str, int] = {}  # cards kept back from ordinary answers, e.g. {defense: 1}
+    hold: dict[str, Annotated[int, Field(ge=0, le=50)]] = {}  # how many of each card are kept back from ordinary answers, e.g. {defense: 1}
     draw: Literal["when_stuck", "always", "never"] = "when_stuck"
     stall_when_leading_by: int | None = Field(default=None, ge=0, le=50)
     tie_when_trailing_by: int = Field(default=4, ge=1, le=50)  # Comeback, Mindset
@@ -118,12 +118,17 @@ class Policy:
         return scored_takedown and any(c.action in finishers for c in scrap.hands[i])
 
 
-def read_policy(data: Any, file: str) -> Policy:
-    """A strategy file, checked: known situations, known cards, numbers where numbers go."""
+def read_policy(data: Any, file: str, wrestler_id: str | None = None, wrestler_name: str | None = None) -> Policy:
+    """A strategy file, checked: known situations, known cards, numbers where numbers go; a
+    `wrestler:` that names someone other than the wrestler it is for (`wrestler_id`) is refused."""
     if data is None:
         return Policy()
     model = validate(StrategyModel, data, file, "Mat Clash strategy")
     problems = Collector()
+    if model.wrestler is not None and wrestler_id is not None and model.wrestler != wrestler_id \
+            and model.wrestler.casefold() != (wrestler_name or "").casefold():
+        problems.add(file, place(data, ("wrestler",)), f"this strategy names {model.wrestler!r}, but it is {wrestler_name}'s ({wrestler_id}): "
+                     "a strategy is for the wrestler whose file it is", "Mat Clash strategy")
     ids: dict = {}
     for section in ("prefer", "answer"):
         for situation, names in getattr(model, section).items():
