@@ -49,6 +49,7 @@ from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.yamlio import MAX_YAML_BYTES
 from fedtool.league.sheets import load_fed, read_roster_sheet
 from fedtool.mail.intake import MAX_BYTES as MAIL_MAX_BYTES
+from fedtool.mail.intake import UNCLEAR as UNCLEAR_SENDER_TEXT
 from fedtool.mail.intake import intake
 from fedtool.rulesets import get_ruleset
 from fedtool.week.booking import book_all, card_context, week_card
@@ -563,6 +564,7 @@ def test_fedtool_read_answers_hostile_strategies_with_a_message(fed_root, name, 
 # --------------------------------------------------------------------------- mail
 
 GOOD_ID = "<the-good-mail@players.example>"
+UNCLEAR_SENDER = UNCLEAR_SENDER_TEXT.split("(")[0]  # "Not one clear sender "
 
 
 def strategy_mail(body: bytes, message_id: str, subject: str = "Week 1 brother-bob") -> bytes:
@@ -593,10 +595,13 @@ BOB_STRATEGY = (ROOT / "strategies/week-01/brother-bob.yaml").read_bytes()
 def hostile_mail(draw, message_id: str, kinds: tuple[str, ...] = MAIL_KINDS) -> bytes:
     """A mail that is broken, nested, huge, forged in its headers or carrying a broken strategy."""
     kind = draw(st.sampled_from(kinds))
-    if kind == "mutated-file":
+    if kind == "mutated-file":  # the body mutated; the headers keep their bytes (their line ends may change)
         raw = draw(st.sampled_from(BASE_MAILS)).read_bytes()
         raw = raw.replace(b"Message-ID: <", f"Message-ID: <{message_id[1:-1]}-".encode(), 1)
-        return draw(mutated(raw, MAIL_MAX_BYTES))
+        head, gap, body = raw.partition(b"\n\n") if b"\r\n\r\n" not in raw else raw.partition(b"\r\n\r\n")
+        raw = head + gap + draw(mutated(body, MAIL_MAX_BYTES))
+        ends = draw(st.sampled_from([None, b"\n", b"\r", b"\r\n"]))
+        return raw if ends is None else raw.replace(b"\r\n", b"\n").replace(b"\n", ends)
     if kind == "mutated-strategy":
         return strategy_mail(draw(mutated(BOB_STRATEGY, MAX_YAML_BYTES)), message_id)
     if kind == "nested-mime":
@@ -625,8 +630,9 @@ def hostile_mail(draw, message_id: str, kinds: tuple[str, ...] = MAIL_KINDS) -> 
 
 def check_intake(hostile: tuple[bytes | None, ...]) -> None:
     """A folder of .eml files, the hostile ones (None: a folder named .eml) then a good one:
-    every mail is read, answered (or ignored) once, the good one is filed, nothing is left
-    half-filed, and a second intake answers nothing again."""
+    every mail is read and judged (never quarantined: no reader failed on it), answered once
+    unless it is ignored or has no one clear sender to answer, the good one is filed, nothing
+    is left half-filed, and a second intake answers nothing again."""
     work = Path(tempfile.mkdtemp(prefix="hostile-mail-"))
     try:
         root = hostile_base(work / "fed")
@@ -639,10 +645,12 @@ def check_intake(hostile: tuple[bytes | None, ...]) -> None:
                 (box / f"{index:02d}.eml").write_bytes(raw)
         (box / "99.eml").write_bytes(strategy_mail(BOB_STRATEGY, GOOD_ID))
         report = intake(load_fed(root), box)
-        assert len(report.outcomes) == len(hostile) + 1  # every mail read, none stopped the rest
-        assert all(o.verdict in ("accepted", "refused", "ignored", "duplicate", "held", "command") for o in report.outcomes)
-        answered = [o for o in report.outcomes if o.verdict not in ("ignored", "duplicate")]
-        assert len(report.replies) == len(answered)  # every mail not ignored is answered, once
+        mails = [raw for raw in hostile if raw is not None]  # a folder named .eml is no mail
+        assert len(report.outcomes) == len(mails) + 1  # every mail read, none stopped the rest
+        for outcome in report.outcomes:
+            assert outcome.verdict in ("accepted", "refused", "ignored", "duplicate", "held", "command"), (outcome.verdict, outcome.why)
+        answered = [o for o in report.outcomes if o.verdict not in ("ignored", "duplicate") and not o.why.startswith(UNCLEAR_SENDER)]
+        assert len(report.replies) == len(answered)  # every mail answered once, but to no one unclear
         assert all(path.is_file() for path in report.replies)
         good = [o for o in report.outcomes if o.message_id == GOOD_ID]
         assert [(o.verdict, o.why) for o in good] == [("accepted", "Brother Bob, week 1")]
@@ -662,18 +670,26 @@ def test_intake_answers_every_hostile_mail_and_then_the_good_one(hostile):
     check_intake(hostile)
 
 
-@pytest.mark.xfail(strict=True, raises=ValueError, reason=(
-    "fedtool.mail.intake: an encoded Subject that decodes to CR LF and a Bcc: (=?utf-8?q?Week_1_brother-bob=0D=0ABcc:...?=) "
-    "is copied into the answer's Subject; EmailMessage refuses it (ValueError) outside intake's per-mail guard, so the "
-    "intake stops and the good mail after it is never read"))
 def test_intake_refuses_a_subject_that_decodes_to_a_line_break_and_reads_on():
     check_intake((b"From: bob@players.example\r\nSubject: =?utf-8?q?Week_1_brother-bob=0D=0ABcc:_all@dcw.example?=\r\n"
                   b"Message-ID: <crlf@x>\r\n\r\n" + BOB_STRATEGY,))
 
 
-@pytest.mark.xfail(strict=True, raises=IsADirectoryError, reason=(
-    "fedtool.mail.intake.messages reads every *.eml of a folder with Path.read_bytes: a folder named x.eml ends the "
-    "intake in IsADirectoryError, and the good mail after it is never read"))
+SURROGATE_DEFECT = (
+    "fedtool.mail.intake.intake: a From: or Message-ID: holding a byte that is not UTF-8 (read as the surrogate "
+    "\\udcff) is written to the league (inbox_seen) before the mail's own guard: sqlite3 raises UnicodeEncodeError, the "
+    "intake stops, the good mail after it is never read, and the next intake stops at the same mail again")
+
+
+@pytest.mark.xfail(strict=True, raises=UnicodeEncodeError, reason=SURROGATE_DEFECT)
+@pytest.mark.parametrize("header", [b"From: bob\xff@players.example", b"Message-ID: <s\xff@x>"])
+def test_intake_answers_a_header_that_is_not_utf8_and_reads_on(header):
+    name = header.split(b":")[0]
+    fields = {b"From": b"From: bob@players.example", b"Subject": b"Subject: Week 1 brother-bob", b"Message-ID": b"Message-ID: <s@x>"}
+    fields[name] = header
+    check_intake((b"\r\n".join(fields.values()) + b"\r\n\r\n" + BOB_STRATEGY,))
+
+
 def test_intake_passes_over_a_folder_named_eml_and_reads_on():
     check_intake((None,))
 
@@ -741,17 +757,9 @@ def test_a_team_member_that_is_no_wrestler_id_is_refused(tmp_path):
         "rosters/rulebook-rivals.yaml, line 5, field members: a team lists two to four different members (their wrestler ids) [MatchMatch I.2]"]
 
 
-# --------------------------------------------------------------------------- what the file guard must refuse (issue 13, "one guard")
+# --------------------------------------------------------------------------- what the file guard refuses (issue 13, "one guard")
 
-FOLDER_DEFECT = ("fedtool.kernel.yamlio.read_text opens whatever path it is given: a folder where the file should be "
-                 "ends in IsADirectoryError (a traceback), not a FedError naming the file")
-
-
-@pytest.mark.parametrize("name", [
-    # a fed's Face to the Mat data folder with no such file takes the packaged one: a folder there is passed over
-    name if name.startswith("data-facemat") else pytest.param(name, marks=pytest.mark.xfail(strict=True, raises=IsADirectoryError, reason=FOLDER_DEFECT))
-    for name in SLOTS
-])
+@pytest.mark.parametrize("name", list(SLOTS))
 def test_a_folder_where_a_file_should_be_is_refused(fed_root, tmp_path, name):
     slot = SLOTS[name]
     root = shutil.copytree(fed_root, tmp_path / "fed")
@@ -768,9 +776,6 @@ def test_a_folder_where_a_file_should_be_is_refused(fed_root, tmp_path, name):
         check_named(problems_of(outcome), slot.shown(root), slot.file)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "fedtool.kernel.yamlio.read_text trusts st_size: `--dice /dev/zero` (size 0) is read until memory runs out "
-    "(MemoryError, a traceback); a device is no file"))
 def test_scripted_dice_from_a_device_are_refused(tmp_path):
     import resource
 
@@ -787,9 +792,6 @@ def test_scripted_dice_from_a_device_are_refused(tmp_path):
     assert done.returncode == 1 and "error: /dev/zero" in done.stderr
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "fedtool.kernel.yamlio.read_text passes a NUL byte: a plain-text strategy with a NUL inside a note stands "
-    "(the YAML parser refuses one, the plain-text layout reads it as text)"))
 def test_a_nul_byte_in_a_plaintext_note_is_refused(fed_root):
     slot = SLOTS["strategy-matchmatch-plaintext"]
     original = (fed_root / slot.file).read_bytes()
