@@ -825,3 +825,24 @@ def test_an_opening_whose_match_is_no_mapping_is_refused(tmp_path, rolled):
     (root / "strategies/week-01/opening.yaml").write_text(f"week: 1\nmatches:\n  m1: {rolled}\n", encoding="utf-8")
     assert _refusal(card_reader(1), root) == [
         "strategies/week-01/opening.yaml, line 3, field matches.m1: match m1: expected a mapping of what was rolled (grid, referee, ...) [opening file]"]
+
+
+REEL_EVENT = '2: {text: "{foe} blindsides {favored} in the parking garage, and the trainer is still taping ribs at the opening bell.", effect: {skip: {who: favored}}}'
+
+
+@pytest.mark.parametrize("event, message", [
+    ('2: {text: "Nothing happens."}', "2d6 total 2 needs an event with text and effect (none, or one of the effects)"),
+    ('2: {text: "A run-in.", effect: {hotbox: {of: favored, spaces: 2}}}', "effect hotbox: side None is not ally or foe"),
+    ('2: {text: "A push.", effect: {move: {who: favored, spaces: "x"}}}', "effect move: spaces 'x' is not int"),
+    ('2: {text: "{favored tumbles", effect: none}', "text '{favored tumbles': a placeholder is a plain name in braces such as {favored} (\"expected '}' before end of string\" is not)"),
+    ('2: {text: "{0} tumbles", effect: none}', "text '{0} tumbles': a placeholder is a plain name in braces such as {favored} ('0' is not)"),
+    ('2: {text: "{favored.upper} tumbles", effect: none}', "text '{favored.upper} tumbles': a placeholder is a plain name in braces such as {favored} ('favored.upper' is not)"),
+])
+def test_a_reel_event_the_engine_cannot_play_is_refused_when_read(tmp_path, event, message):
+    """Regression: a fed's highlight_reels.yaml passed its check and then crashed the match
+    (KeyError 'effect', KeyError 'side', TypeError, ValueError from str.format)."""
+    root = hostile_base(tmp_path / "fed")
+    _replace_in(root, "facemat-data/highlight_reels.yaml", REEL_EVENT, event)
+    problems = _refusal(booking_reader(4, play=True), root)
+    assert [p.split(": ", 1)[1] for p in problems] == [f"{message} [Face to the Mat data (its file's header)]"], problems
+    assert problems[0].startswith("facemat-data/highlight_reels.yaml, line 35")

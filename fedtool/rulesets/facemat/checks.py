@@ -4,6 +4,7 @@ mistake is reported with the file, the line and the rule, before a match is play
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from fedtool.kernel.errors import Collector
@@ -93,6 +94,8 @@ def _facs(data: Any, file: str, problems: Collector) -> None:
             continue
         if not isinstance(card.get("text"), str):
             problems.add(file, where, "a card needs its text", RULE)
+        else:
+            _placeholders(card["text"], file, where, problems)
         if kind == "GRUDGE" and card.get("grudge") not in ("gold", "silver", "bronze"):
             problems.add(file, where, "a Grudge card is gold, silver or bronze", "Face to the Mat 7.c")
         points = card.get("points")
@@ -108,9 +111,10 @@ def _events(data: Any, path: tuple, file: str, problems: Collector) -> None:
         return
     for total in TOTALS:
         event = events.get(total)
-        if not isinstance(event, dict) or not isinstance(event.get("text"), str):
-            problems.add(file, place(data, path), f"2d6 total {total} needs an event with text", RULE)
+        if not isinstance(event, dict) or not isinstance(event.get("text"), str) or "effect" not in event:
+            problems.add(file, place(data, path), f"2d6 total {total} needs an event with text and effect (none, or one of the effects)", RULE)
         else:
+            _placeholders(event["text"], file, place(data, path + (total,)), problems)
             _effect(event, data, path + (total,), file, problems)
 
 
@@ -128,3 +132,26 @@ def _effect(event: dict, data: Any, path: tuple, file: str, problems: Collector)
     who = args.get("of") if kind == "hotbox" else args.get("who")
     if not isinstance(who, str) or who not in WHO:
         problems.add(file, place(data, path), f"effect {kind}: {who!r} is not one of {', '.join(sorted(WHO))}", RULE)
+    for field, allowed in ARGUMENTS.get(kind, {}).items():
+        value = args.get(field, OPTIONAL.get((kind, field)))
+        whole = isinstance(value, int) and not isinstance(value, bool) and -20 <= value <= 20
+        if not (whole and "int" in allowed or value in allowed):
+            problems.add(file, place(data, path), f"effect {kind}: {field} {value!r} is not {' or '.join(allowed)}", RULE)
+
+
+# Each effect's own fields, as the data files' headers give them ("int": a whole number, -20 to 20)
+ARGUMENTS = {"move": {"spaces": ("int",)}, "score": {"points": ("int", "d6")}, "hotbox": {"side": ("ally", "foe"), "spaces": ("int",)},
+             "grudge": {"change": ("int",)}, "tv": {"change": ("int",)}, "ally": {"change": ("int",)}, "foe": {"change": ("int",)}}
+OPTIONAL = {("grudge", "change"): 1, ("tv", "change"): 1, ("ally", "change"): 1, ("foe", "change"): 1}  # the engine's default
+
+
+def _placeholders(text: str, file: str, where: str | None, problems: Collector) -> None:
+    """A text's placeholders are plain names ({favored}, {performer}, ...): no positions,
+    attributes, conversions or formats, and every brace closed (`{{` for a brace)."""
+    try:
+        fields = [name for _, name, spec, conversion in string.Formatter().parse(text) if name is not None
+                  and not (name.isidentifier() and not spec and conversion is None)]
+    except ValueError as exc:
+        fields = [str(exc)]
+    if fields:
+        problems.add(file, where, f"text {text[:60]!r}: a placeholder is a plain name in braces such as {{favored}} ({fields[0]!r} is not)", RULE)
