@@ -17,6 +17,17 @@ reached) is the base; one file is mutated at a time:
   and must not happen; `returncode >= 0`);
 - mail: a folder of .eml files, a hostile mail and then a good one; every mail is answered
   or ignored, the good one is filed, and a second intake answers nothing again.
+
+The readers (SLOTS, 20): the settings (then every week of each ruleset booked under them),
+roster sheets of each ruleset and a MatchMatch team, strategies (MatchMatch YAML and plain
+text, a team's plain text, Mat Clash, Face to the Mat) as `fedtool read` and mail intake
+check them, two cards and an opening, scripted dice (read, then the card played on them),
+`fedtool odds`' sheet and strategy files, and the data files a fed replaces (Face to the
+Mat's track, FAC deck and reels, a Mat Clash deck; read, then the week played on them).
+Cases per run (FEDTOOL_HOSTILE_EXAMPLES, default 25, scales the generated ones): hostile
+bytes 20 x 25; hostile YAML data 17 x 25; Windows/old-Mac forms 20 x 4; a SQLite file 20;
+size caps 20 x 2; a folder 20; deep in a child 6 kinds x 19 files x 2 placings (+2 through
+`fedtool read`); `fedtool read` 3 x 15; mail 25 generated (1-3 hostile mails each) + 2.
 """
 
 from __future__ import annotations
