@@ -170,7 +170,10 @@ def load_card(fed: "Fed", folder: Path, week: int | None = None) -> Card:
         if not isinstance(opening, dict) or not isinstance(opening.get("matches", {}), dict):
             raise FedError(Problem(opening_shown, None, "expected `matches:` mapping match ids to what was rolled", "opening file"))
         for match in matches:
-            match.opening = dict(opening.get("matches", {}).get(match.id) or {})
+            rolled = opening.get("matches", {}).get(match.id) or {}
+            if not isinstance(rolled, dict):
+                raise FedError(Problem(opening_shown, place(opening, ("matches", match.id)), f"match {match.id}: expected a mapping of what was rolled (grid, referee, ...)", "opening file"))
+            match.opening = dict(rolled)
     deadline = model.deadline
     if deadline is None and opened and opening.get("deadline") is not None:  # the schedule's, set when the week opened
         deadline = _opening_deadline(opening["deadline"], f"{shown_folder}/{OPENING_FILE}")

@@ -220,6 +220,7 @@ class ScriptedDice(Dice):
     def parse(cls, text: str, source: str) -> "ScriptedDice":
         faces: list[int] = []
         lines: list[int] = []
+        text = text.removeprefix("\ufeff")  # the byte-order mark Notepad writes first: no die face
         for number, line in enumerate(text.splitlines(), start=1):
             for token in line.split("#", 1)[0].split():
                 if not re.fullmatch(r"[0-9]{1,3}", token):

@@ -4,6 +4,7 @@ mistake is reported with the file, the line and the rule, before a match is play
 
 from __future__ import annotations
 
+import string
 from typing import Any
 
 from fedtool.kernel.errors import Collector
@@ -21,31 +22,39 @@ RULE = "Face to the Mat data (its file's header)"
 def check_tables(tables: dict[str, Any], shown: dict[str, str]) -> None:
     """Raise FedError naming each problem in the tables (`shown`: table -> file as named)."""
     problems = Collector()
+    for table, name in (("facs_file", "facs"), ("wild", "wild"), ("reels", "reels"), ("track", "track"), ("tv", "tv"), ("advanced", "advanced")):
+        if not isinstance(tables[table], dict):  # empty, a list, a word: nothing below can be looked up
+            problems.add(shown[name], place(tables[table], ()) or None, "the file is a mapping of the tables its header describes", RULE)
+    problems.raise_if_any()
     _facs(tables["facs_file"], shown["facs"], problems)
     for chart in ("normal", "cage", "hardcore"):
         _events(tables["wild"], (chart,), shown["wild"], problems)
     reels = tables["reels"]
     for letter in ("A", "B", "C", "D", "E", "F", "I", "J", "K"):
         _events(reels, ("reels", letter, "events"), shown["reels"], problems)
+    known = reels.get("reels") if isinstance(reels.get("reels"), dict) else {}
     for roll in range(1, 7):
         letter = _get(reels, ("pick", roll))
-        if letter not in (reels.get("reels") or {}):
+        if not isinstance(letter, str) or letter not in known:
             problems.add(shown["reels"], place(reels, ("pick",)), f"pick {roll}: {letter!r} is not a reel in this file", RULE)
     track = tables["track"]
-    spaces = [s.get("space") if isinstance(s, dict) else None for s in track.get("spaces") or []]
+    board = track.get("spaces") if isinstance(track.get("spaces"), list) else []
+    spaces = [s.get("space") if isinstance(s, dict) else None for s in board]
     if spaces != list(range(len(spaces))) or len(spaces) < 4:
         problems.add(shown["track"], place(track, ("spaces",)), "spaces must be numbered 0, 1, 2, ... in order", RULE)
-    for k, s in enumerate(track.get("spaces") or []):
+    for k, s in enumerate(board):
         if not isinstance(s, dict) or s.get("shape") not in ("circle", "square", "none"):
             problems.add(shown["track"], place(track, ("spaces", k)), "a space's shape is circle, square or none", "Face to the Mat 3.d")
     for key in ("finisher_space", "corner", "start"):
         if track.get(key) not in spaces:
             problems.add(shown["track"], place(track, (key,)), f"{key} must be one of the track's spaces", RULE)
-    if not track.get("pin_spaces") or any(p not in spaces for p in track.get("pin_spaces") or []):
+    pins = track.get("pin_spaces")
+    if not pins or not isinstance(pins, list) or any(p not in spaces for p in pins):
         problems.add(shown["track"], place(track, ("pin_spaces",)), "pin_spaces must be spaces of the track", "Face to the Mat 8.a")
-    for name, table in (tables["tv"].get("tables") or {}).items():
+    tv_tables = tables["tv"].get("tables")
+    for name, table in (tv_tables.items() if isinstance(tv_tables, dict) else []):
         for grade in GRADES:
-            if not isinstance((table or {}).get(grade), int):
+            if not isinstance(table, dict) or not isinstance(table.get(grade), int):
                 problems.add(shown["tv"], place(tables["tv"], ("tables", name)), f"TV table {name!r} needs whole points for grade {grade}", "Face to the Mat 7.b")
     advanced = tables["advanced"]
     for table in ("tag_table", "help"):
@@ -80,11 +89,13 @@ def _facs(data: Any, file: str, problems: Collector) -> None:
             problems.add(file, where, "a card is a mapping with type and text", RULE)
             continue
         kind = card.get("type")
-        if kind not in FAC_TYPES:
+        if not isinstance(kind, str) or kind not in FAC_TYPES:
             problems.add(file, where, f"unknown card type {kind!r}; a FAC is one of {', '.join(sorted(FAC_TYPES))}", "Face to the Mat 6")
             continue
         if not isinstance(card.get("text"), str):
             problems.add(file, where, "a card needs its text", RULE)
+        else:
+            _placeholders(card["text"], file, where, problems)
         if kind == "GRUDGE" and card.get("grudge") not in ("gold", "silver", "bronze"):
             problems.add(file, where, "a Grudge card is gold, silver or bronze", "Face to the Mat 7.c")
         points = card.get("points")
@@ -100,9 +111,10 @@ def _events(data: Any, path: tuple, file: str, problems: Collector) -> None:
         return
     for total in TOTALS:
         event = events.get(total)
-        if not isinstance(event, dict) or not isinstance(event.get("text"), str):
-            problems.add(file, place(data, path), f"2d6 total {total} needs an event with text", RULE)
+        if not isinstance(event, dict) or not isinstance(event.get("text"), str) or "effect" not in event:
+            problems.add(file, place(data, path), f"2d6 total {total} needs an event with text and effect (none, or one of the effects)", RULE)
         else:
+            _placeholders(event["text"], file, place(data, path + (total,)), problems)
             _effect(event, data, path + (total,), file, problems)
 
 
@@ -118,5 +130,28 @@ def _effect(event: dict, data: Any, path: tuple, file: str, problems: Collector)
         problems.add(file, place(data, path), f"unknown effect {kind!r}; an effect is none or one of: {', '.join(sorted(EFFECTS))}", RULE)
         return
     who = args.get("of") if kind == "hotbox" else args.get("who")
-    if who not in WHO:
+    if not isinstance(who, str) or who not in WHO:
         problems.add(file, place(data, path), f"effect {kind}: {who!r} is not one of {', '.join(sorted(WHO))}", RULE)
+    for field, allowed in ARGUMENTS.get(kind, {}).items():
+        value = args.get(field, OPTIONAL.get((kind, field)))
+        whole = isinstance(value, int) and not isinstance(value, bool) and -20 <= value <= 20
+        if not (whole and "int" in allowed or value in allowed):
+            problems.add(file, place(data, path), f"effect {kind}: {field} {value!r} is not {' or '.join(allowed)}", RULE)
+
+
+# Each effect's own fields, as the data files' headers give them ("int": a whole number, -20 to 20)
+ARGUMENTS = {"move": {"spaces": ("int",)}, "score": {"points": ("int", "d6")}, "hotbox": {"side": ("ally", "foe"), "spaces": ("int",)},
+             "grudge": {"change": ("int",)}, "tv": {"change": ("int",)}, "ally": {"change": ("int",)}, "foe": {"change": ("int",)}}
+OPTIONAL = {("grudge", "change"): 1, ("tv", "change"): 1, ("ally", "change"): 1, ("foe", "change"): 1}  # the engine's default
+
+
+def _placeholders(text: str, file: str, where: str | None, problems: Collector) -> None:
+    """A text's placeholders are plain names ({favored}, {performer}, ...): no positions,
+    attributes, conversions or formats, and every brace closed (`{{` for a brace)."""
+    try:
+        fields = [name for _, name, spec, conversion in string.Formatter().parse(text) if name is not None
+                  and not (name.isidentifier() and not spec and conversion is None)]
+    except ValueError as exc:
+        fields = [str(exc)]
+    if fields:
+        problems.add(file, where, f"text {text[:60]!r}: a placeholder is a plain name in braces such as {{favored}} ({fields[0]!r} is not)", RULE)

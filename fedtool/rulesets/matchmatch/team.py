@@ -25,7 +25,7 @@ def read_team(data: Any, file: str, team_id: str, members: dict[str, Sheet]) -> 
     scores with Teamwork lowered to the lowest member's."""
     vocab = vocabulary()
     ids = list(data["members"]) if isinstance(data.get("members"), list) else []
-    if not 2 <= len(ids) <= 4 or len(set(map(str, ids))) != len(ids):
+    if not 2 <= len(ids) <= 4 or not all(isinstance(m, str) for m in ids) or len(set(ids)) != len(ids):
         raise FedError(Problem(file, place(data, ("members",)), "a team lists two to four different members (their wrestler ids)", RULE))
     missing = [m for m in ids if m not in members]
     if missing:

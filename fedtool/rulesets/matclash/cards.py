@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.validation import place
 from fedtool.kernel.yamlio import load_yaml
 
 DATA = Path(__file__).parent / "data"
@@ -56,11 +57,14 @@ def build_deck(sets: tuple[str, ...] = (), path: Path = DATA / "deck.yaml", show
     cards = catalogue()
     if not isinstance(data, dict) or not isinstance(data.get("base"), dict):
         raise FedError(Problem(shown, None, "a deck file has `base:` (card: count) and optional `sets:`", "Mat Clash deck"))
+    extra = data.get("sets", {})
+    if not isinstance(extra, dict) or any(not isinstance(extra.get(s, {}), dict) for s in sets):
+        raise FedError(Problem(shown, place(data, ("sets",)) or "sets", "`sets:` maps each set to its cards and counts (card: count)", "Mat Clash deck"))
     deck: list[Card] = []
-    for section, counts in [("base", data["base"])] + [(f"sets.{s}", data.get("sets", {}).get(s, {})) for s in sets]:
+    for section, counts in [("base", data["base"])] + [(f"sets.{s}", extra.get(s, {})) for s in sets]:
         for name, count in counts.items():
             cid = card_id(name, shown, section, "Mat Clash deck")
-            if not isinstance(count, int) or not 0 <= count <= 55:
+            if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 55:
                 raise FedError(Problem(shown, f"{section}.{name}", f"count {count!r} is not a whole number from 0 to 55", "Mat Clash deck"))
             deck.extend([cards[cid]] * count)
     base = sum(data["base"].values())
