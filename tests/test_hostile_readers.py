@@ -509,11 +509,6 @@ def test_a_file_over_its_cap_is_refused_and_one_at_it_is_read(fed_root, name):
 
 DEEP_DEPTHS = {"flow-list": 50_000, "flow-map": 50_000, "block-dashes": 50_000, "explicit-keys": 200_000,
                "dash-keys": 100_000, "mixed-flow": 50_000}
-QUESTION_MARK_DEFECT = (
-    "fedtool.kernel.yamlio.nesting_depth counts flow brackets and compact `- - -` only: `? ? ? ... x` "
-    "(explicit keys) or `- ? - ? ...` nested 100,000 deep (200-400 KB, under the cap) reaches LibYAML's "
-    "composer, which recurses per level and dies of SIGSEGV"
-)
 
 
 def _deep_child(root: str, kind: str, depth: int) -> None:
@@ -532,9 +527,7 @@ def _deep_child(root: str, kind: str, depth: int) -> None:
 
 
 @pytest.mark.parametrize("kind", [
-    *[k for k in DEEP_DEPTHS if k not in ("explicit-keys", "dash-keys")],
-    pytest.param("explicit-keys", marks=pytest.mark.xfail(strict=True, reason=QUESTION_MARK_DEFECT)),
-    pytest.param("dash-keys", marks=pytest.mark.xfail(strict=True, reason=QUESTION_MARK_DEFECT)),
+    *DEEP_DEPTHS,
 ])
 def test_a_file_nested_a_hundred_thousand_deep_is_refused_without_a_signal(fed_root, tmp_path, kind):
     own = shutil.copytree(fed_root, tmp_path / "fed")  # a child killed mid-reading cannot put the file back
@@ -552,7 +545,7 @@ def test_a_file_nested_a_hundred_thousand_deep_is_refused_without_a_signal(fed_r
 
 @pytest.mark.parametrize("kind", [
     "flow-list",
-    pytest.param("explicit-keys", marks=pytest.mark.xfail(strict=True, reason=QUESTION_MARK_DEFECT)),
+    "explicit-keys",
 ])
 def test_fedtool_read_of_a_strategy_nested_a_hundred_thousand_deep_says_so(tmp_path, kind):
     root = hostile_base(tmp_path / "fed")
@@ -704,13 +697,8 @@ def test_intake_refuses_a_subject_that_decodes_to_a_line_break_and_reads_on():
                   b"Message-ID: <crlf@x>\r\n\r\n" + BOB_STRATEGY,))
 
 
-SURROGATE_DEFECT = (
-    "fedtool.mail.intake.intake: a From: or Message-ID: holding a byte that is not UTF-8 (read as the surrogate "
-    "\\udcff) is written to the league (inbox_seen) before the mail's own guard: sqlite3 raises UnicodeEncodeError, the "
-    "intake stops, the good mail after it is never read, and the next intake stops at the same mail again")
 
 
-@pytest.mark.xfail(strict=True, raises=UnicodeEncodeError, reason=SURROGATE_DEFECT)
 @pytest.mark.parametrize("header", [b"From: bob\xff@players.example", b"Message-ID: <s\xff@x>"])
 def test_intake_answers_a_header_that_is_not_utf8_and_reads_on(header):
     name = header.split(b":")[0]

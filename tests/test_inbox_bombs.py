@@ -53,6 +53,9 @@ def test_bombs_are_refused_and_the_rest_is_read(demo_fed, tmp_path):
     ("a: [1, [2, [3]]]", 3),
     ("a: '[[[[[['\nb: \"{{{{\"", 0),
     ("- - - x\n- y", 3),
+    ("? ? ? x", 3),  # explicit keys nest too (LibYAML's composer recursed 100,000 deep on these and died)
+    ("- ? - ? x", 4),
+    ("a: 1\n? b\n: - - c", 3),
     ("a: " + "{b: " * 1500 + "}" * 1500, 1500),
 ])
 def test_nesting_depth_is_read_without_parsing(text, depth):

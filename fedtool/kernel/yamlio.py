@@ -90,18 +90,19 @@ _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_sequence)
 MAX_DEPTH = 1000  # no fedtool file nests a tenth as deep; LibYAML and the constructors crash far deeper
 _BRACKETS = re.compile(r"[\[\]{}]")
 _QUOTED = re.compile(r"'[^'\n]*'|\"(?:[^\"\\\n]|\\.)*\"")
-_DASHES = re.compile(r"^(?:[ \t]*-(?:[ \t]+|$))+", re.MULTILINE)
+_INDICATORS = re.compile(r"^(?:[ \t]*[-?:](?:[ \t]+|$))+", re.MULTILINE)  # compact block nesting: `- - x`, `? ? x`, `- ? - x`, `: - x`
 
 
 def nesting_depth(text: str) -> int:
     """How deep `text` nests collections, as far as it can tell without parsing: flow
-    brackets (outside quoted strings) and compact sequences (`- - - x`). Read before the
+    brackets (outside quoted strings) and compact block collections opened on one line
+    (`- - - x`, explicit keys `? ? x`, `- ? - ? x`, values `: - x`). Read before the
     parser, which a mail nested a hundred thousand deep would crash (a signal, not an error)."""
     depth = deepest = 0
     for mark in _BRACKETS.finditer(_QUOTED.sub("", text)):
         depth = depth + 1 if mark.group() in "[{" else max(0, depth - 1)
         deepest = max(deepest, depth)
-    dashes = max((m.group().count("-") for m in _DASHES.finditer(text)), default=0)
+    dashes = max((len(re.findall(r"[-?:]", m.group())) for m in _INDICATORS.finditer(text)), default=0)
     return max(deepest, dashes)
 
 
