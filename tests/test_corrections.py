@@ -360,3 +360,24 @@ def test_a_command_leaves_the_league_one_file(demo_fed):
         assert [p.name for p in demo_fed.glob("fed.db*")] == ["fed.db"]
     league = sqlite3.connect(demo_fed / "fed.db")
     assert league.execute("SELECT COUNT(*) FROM matches WHERE week = 1").fetchone()[0] > 0
+
+
+def test_after_a_restore_send_holds_back_results_of_a_run_the_league_no_longer_holds(demo_fed, fedtool, monkeypatch):
+    """Restoring to before a rerun leaves the rerun's results in the outbox (a restore never
+    touches it); `send` offers none of them, says why, and offers the week's results again
+    once the week is run from the restored league."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0
+    bob_plays_clean(demo_fed)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(int(EPOCH) + 3600))  # the rerun an hour after run 1: its mails are dated so
+    assert fedtool("run", "1", "--rerun", "--fed", demo_fed).exit_code == 0
+    results = sorted(p.name for p in (demo_fed / "outbox/week-01/mail").glob("*.eml"))
+    assert len(results) == 11
+    assert fedtool("restore", "20260104T130000Z-before-week-01-run-2.db", "--fed", demo_fed).exit_code == 0  # back to run 1
+    offered = fedtool("send", "1", "--dry-run", "--fed", demo_fed)
+    assert offered.exit_code == 0 and "would send outbox/week-01/mail/" not in offered.output
+    held = [line for line in offered.stderr.splitlines() if "results of a run the league no longer holds" in line]
+    assert len(held) == 11 and "0 to send, 0 sent before" in offered.output
+    assert fedtool("run", "1", "--rerun", "--fed", demo_fed).exit_code == 0  # run 3, dated now
+    offered = fedtool("send", "1", "--dry-run", "--fed", demo_fed)
+    assert offered.output.count("would send outbox/week-01/mail/") == 11 and "no longer holds" not in offered.stderr

@@ -108,6 +108,7 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
                                    + (f", {len(sent.stale)} stale reminders dropped" if sent.stale else ""))
             report.problems.extend(f"not sent: {line}" for line in sent.failed)
             report.done.extend(f"may not have gone out (a send was stopped while sending it; not sent again): {line}" for line in sent.uncertain)
+            report.problems.extend(f"not sent: results of a run the league no longer holds (a restore; run the week again): {line}" for line in sent.other_run)
         except FedError as exc:
             report.problems.append(f"send: {exc}")
     if not dry_run:

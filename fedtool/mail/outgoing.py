@@ -16,7 +16,7 @@ import smtplib
 import ssl
 from dataclasses import dataclass, field
 from email.parser import BytesParser
-from email.utils import format_datetime, getaddresses
+from email.utils import format_datetime, getaddresses, parsedate_to_datetime
 from pathlib import Path
 
 from fedtool.fed.files import leftovers
@@ -43,6 +43,7 @@ class SendReport:
     reserved: list[str] = field(default_factory=list)  # "file: to" for addresses on a reserved domain (.test, ...)
     stale: list[str] = field(default_factory=list)  # reminders dropped unsent: the player's strategies now stand
     uncertain: list[str] = field(default_factory=list)  # "file: to": a send was stopped while this mail was going out
+    other_run: list[str] = field(default_factory=list)  # "file: to": results of a run the league no longer holds (a restore)
     dry_run: bool = False
 
 
@@ -68,6 +69,16 @@ def queued(fed: Fed, week: int | None, held: set[int]) -> list[Path]:
             if p.parent in may_go or not _results(fed, p.parent)]
 
 
+def _of_run(head, ran_at: str | None) -> bool:
+    """Whether a results mail is of the run the league holds: a run's mails are dated with
+    the run's own time (fedtool.week.run), which the league keeps as the week's `ran_at`.
+    After `fedtool restore` to before a rerun, the rerun's mails in the outbox are not."""
+    try:
+        return ran_at is not None and parsedate_to_datetime(str(head["Date"])) == datetime.datetime.fromisoformat(ran_at)
+    except (TypeError, ValueError):
+        return False
+
+
 def _results(fed: Fed, folder: Path) -> bool:
     """Whether a folder of mail is a week's results (outbox/week-*/mail/, not its announcements)."""
     return folder.name == "mail" and folder.parent.parent == fed.outbox and folder.parent.name.startswith("week-")
@@ -90,11 +101,15 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
         db.conn.commit()
     mails = []
     report.stale = drop_stale_reminders(fed, week) if not dry_run else []
-    for path in queued(fed, week, set(ran_weeks(db))):
+    ran_at = {row[0]: row[1] for row in db.execute("SELECT week, ran_at FROM weeks").fetchall()}
+    for path in queued(fed, week, set(ran_at)):
         raw = path.read_bytes()
         head = _HEADERS.parsebytes(raw, headersonly=True)  # the headers are all `send` reads; the bytes go as written
         if head["Message-ID"] in done:
             report.already += 1
+            continue
+        if _results(fed, path.parent) and not _of_run(head, ran_at.get(int(path.parent.parent.name[5:]))):
+            report.other_run.append(f"{fed.shown(path)}: {head['To']}")
             continue
         mails.append((path, raw, head))
     if dry_run or not mails:
