@@ -6,6 +6,7 @@ nothing written; and the one guard every file fedtool reads goes through
 from __future__ import annotations
 
 import datetime
+import json
 import os
 from pathlib import Path
 
@@ -373,3 +374,17 @@ def test_init_into_a_file_is_refused(tmp_path, fedtool):
     (tmp_path / "dcw").write_text("a file")
     result = fedtool("init", tmp_path / "dcw")
     assert result.exit_code == 2 and "is a file" in result.stderr  # click's own check of DIRECTORY (file_okay=False)
+
+
+def test_read_and_status_show_a_broken_sheet_that_stops_the_match(demo_fed, fedtool):
+    """A strategy that stands for a match the fed's own files stop (here an ally with no
+    sheet) is not called playable: `fedtool read` names the sheet's problem and exits 1,
+    `fedtool status` lists it under the side (whose strategy still stands), as `run` refuses."""
+    replace_in(demo_fed / "rosters/the-warden.yaml", "allies: [victor-vane]", "allies: [nobody-here]")
+    problem = "rosters/the-warden.yaml, field allies: 'nobody-here' has no sheet: there is no rosters/nobody-here.yaml [Face to the Mat 4.b]"
+    read = fedtool("read", "strategies/week-04/vince-valor.yaml", "--fed", demo_fed)
+    assert read.exit_code == 1 and "stands for match" not in read.output
+    assert read.stderr == f"error: the match cannot be played: {problem}\n"
+    status = fedtool("status", "4", "--json", "--fed", demo_fed)
+    sides = {row["wrestler_id"]: row for row in json.loads(status.output)}
+    assert sides["vince-valor"]["verdict"] == "stands" and sides["vince-valor"]["problems"] == [problem]

@@ -29,6 +29,7 @@ class StrategyCheck:
     match: str | None  # the match it is for
     problems: list  # this file's problems (empty: it stands)
     complete: bool  # False while the other side's strategy is missing (the table is unknown)
+    blocked: list = field(default_factory=list)  # problems of the fed's own files (sheets, card, data) that stop the match, not the strategy's
 
 
 def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, context: CardContext | None = None, strict: bool = False,
@@ -69,8 +70,10 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
                 return StrategyCheck(shown, layout, readings, label, [], True)
             except FedError as exc:
                 mine = [p for p in exc.problems if p.file == shown]
+                strategies = {fed.shown(strategy_path(card, match, s)) for s in match.sides}
+                blocked = [p for p in exc.problems if p.file != shown and p.file not in strategies]
                 others = len(mine) < len(exc.problems)
-                return StrategyCheck(shown, layout, readings, label, mine, not others)
+                return StrategyCheck(shown, layout, readings, label, mine, not others, blocked)
     raise FedError(Problem(shown, None, "no match on the card in this folder uses this file", "fedtool read"))
 
 
@@ -219,7 +222,8 @@ def week_status(fed: Fed, week: int, now: datetime.datetime | None = None) -> li
             side.file = fed.shown(path)
             side.arrived = accepted[-1] if accepted else datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).isoformat(timespec="minutes")
             check = check_strategy_file(fed, path, strict=True)  # a broken file does not stand, even where a default would play
-            side.verdict, side.problems = ("refused" if check.problems else "stands"), check.problems
+            # the fed's own files that stop the match are shown with it; the strategy still stands
+            side.verdict, side.problems = ("refused" if check.problems else "stands"), check.problems + check.blocked
     for side in out:
         if side.verdict != "stands" and side.owner.strip().lower() in away:
             side.verdict = "away"
