@@ -236,9 +236,10 @@ def read_(fed: Fed, file: Path):
         click.echo(f"  line {reading.line:>3}: {reading.reading}")
     for problem in check.problems:
         click.echo(click.style("error: ", fg="red", bold=True) + str(problem), err=True)
-    for problem in check.blocked:  # the strategy is not at fault, but the match cannot be played as the fed's files stand
-        click.echo(click.style("error: ", fg="red", bold=True) + f"the match cannot be played: {problem}", err=True)
-    if check.problems or check.blocked:
+    # the strategy is not at fault (it stands, exit 0), but the match cannot be played as the fed's files stand
+    for problem in check.blocked:
+        click.echo(click.style("warning: ", fg="yellow") + f"the match cannot be played until the fedhead mends this: {problem}", err=True)
+    if check.problems:
         raise SystemExit(1)
     if check.match:
         note = "" if check.complete else " (as far as it can be checked before the other side's strategy is in)"
