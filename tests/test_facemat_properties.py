@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from fedtool.kernel.dice import Dice, SeededDice
 from fedtool.rulesets.base import Booking
-from fedtool.rulesets.facemat import FaceToTheMat, engine
+from fedtool.rulesets.facemat import FaceToTheMat
 from fedtool.rulesets.facemat.engine import Options, Plan, Setup
 from fedtool.rulesets.facemat.rules import data
 from fedtool.rulesets.facemat.sheet import Wrestler
