@@ -76,17 +76,18 @@ class StrategyModel(FileModel):
     call_for_help: Literal["never", "when_trailing", "at_once"] = "never"
 
 
-def roll_grudge(setup: engine.Setup, dice: Dice) -> dict:
+def roll_grudge(setup: engine.Setup, dice: Dice, chosen: str | None = None) -> dict:
     """9.a: the match-type and stakes rolls (a 6 rolls again: docs/rulings). A hardcore roll
-    for a pair that is not both MEAN makes it a normal match (9.f: MEAN wrestlers only)."""
-    kind = None
+    for a pair that is not both MEAN makes it a normal match (9.f: MEAN wrestlers only). A
+    type the card chose (`cage grudge`: 9.a "roll again or choose") is kept: no type roll."""
+    kind = chosen
     while kind is None:
         kind = GRUDGE_TYPES[dice.die(6, "grudge match type 1d6")]
     if kind == "hardcore" and not all("MEAN" in w.skills for w in setup.wrestlers + setup.partners):
         kind = "normal"
     stakes = GRUDGE_STAKES[dice.die(6, "grudge stakes 1d6")]
     stakes_text = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot", "special_prize": "a special prize"}[stakes]
-    return {"type": kind, "chart": kind, "stakes": stakes, "type_text": f"a {kind} match", "stakes_text": stakes_text}
+    return {"type": kind, "chart": kind, "stakes": stakes, "type_text": f"a {kind} match", "stakes_text": stakes_text, "chosen": chosen is not None}
 
 
 def shift_grade(grade: str, change: int) -> str:
@@ -101,6 +102,15 @@ def _title(wrestler_id: str) -> str:
 
 MATCH_TYPES = ("normal", "cage", "hardcore", "grudge", "tag", "three_for_all", "battle_royale")
 FORMATS = {"three_for_all": ("every_man", "two_on_one"), "battle_royale": royale.METHODS}
+
+
+def chosen_grudge_type(stipulation: str | None) -> str | None:
+    """The match type a card chose for a grudge match (`cage grudge`, `hardcore grudge`,
+    `normal grudge`), or None when the grudge roll decides."""
+    words = (stipulation or "").replace("+", " ").split()
+    if "grudge" not in words:
+        return None
+    return "hardcore" if "hardcore" in words else "cage" if "cage" in words else "normal" if "normal" in words else None
 
 
 def match_type(stipulation: str | None) -> tuple[str, str]:
@@ -328,11 +338,12 @@ class FaceToTheMat(Ruleset):
         if extra.get("interviews"):  # 10.d: the segment before the bell
             first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
         if extra.get("match_type") == "grudge":
-            grudge = roll_grudge(setup, dice)
+            grudge = roll_grudge(setup, dice, chosen_grudge_type(extra.get("stipulation")))
             extra["grudge"] = grudge
             setup = replace(setup, chart=grudge["chart"])
             names = [w.name for w in setup.wrestlers]
-            first.append(engine.Line(0, "storyline", f"A grudge match! The dice make it {grudge['type_text']}, with {grudge['stakes_text']} on the line ({' vs. '.join(names)}).", None, 0, (0,) * len(names)))
+            maker = "The card makes it" if grudge["chosen"] else "The dice make it"
+            first.append(engine.Line(0, "storyline", f"A grudge match! {maker} {grudge['type_text']}, with {grudge['stakes_text']} on the line ({' vs. '.join(names)}).", None, 0, (0,) * len(names)))
         if extra.get("match_type") == "battle_royale":
             result = royale.battle_royale(setup, extra["format"], dice, extra["mini_match_to"])
         else:
