@@ -510,8 +510,10 @@ def week_results(db: Database, week: int, titles: dict[str, str] | None = None) 
     return out
 
 
-def _stored_json(text: str | None, empty: Any) -> Any:
-    return json.loads(text) if text else empty
+def _stored_json(text: str | None, empty: dict | list) -> Any:
+    """A JSON column as stored, or `empty` when it holds nothing of that kind."""
+    value = json.loads(text) if text else empty
+    return value if isinstance(value, type(empty)) else empty
 
 
 def _text(value: Any) -> str | None:

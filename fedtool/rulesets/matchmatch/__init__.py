@@ -332,9 +332,9 @@ class MatchMatch(Ruleset):
     def result_details(self, summary: dict) -> dict:
         """MatchMatch in `fedtool results --json`: the match type (singles, tag, triangle,
         four_way), rounds, the grid and the style table (each entry's source: a side's "+"
-        style, the grid, a later side's cell, the stipulation, Teamwork), each side's grid
-        pick (each side's final figures are in `sides`). A summary kept before these were recorded gives
-        the style table without sources and no grid or picks (null)."""
+        style, the grid, a later side's cell, the stipulation, Teamwork) and each side's
+        picks (its final figures are in `sides`). A summary kept before these were recorded
+        gives the style table without sources, and no grid or picks (null)."""
         sides = summary.get("sides") or []
         styles = summary.get("styles") or []
         tag = summary.get("tag")
