@@ -116,6 +116,7 @@ def make_setup(
     dq_threshold: tuple[int, int] = (10, 10),
     stipulation: engine.Stipulation | None = None,
     match_id: str = "test-match",
+    rules: "engine.Rules | None" = None,
 ) -> engine.MatchSetup:
     """A two-side match; side 1 (index 0) is `sheet1`, side 2 (index 1) is `sheet2`."""
     sides = (
@@ -123,6 +124,8 @@ def make_setup(
         engine.Side(sheet2.id, sheet2.name, sheet2, strategy2, injury=injury[1], dq_threshold=dq_threshold[1]),
     )
     kwargs = {} if stipulation is None else {"stipulation": stipulation}
+    if rules is not None:  # the fed's readings (fed settings); the rulebook's by default
+        kwargs["rules"] = rules
     return engine.MatchSetup(match_id=match_id, sides=sides, grid=grid, rounds=rounds, tag=tag, **kwargs)
 
 

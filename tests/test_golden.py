@@ -32,6 +32,17 @@ def test_part_vi_replay_ends_as_the_rulebook_says():
     assert results.startswith("## Friendly Sam def. Brother Bob (by pinfall, round 7)")
 
 
+def test_part_vi_replay_rolls_the_books_style_table_and_round_two():
+    """Part VI: "So the style table is: 1. Cheat 2. Brawl 3. High Flying 4. Technical 5. High
+    Flying (from the grid - C-2) 6. Roll again" and round 2: "Roll for style 1, Cheat". The
+    example folder lists Bob's "+" styles as that table (and Part V's "+Cheating, +Brawling")
+    do, so the replay rolls the book's 1 and plays a Cheating round (issue 14)."""
+    replay = PLAYTHROUGHS["example-part-vi"]
+    assert "Style table (d6): 1 Cheating, 2 Brawling, 3 High-Flying, 4 Technical, 5 High-Flying, 6 roll again." in replay["part-vi.md"]
+    assert "1        # round 2: round style d6\n" in replay["dice.txt"]
+    assert "### Round 2: Cheating\n" in replay["part-vi.md"]
+
+
 def test_demo_week_dice_log_replays_the_week(tmp_path):
     """A stored dice log fed back with --dice reproduces the week exactly."""
     from golden import _collect, _invoke, demo_copy

@@ -53,13 +53,15 @@ def test_a_tie_at_the_top_hurts_the_tied_and_both_check_against_the_lowest():
 
 
 def test_a_disqualified_side_is_eliminated_and_the_match_goes_on():
-    """Round 1: A's Illegal DQ check 5+5 = 10 reaches 10: A is out, no damage that round.
+    """Round 1: A's Illegal DQ check 5+5 = 10 reaches 10: A is out, and the round stops there
+    (ruling, issue 14): B and C roll nothing, no damage that round.
     Round 2, B and C only: Technical; B 6+6+6 = 18 + 2 = 20, C 1+1+1 + 1 = 4; by 16: 4 damage,
     C 10 -> 6; injury check 1+1+1 = 3 - 6 - 1 = -4; B checks: 6+6+6, a natural 18: the pin."""
     setup = triangle(types=("illegal", "normal", "normal"), rounds=2)
-    result = run(setup, [1, 2, 2, 2, 5, 5, 3, 3, 3, 1, 1, 1,   1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
+    result = run(setup, [1, 2, 2, 2, 5, 5,   1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
     first, second = result.rounds
     assert first.sides[0].disqualified and first.hits == [] and first.checks == []
+    assert first.sides[1] is None and first.sides[2] is None  # stopped before they attacked
     assert second.sides[0] is None  # out of the match
     assert [s.total for s in second.sides[1:]] == [20, 4]
     assert (result.winner, result.method, result.loser) == (1, "pin", 2)
@@ -67,7 +69,10 @@ def test_a_disqualified_side_is_eliminated_and_the_match_goes_on():
 
 
 def test_the_last_side_standing_wins_by_dq():
-    """Two DQs in one round leave one side: it wins by DQ over the last one out."""
-    setup = triangle(types=("illegal", "illegal", "normal"), rounds=1)
-    result = engine.resolve(setup, ScriptedDice([1, 2, 2, 2, 5, 5, 2, 2, 2, 6, 4, 3, 3, 3]))
-    assert (result.winner, result.method, result.loser) == (2, "dq", 1)
+    """A DQ stops the round, so one side goes out per round: A in round 1 (5+5 = 10), B in
+    round 2 (6+4 = 10); C, who never rolled, wins by DQ over B, the last one out."""
+    setup = triangle(types=("illegal", "illegal", "normal"), rounds=2)
+    dice = ScriptedDice([1, 2, 2, 2, 5, 5,   1, 2, 2, 2, 6, 4])
+    result = engine.resolve(setup, dice)
+    assert dice.remaining == 0
+    assert (result.winner, result.method, result.loser, result.end_round) == (2, "dq", 1, 2)

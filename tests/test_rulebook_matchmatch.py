@@ -384,11 +384,14 @@ def test_illegal_dq_when_dice_equal_default_threshold_ten():
     is greater than or equal to the threshold threshold value for that wrestler, the
     wrestler is DQ'ed."
 
-    Alpha Illegal, DQ dice 5,5 = 10 >= 10 -> DQ. Bravo's attack dice are still rolled;
-    no damage rolls, no injury or victory dice. Bravo wins by DQ in round 1.
+    Alpha Illegal, DQ dice 5,5 = 10 >= 10 -> DQ. The round stops there (ruling, issue 14:
+    the DQ ends the match, so Bravo's attack dice are not rolled); no damage, no injury or
+    victory dice. Bravo wins by DQ in round 1.
     """
-    result = duel("illegal", "normal", [1, 1, 1, 1, 5, 5, 1, 1, 1])
+    result = duel("illegal", "normal", [1, 1, 1, 1, 5, 5])
     assert result.rounds[0].sides[0].disqualified
+    assert result.rounds[0].sides[1] is None  # never attacked
+    assert [purpose for _, purpose, _ in result.log] == ["round style d6", "Alpha attack 3d6", "Alpha DQ check 2d6"]
     assert result.winner == 1
     assert result.method == "dq"
     assert result.end_round == 1
@@ -418,12 +421,13 @@ def test_threshold_drops_by_one_on_each_survived_check():
        Bravo 6,6,6 +3 = 21, by 4 -> 1 damage (Alpha 9). Check 3 -9 -5 = -11.
     R2 Technical: Alpha Illegal 1,1,1 +5, DQ 4,4 = 8 < 9 -> 16; threshold 8.
        Bravo 21, by 5 -> 2 damage (Alpha 7). Check 3 -7 -5 = -9.
-    R3: Alpha Vile Cheat, DQ 4,4 = 8 >= 8 -> DQ (no further 2d6); Bravo rolls 1,1,1.
+    R3: Alpha Vile Cheat, DQ 4,4 = 8 >= 8 -> DQ (no further 2d6); Bravo rolls nothing
+    (the round stops at the DQ: ruling, issue 14).
     """
     faces = (
         [1, 1, 1, 1, 4, 5, 6, 6, 6, 1, 1, 1]
         + [1, 1, 1, 1, 4, 4, 6, 6, 6, 1, 1, 1]
-        + [1, 1, 1, 1, 4, 4, 1, 1, 1]
+        + [1, 1, 1, 1, 4, 4]
     )
     result = duel(
         [("illegal", STAM), ("illegal", STAM), ("vile_cheat", STAM)],
@@ -450,12 +454,14 @@ def test_vile_cheat_dq_on_side_two_rolls_no_further_dice():
     assert result.method == "dq"
 
 
-def test_both_sides_dqed_is_a_double_dq():
-    """IV.2.c applied to both sides in one round: Alpha 5,5 = 10 and Bravo 6,6 = 12 both
-    reach 10; neither wins."""
-    result = duel("illegal", "illegal", [1, 1, 1, 1, 5, 5, 1, 1, 1, 6, 6])
-    assert result.winner is None
-    assert result.method == "double_dq"
+def test_a_dq_stops_the_round_so_both_sides_cannot_be_dqed():
+    """Ruling (issue 14, docs/rulings/matchmatch.md "DQ"): IV.2.c's DQ ends the match, so the
+    round stops at it. Both strat Illegal; Alpha's DQ dice 5,5 = 10 reach 10: Alpha is out
+    and Bravo never rolls his 3d6 or his DQ check. Bravo wins by DQ (no double DQ)."""
+    result = duel("illegal", "illegal", [1, 1, 1, 1, 5, 5])
+    assert (result.winner, result.method, result.end_round) == (1, "dq", 1)
+    assert result.rounds[0].sides[1] is None
+    assert result.dq_thresholds == [10, 10]
 
 
 def test_clean_match_keeps_default_thresholds():
@@ -641,20 +647,33 @@ def test_style_damage_spills_into_stamina_and_floors_at_zero():
     assert rnd.checks[0].total == -8
 
 
-def test_stamina_floors_at_zero():
-    """IV.2.d: "Stamina may never be reduced to less than 0, either."
+def test_stamina_floors_at_zero_and_the_damage_inflicted_calls_the_injury_check():
+    """IV.2.d: "Stamina may never be reduced to less than 0, either." IV.2.e: "A wrestler may
+    be injured if he takes 3 or more points of damage"; VII (Cage): "any attack which causes
+    2 points of damage may cause an injury" -- the damage inflicted counts (ruling, issue 14;
+    setting `injury_counts: inflicted`, the default), not only the 2 Stamina had left.
 
-    Bravo Stamina 2. Alpha 6,6,6 +5 = 23 vs 6: 4 damage at Stamina -> 0 (only 2 actually
-    taken, so no injury check). Alpha's check 1,1,1: 3 +1 -0 -5 = -1, no count.
+    Bravo Stamina 2. Alpha 6,6,6 +5 = 23 vs 6: 4 damage at Stamina -> 0. 4 inflicted: injury
+    check 1,1,1 = 3 - 0 Stamina - 3 Technical - 0 = 0, not injured. Alpha's check 1,1,1:
+    3 +1 -0 -5 = -1, no count.
     """
     bravo = with_changes(BRAVO, stamina=2)
-    result = duel("normal", "normal", [1, 6, 6, 6, 1, 1, 1, 1, 1, 1], bravo=bravo)
+    result = duel("normal", "normal", [1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 1], bravo=bravo)
     rnd = result.rounds[0]
-    assert rnd.hits[0].rolled == 4
+    assert rnd.hits[0].rolled == 4 and rnd.hits[0].taken == 2
     assert result.final_stamina == [10, 0]
-    assert rnd.injuries == []
+    assert [(c.side, c.total, c.injured) for c in rnd.injuries] == [(1, 0, False)]
     assert rnd.checks[0].total == -1
     assert rnd.checks[0].count == 0
+
+
+def test_injury_counts_lost_reads_takes_as_what_stamina_lost():
+    """The fed setting `injury_counts: lost` (the other reading of IV.2.e's "takes 3"): the
+    same round as above, only 2 actually lost at the floor, so no injury check."""
+    bravo = with_changes(BRAVO, stamina=2)
+    result = duel("normal", "normal", [1, 6, 6, 6, 1, 1, 1, 1, 1, 1], bravo=bravo, rules=engine.Rules(injury_counts="lost"))
+    assert result.final_stamina == [10, 0]
+    assert result.rounds[0].injuries == []
 
 
 # ---------------------------------------------------------------------------

@@ -46,7 +46,7 @@ def test_verify_passes_on_every_demo_week(ran, fedtool):
         assert result.output.splitlines()[-1] == f"week {week}: {count} of {count} matches verified"
     lines = fedtool("verify", 1, "--match", "m1", "--fed", ran).output.splitlines()
     assert lines[1:] == [
-        "m1: verified (14 rolls; friendly-sam wins by dq in round 3)",
+        "m1: verified (13 rolls; friendly-sam wins by dq in round 3)",
         f"  seed text `{M1_TEXT}`, SHA-256 {M1_COMMITMENT}",
         "week 1: 1 of 1 matches verified",
     ]
@@ -81,7 +81,7 @@ def test_a_tampered_dice_log_fails(ran, fedtool):
     dice.write_text(text.replace("6 3 5    # round 1: Brother Bob attack 3d6\n", "6 3 4    # round 1: Brother Bob attack 3d6\n"))
     result = fedtool("verify", 1, "--fed", ran)
     assert result.exit_code == 1
-    assert "m1: failed (14 rolls; friendly-sam wins by dq in round 3)\n" in result.output
+    assert "m1: failed (13 rolls; friendly-sam wins by dq in round 3)\n" in result.output
     assert "  the league's dice log, roll 3 (round 1, Brother Bob attack 3d6): the log has 6 3 4, the replay rolls 6 3 5\n" in result.output
     assert "  outbox/week-01/dice.txt, line 4 (roll 3, round 1, Brother Bob attack 3d6): the log has 6 3 4, the replay rolls 6 3 5\n" in result.output
     assert result.output.count(": verified (") == 4
@@ -95,7 +95,7 @@ def test_a_dice_txt_tampered_alone_fails_and_names_its_line(ran, fedtool):
     result = fedtool("verify", 1, "--match", "m1", "--fed", ran)
     assert result.exit_code == 1
     assert result.output.splitlines()[1:4] == [
-        "m1: failed (14 rolls; friendly-sam wins by dq in round 3)",
+        "m1: failed (13 rolls; friendly-sam wins by dq in round 3)",
         f"  seed text `{M1_TEXT}`, SHA-256 {M1_COMMITMENT}",
         "  outbox/week-01/dice.txt, line 5 (roll 4, round 1, Friendly Sam attack 3d6): the log has 5 3 6, the replay rolls 5 3 3",
     ]
@@ -128,7 +128,7 @@ def test_a_tampered_commitment_fails(ran, fedtool):
     result = fedtool("verify", 1, "--fed", ran)
     assert result.exit_code == 1
     assert result.output.splitlines()[1:4] == [
-        "m1: failed (14 rolls; friendly-sam wins by dq in round 3)",
+        "m1: failed (13 rolls; friendly-sam wins by dq in round 3)",
         f"  seed text `{M1_TEXT}`, SHA-256 {M1_COMMITMENT}",
         f"  strategies/week-01/opening.yaml: commitments: m1: the published commitment is {'f' * 64}, "
         f"but the revealed seed text `{M1_TEXT}` hashes to {M1_COMMITMENT}",

@@ -26,7 +26,7 @@ from .officials import Referee, find_referee, read_referees, roll_referee, slack
 from .rules import vocabulary
 from .sheet import read_sheet
 from .strategy import Action, Strategy, check_coverage, read_strategy
-from .team import is_team, read_team
+from .team import is_team, read_team, team_setting_problems
 
 SETTINGS_FILE = "rosters/fed.yaml"
 # a strategy mailed in the body is YAML when a line starts with one of these keys, else the plain-text layout
@@ -49,6 +49,15 @@ class MatchMatchSettings(FileModel):
     opponent_conditions: bool = False  # Part V: "Conditionals based on the enemy's states may not be allowed"
     missing_strategy: Literal["refuse", "default"] = "refuse"  # a side with no valid strategy: refuse the week, or play the default
     stipulations: dict[str, dict] = {}  # VII: the fed's own specialty matches (data/stipulations.yaml)
+    # readings fedheads differ on (docs/rulings/matchmatch.md); each default is the rulebook's
+    team_teamwork: Literal["lowest", "at_most_lowest"] = "lowest"  # I.2: "must be the lowest"
+    team_ref_slack: Literal["exempt", "members_range"] = "exempt"  # I.2's range and VII.1's Ref Slack
+    injury_counts: Literal["inflicted", "lost"] = "inflicted"  # IV.2.e "takes 3": damage inflicted
+    cripple_tie: Literal["no_check", "check"] = "no_check"  # IV.2.e: a tied Cripple round
+    halved_styles: Literal["value", "table"] = "value"  # VII: "High-Flying is halved"
+
+    def engine_rules(self) -> engine.Rules:
+        return engine.Rules(injury_counts=self.injury_counts, cripple_tie=self.cripple_tie, halved_styles=self.halved_styles)
 
 
 class CardFields(FileModel):
@@ -210,6 +219,11 @@ class MatchMatch(Ruleset):
             if level is not None:
                 problems.problems.append(level)
                 continue
+            roster = card.fed.roster_files.get(wrestler.id)
+            team = team_setting_problems(wrestler.sheet, card.fed.shown(roster) if roster else f"rosters/{wrestler.id}.yaml", options.team_teamwork, options.team_ref_slack)
+            if team:
+                problems.problems.extend(team)
+                continue
             strategy = None
             if not path.exists():
                 mine.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "MatchMatch III: every side submits a strategy")
@@ -236,7 +250,7 @@ class MatchMatch(Ruleset):
         if any(teams) and not all(teams):
             problems.add(card.shown, f"line {match.sides_line}, match {match.id}", "a tag match is teams against teams: every side must be a team sheet", "MatchMatch I.2, IV.1.a")
         problems.raise_if_any()
-        setup = engine.MatchSetup(match.id, tuple(sides), grid, rounds, stip, tag=all(teams))
+        setup = engine.MatchSetup(match.id, tuple(sides), grid, rounds, stip, tag=all(teams), rules=options.engine_rules())
         for side in setup.sides:
             problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
         problems.raise_if_any()
@@ -494,7 +508,8 @@ def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[
             problems.extend(exc)
     problems.raise_if_any()
     placeholder = [["technical"] * 3] * 3
-    setup = engine.MatchSetup("odds", (checked[0], checked[1]), read_grid(grid, "--grid", "the grid") if grid is not None else placeholder, rounds)
+    setup = engine.MatchSetup("odds", (checked[0], checked[1]), read_grid(grid, "--grid", "the grid") if grid is not None else placeholder, rounds,
+                              rules=options.engine_rules())
     if grid is not None:
         for side in setup.sides:
             problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))

@@ -3,8 +3,11 @@
 Dice are consumed in this order each round (the order a scripted replay must follow):
   1. the style die (1d6, or a bigger die for a table of more than six; a face past the
      end of the style table means roll again);
+     where the fed halves a stipulation's style in the table (`halved_styles: table`), a
+     d6 after that style is rolled: 4-6 rolls the style again;
   2. side 1: its 3d6; in a High Risk round one extra d6 for each original 3, in order;
      its 2d6 DQ check for Illegal or Vile Cheat; Vile Cheat's further 2d6 if not DQ'ed;
+     a DQ ends the round and the match there: nothing more is rolled (side 2 does not attack);
   3. the same for side 2;
   4. injury checks (3d6 each, side 1 first);
   5. the victory check (3d6; on a tied round side 1 checks first, then side 2).
@@ -36,6 +39,7 @@ from .match import (  # the match's data, named here too: engine.Side, engine.Ma
     NO_REASONS,
     PIN,
     Round,
+    Rules,
     STYLE_DICE,
     SUBMISSION,
     Side,
@@ -72,10 +76,17 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
 
     # VII: a stipulation's halved styles, then IV.1.b: halve (rounding up) each style the
     # other side chose as its "-" style
+    rules = setup.rules
+    # VII: "High-Flying is halved": its value (the default), or its weight in the table
+    halved_in_table = frozenset(stip.halved_styles) if rules.halved_styles == "table" else frozenset()
+    halved_in_value = () if halved_in_table else stip.halved_styles
+    purpose_halved = "halved style d6 (4-6 roll again)"
+    inflicted = rules.injury_counts == "inflicted"  # IV.2.e "takes 3": the damage inflicted
+    cripple_tie = rules.cripple_tie == "check"
     styles = []
     for i, side in enumerate(sides):
         values = dict(side.sheet.styles)
-        for halved in stip.halved_styles:
+        for halved in halved_in_value:
             values[halved] = math.ceil(values[halved] / 2)
         minus = sides[1 - i].strategy.minus
         values[minus] = math.ceil(values[minus] / 2)
@@ -136,10 +147,15 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         # IV.2.a: the round's style
         face = roll(1, die, purpose_style)[0]
         style_faces = [face]
-        while face > table_size:  # "6 Roll again" when the table has fewer than six entries
-            face = roll(1, die, purpose_style)[0]
+        while True:
+            while face > table_size:  # "6 Roll again" when the table has fewer than six entries
+                face = roll(1, die, purpose_style)[0]
+                style_faces.append(face)
+            style = table[face - 1]
+            if not halved_in_table or style not in halved_in_table or roll(1, 6, purpose_halved)[0] <= 3:
+                break
+            face = roll(1, die, purpose_style)[0]  # a halved style's weight: half the time, roll again
             style_faces.append(face)
-        style = table[face - 1]
 
         # the round actions: straight from the lists, or chosen by plans and conditionals
         if fixed:
@@ -168,9 +184,9 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         if not fixed or watch_allowances:
             types = [acts[0].type, acts[1].type]
 
-        # IV.2.b/c: attack values and DQ checks, side 1 then side 2
+        # IV.2.b/c: attack values and DQ checks, side 1 then side 2; a DQ stops the round
         played = []
-        disqualified = False
+        disqualified = None
         for i in (0, 1):
             rtype = types[i]
             faces = roll(3, 6, purpose_attack[i])
@@ -197,7 +213,7 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                 vile = None
                 if dq_total >= threshold[i]:
                     dq = (dq_faces, threshold[i], True, None)
-                    disqualified = True
+                    disqualified = i
                 else:
                     total += dq_total
                     if rtype.extra_dice_after_dq:
@@ -206,13 +222,13 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
                     dq = (dq_faces, threshold[i], False, vile)
                     threshold[i] -= 1
             played.append((acts[i], faces, extra, counted, value, rtype.attack, total, dq, why[i]))  # a SideRound
+            if disqualified is not None:
+                break  # the match is over: the other side rolls nothing (docs/rulings/matchmatch.md)
 
-        if disqualified:
-            out = [bool(p[7] and p[7][2]) for p in played]
-            if out[0] and out[1]:
-                winner, method = None, DOUBLE_DQ
-            else:
-                winner, method = (1 if out[0] else 0), DQ
+        if disqualified is not None:
+            if len(played) == 1:
+                played.append(None)  # side 2 never attacked
+            winner, method = 1 - disqualified, DQ
             rounds.append((number, style, style_faces, played, None, 0, [], [], []))
             end_round = number
             break
@@ -229,7 +245,10 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             loser = 1 - round_winner
             margin = total_one - total_two if round_winner == 0 else total_two - total_one
             wtype = types[round_winner]
+            # a stipulation's lowered damage stops at 0: damage never heals (docs/rulings)
             rolled = 1 + margin // 5 + wtype.damage + stip.damage
+            if rolled < 0:
+                rolled = 0
             dealt = max(1, rolled - defenses[loser].get(style, 0)) if rolled >= 1 else rolled
             if wtype.damage_after_defense:
                 dealt = max(0, dealt + wtype.damage_after_defense)
@@ -238,12 +257,17 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
         # IV.2.e: injury checks, side 1 first
         injuries = []
         for h in hits:  # in side order
-            taken = h[4] + h[5]  # what the style and Stamina lost
-            cripple = round_winner is not None and taken > 0 and types[round_winner].injury_on_any_damage
+            taken = h[3] if inflicted else h[4] + h[5]  # inflicted, or what the style and Stamina lost
+            if round_winner is not None:
+                cripple = taken > 0 and types[round_winner].injury_on_any_damage
+                succeeded = cripple
+            else:  # a tie: the point came from the other side's attack
+                cripple = cripple_tie and taken > 0 and types[1 - h[0]].injury_on_any_damage
+                succeeded = False
             if taken >= injury_damage or cripple:
                 t = h[0]
                 faces = roll(3, 6, purpose_injury[t])
-                bonus = (types[round_winner].injury if cripple else 0) + stip.injury_chance
+                bonus = (types[round_winner].injury if succeeded else 0) + stip.injury_chance
                 style_value = styles[t][style]
                 defense = defenses[t].get(style, 0)
                 total = faces[0] + faces[1] + faces[2] - stamina[t] - style_value - defense + bonus
@@ -294,4 +318,4 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
     )
 
 
-__all__ = ["resolve", "COUNTOUT", "DEFAULT_DQ_THRESHOLD", "DOUBLE_COUNTOUT", "DOUBLE_DQ", "DQ", "Hit", "INJURY_DAMAGE", "INJURY_TARGET", "InjuryCheck", "MatchResult", "MatchSetup", "NATURAL_18", "NORMAL", "NO_DICE", "NO_REASONS", "PIN", "Round", "STYLE_DICE", "SUBMISSION", "Side", "SideRound", "Stipulation", "TIME_LIMIT", "VictoryCheck", "WIN_AT", "count_for", "style_die"]
+__all__ = ["resolve", "COUNTOUT", "DEFAULT_DQ_THRESHOLD", "DOUBLE_COUNTOUT", "DOUBLE_DQ", "DQ", "Hit", "INJURY_DAMAGE", "INJURY_TARGET", "InjuryCheck", "MatchResult", "MatchSetup", "NATURAL_18", "NORMAL", "NO_DICE", "NO_REASONS", "PIN", "Round", "Rules", "STYLE_DICE", "SUBMISSION", "Side", "SideRound", "Stipulation", "TIME_LIMIT", "VictoryCheck", "WIN_AT", "count_for", "style_die"]

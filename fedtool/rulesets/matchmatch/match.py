@@ -49,6 +49,22 @@ class Stipulation:
     id: str = ""
 
 
+@dataclass(frozen=True)
+class Rules:
+    """The fed's readings of passages fedheads read differently (`rulesets: matchmatch:` in
+    rosters/fed.yaml; docs/rulings/matchmatch.md). The defaults are the rulebook's reading."""
+
+    # IV.2.e "takes 3" (and a Cripple's "any damage"): the damage inflicted, after style
+    # defense and the Defensive reduction ("inflicted"), or only what the style and Stamina
+    # lost, after the floors at 0 ("lost")
+    injury_counts: str = "inflicted"
+    # IV.2.e: whether a tied round's point from a Cripple attacker calls for a check (no +2)
+    cripple_tie: str = "no_check"
+    # VII: a stipulation's halved style is halved in value ("value") or in its weight in the
+    # style table ("table")
+    halved_styles: str = "value"
+
+
 STYLE_DICE = (6, 8, 10, 12, 20)
 
 
@@ -79,6 +95,7 @@ class MatchSetup:
     rounds: int = 20
     stipulation: Stipulation = Stipulation()
     tag: bool = False
+    rules: Rules = Rules()
 
     @cached_property
     def table(self) -> tuple[str, ...]:

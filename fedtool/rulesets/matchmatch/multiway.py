@@ -3,8 +3,11 @@
 The rulebook says strategies allow them (III.1) but not how a round works among three or
 four; docs/rulings/matchmatch.md ("Matches of three or more sides") settles it:
 - every side still in the match attacks, in card order (the same dice order as singles);
+  a DQ stops the round there: the sides after it roll nothing that round;
 - the highest total wins the round and the lowest total takes the damage; the margin is
   between those two, and the winner checks for victory against that side (the "victim");
+  sides tied for the lowest total are split by a logged d(number tied), read in card order,
+  rolled after the attacks and before any injury check;
 - sides tied for the highest each take 1 point (no reduction) on the target the next tied
   side named, and each checks for victory against the victim (or, when every side tied,
   against the next tied side); two or more winning checks are a double count-out;
@@ -22,7 +25,6 @@ from dataclasses import replace
 from fedtool.kernel.dice import Dice
 from .match import (
     DOUBLE_COUNTOUT,
-    DOUBLE_DQ,
     DQ,
     INJURY_TARGET,
     NATURAL_18,
@@ -46,10 +48,14 @@ def resolve_many(setup: MatchSetup, dice: Dice) -> MatchResult:
     die = style_die(len(table))
     names = [s.name for s in sides]
 
+    rules = setup.rules
+    halved_in_table = frozenset(stip.halved_styles) if rules.halved_styles == "table" else frozenset()
+    inflicted = rules.injury_counts == "inflicted"
+    cripple_tie = rules.cripple_tie == "check"
     styles = []
     for i, side in enumerate(sides):
         values = dict(side.sheet.styles)
-        for halved in stip.halved_styles:
+        for halved in () if halved_in_table else stip.halved_styles:
             values[halved] = math.ceil(values[halved] / 2)
         for minus in {other.strategy.minus for j, other in enumerate(sides) if j != i}:
             values[minus] = math.ceil(values[minus] / 2)
@@ -85,10 +91,15 @@ def resolve_many(setup: MatchSetup, dice: Dice) -> MatchResult:
         dice.round = number
         face = dice.roll(1, die, f"round style d{die}")[0]
         style_faces = [face]
-        while face > len(table):
+        while True:
+            while face > len(table):
+                face = dice.roll(1, die, f"round style d{die}")[0]
+                style_faces.append(face)
+            style = table[face - 1]
+            if style not in halved_in_table or dice.roll(1, 6, "halved style d6 (4-6 roll again)")[0] <= 3:
+                break
             face = dice.roll(1, die, f"round style d{die}")[0]
             style_faces.append(face)
-        style = table[face - 1]
         occurrences[style] += 1
 
         acts, why = {}, {}
@@ -127,6 +138,8 @@ def resolve_many(setup: MatchSetup, dice: Dice) -> MatchResult:
                 if sum(dq_faces) >= threshold[i]:
                     dq = (dq_faces, threshold[i], True, None)
                     out.append(i)
+                    played[i] = (acts[i], faces, extra, counted, value, rtype.attack, total, dq, why[i])
+                    break  # the round stops at the DQ: the sides after it roll nothing
                 else:
                     total += sum(dq_faces)
                     vile = dice.roll(rtype.extra_dice_after_dq, 6, f"{names[i]} Vile Cheat 2d6") if rtype.extra_dice_after_dq else None
@@ -137,28 +150,37 @@ def resolve_many(setup: MatchSetup, dice: Dice) -> MatchResult:
             played[i] = (acts[i], faces, extra, counted, value, rtype.attack, total, dq, why[i])
 
         if out:
+            for j in active[active.index(out[0]) + 1:]:  # never attacked: their Special or High Spot is not spent
+                specials_left[j] += acts[j].type.special
+                high_spots_left[j] += acts[j].type.high_spot
             eliminated.extend(out)
             active = [i for i in active if i not in out]
             rounds.append((number, style, style_faces, played, None, 0, [], [], [], None))
             if len(active) <= 1:
                 end_round = number
-                if active:
-                    winner, beaten, method = active[0], out[-1], DQ
-                else:
-                    method = DOUBLE_DQ
+                winner, beaten, method = active[0], out[-1], DQ
                 break
             continue
 
         best = max(totals.values())
         top = [i for i in active if totals[i] == best]
         below = [i for i in active if totals[i] < best]
-        victim = min(below, key=lambda i: (totals[i], active.index(i))) if below else None
+        victim = None
+        if below:
+            lowest = min(totals[i] for i in below)
+            tied = [i for i in below if totals[i] == lowest]
+            if len(tied) == 1:
+                victim = tied[0]
+            else:  # a tie for the lowest total: a logged die, not card order (docs/rulings)
+                pick = dice.roll(1, len(tied), f"tie for the lowest total d{len(tied)}: {', '.join(names[i] for i in tied)}")[0]
+                victim = tied[pick - 1]
         hits = []
+        attacker = {}  # whose attack each hit came from
         if len(top) == 1:
             round_winner = top[0]
             wtype = acts[round_winner].type
             margin = best - totals[victim]
-            rolled = 1 + margin // 5 + wtype.damage + stip.damage
+            rolled = max(0, 1 + margin // 5 + wtype.damage + stip.damage)  # damage never heals
             dealt = max(1, rolled - sides[victim].sheet.defenses.get(style, 0)) if rolled >= 1 else rolled
             dealt = max(0, dealt + wtype.damage_after_defense)
             hits.append(hit(victim, acts[round_winner].target, rolled, dealt))
@@ -166,16 +188,21 @@ def resolve_many(setup: MatchSetup, dice: Dice) -> MatchResult:
         else:
             round_winner, margin = None, 0
             for k, i in enumerate(top):  # each takes 1 on the target the next tied side named
-                hits.append(hit(i, acts[top[(k + 1) % len(top)]].target, 1, 1))
+                attacker[i] = top[(k + 1) % len(top)]
+                hits.append(hit(i, acts[attacker[i]].target, 1, 1))
             checkers = [(i, victim if victim is not None else top[(k + 1) % len(top)]) for k, i in enumerate(top)]
 
         injuries = []
         for h in sorted(hits, key=lambda h: active.index(h[0])):
-            t, taken = h[0], h[4] + h[5]
-            cripple = round_winner is not None and taken > 0 and acts[round_winner].type.injury_on_any_damage
+            t = h[0]
+            taken = h[3] if inflicted else h[4] + h[5]  # IV.2.e "takes": inflicted, or lost
+            if round_winner is not None:
+                cripple = succeeded = taken > 0 and acts[round_winner].type.injury_on_any_damage
+            else:
+                cripple, succeeded = cripple_tie and taken > 0 and acts[attacker[t]].type.injury_on_any_damage, False
             if taken >= stip.injury_damage or cripple:
                 faces = dice.roll(3, 6, f"{names[t]} injury check 3d6")
-                bonus = (acts[round_winner].type.injury if cripple else 0) + stip.injury_chance
+                bonus = (acts[round_winner].type.injury if succeeded else 0) + stip.injury_chance
                 style_value, defense = styles[t][style], sides[t].sheet.defenses.get(style, 0)
                 total = sum(faces) - stamina[t] - style_value - defense + bonus
                 if total >= INJURY_TARGET:

@@ -129,7 +129,7 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
                 damage.append(text + ".")
         injuries = []
         for check in rnd.injuries:
-            why = "any damage from a Cripple" if check.cripple else "3 or more damage taken"
+            why = "any damage from a Cripple" if check.cripple else f"{setup.stipulation.injury_damage} or more damage taken"
             verdict = "INJURED! (+1 injury point)" if check.injured else "no injury"
             sum_text = f"{_dice(check.faces)} - {check.stamina} Stamina - {check.style_value} {style} - {check.defense} defense"
             if check.bonus:

@@ -40,8 +40,11 @@ class Push:
     def up(self, top: int) -> "Push":
         return Push(min(self.level + 1, top), self.points)
 
-    def down(self) -> "Push":
-        return Push(max(self.level - 1, 1), self.points)
+    def down(self, top: int) -> "Push":
+        """A level lost, points kept; but a level with 2 points is the next level with 0 (II:
+        "When you have two push points you rise a level"), so a top-level wrestler holding the
+        top's 2 points ends at the top with 0 (docs/rulings/matchmatch.md, "Push levels")."""
+        return Push(max(self.level - 1, 1), self.points).gain(Fraction(0), top)
 
 
 def points_for_win(winner: Push, loser: Push) -> Fraction:
@@ -55,7 +58,7 @@ def after_match(winner: Push, loser: Push, top: int) -> tuple[Push, Push]:
     if winner.level < loser.level:
         # "If you defeat someone at a higher push level, you immediately rise a push level."
         # "If you lose a match to someone of lower rank you automatically drop a push level."
-        return winner.up(top), loser.down()
+        return winner.up(top), loser.down(top)
     amount = points_for_win(winner, loser)
     # "If you lose to someone of equal rank you lose a full push point"; to a higher rank,
     # "push points equal to the amount they gain".

@@ -75,6 +75,10 @@ class Sheet:
     ref_slack: int = 0
     bio: str = ""
     members: tuple[str, ...] = field(default=())
+    # a team's members' Teamwork and Ref Slack, in `members` order: what the fed's team
+    # settings (`team_teamwork`, `team_ref_slack`) are checked against when a match is booked
+    member_teamwork: tuple[int, ...] = field(default=())
+    member_ref_slack: tuple[int, ...] = field(default=())
 
     @property
     def weight_class(self) -> str:

@@ -52,7 +52,7 @@ def read_team(data: Any, file: str, team_id: str, members: dict[str, Sheet]) -> 
         except FedError as exc:  # a member's scores may cost less than 42 once Teamwork is lowered
             raise FedError([p for p in exc.problems if "costs" not in p.message] or exc.problems) from None
         styles = dict(member.styles, teamwork=min(member.styles["teamwork"], lowest_teamwork))
-        return replace(base, styles=styles, members=tuple(ids))
+        return replace(base, styles=styles, members=tuple(ids), **_member_values(team))
 
     sheet = read_sheet(own, file, team_id)
     problems = Collector()
@@ -75,4 +75,28 @@ def read_team(data: Any, file: str, team_id: str, members: dict[str, Sheet]) -> 
         values = [m.defenses[style] for m in team]
         check("defenses", sheet.defenses[style], style, min(values), max(values), values)
     problems.raise_if_any()
-    return replace(sheet, members=tuple(ids))
+    return replace(sheet, members=tuple(ids), **_member_values(team))
+
+
+def _member_values(team: list[Sheet]) -> dict:
+    return {"member_teamwork": tuple(m.styles["teamwork"] for m in team), "member_ref_slack": tuple(m.ref_slack for m in team)}
+
+
+def team_setting_problems(sheet: Sheet, file: str, team_teamwork: str, team_ref_slack: str) -> list[Problem]:
+    """What the fed's readings of I.2 refuse in a team sheet that I.2's range rule accepts
+    (docs/rulings/matchmatch.md, "Tag teams"): `team_teamwork: lowest` (the default) wants
+    the team's Teamwork equal to the lowest member's, not only no higher; `team_ref_slack:
+    members_range` keeps Ref Slack within the members' (the default exempts it, as High Spots)."""
+    if not sheet.members:
+        return []
+    problems = []
+    lowest = min(sheet.member_teamwork)
+    if team_teamwork == "lowest" and sheet.styles["teamwork"] != lowest:
+        problems.append(Problem(file, "field styles.Teamwork", f"Teamwork {sheet.styles['teamwork']} is not the lowest member's ({lowest})",
+                                f'{RULE}: "The combined TeamWork attribute must be the lowest of the individual TeamWork attributes" '
+                                "(fed setting team_teamwork: lowest)"))
+    low, high = min(sheet.member_ref_slack), max(sheet.member_ref_slack)
+    if team_ref_slack == "members_range" and not low <= sheet.ref_slack <= high:
+        problems.append(Problem(file, "field ref_slack", f"Ref Slack {sheet.ref_slack} is outside the members' range {low}-{high}",
+                                f"{RULE}: each value within the members' range (fed setting team_ref_slack: members_range)"))
+    return problems
