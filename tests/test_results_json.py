@@ -113,7 +113,7 @@ def test_the_demos_special_matches_are_identifiable_from_the_json_alone(results)
 
 def test_the_titles_at_stake_and_whether_they_changed_hands(results):
     """The demo's title lineage (tests/test_records.py): Relámpago keeps the World title on a
-    DQ win (1/m5) and loses it in the triangle (2/m2); Heavy Industry win the tag titles
+    DQ win (1/m5) and keeps it when the triangle goes the distance (2/m2, a time-limit draw); Heavy Industry win the tag titles
     (2/m1); the vacant Heavyweight title is won in the cage (2/m3); Dr. Vane keeps the
     Hardcore title on a DQ loss (2/m4: a title changes hands on any finish but a DQ)."""
     titles = {key: m["title"] for key, m in every_match(results).items() if m["title"]}
@@ -121,7 +121,7 @@ def test_the_titles_at_stake_and_whether_they_changed_hands(results):
     assert summary == {
         (1, "m5"): ("world", "relampago", "relampago", "defended", False),
         (2, "m1"): ("tag-team", "rulebook-rivals", "heavy-industry", "won", True),
-        (2, "m2"): ("world", "relampago", "silent-crane", "won", True),
+        (2, "m2"): ("world", "relampago", "relampago", "defended", False),
         (2, "m3"): ("heavyweight", None, "mad-dog-maddox", "won", True),
         (2, "m4"): ("hardcore", "victor-vane", "victor-vane", "defended", False),
     }
