@@ -311,3 +311,35 @@ def test_a_feds_own_announcement_template_still_carries_the_commitment(demo_fed,
         f"Dice commitment: `{commitment}` (the SHA-256 of this match's seed text, revealed with the results).\n\n"
         "How to submit: mail `strategies@dcw.example` with the subject `Week 4 the-warden m1`"
     )
+
+
+def test_a_match_run_under_another_rules_revision_is_named_as_such_not_as_bad_dice(ran, fedtool):
+    """A run keeps its rulesets' rules revision with every match (`Ruleset.rules_revision`):
+    after fedtool changes how a ruleset plays (issue 14 raised MatchMatch and Face to the Mat
+    to revision 2), a week run before is not replayed under the new rules and called a
+    mismatch; verify says which revision ran it. Its seed is still checked against the
+    commitment. A match stored before revisions were kept counts as revision 1."""
+    from fedtool.rulesets import get_ruleset
+
+    assert get_ruleset("matchmatch").rules_revision == 2
+    with sqlite3.connect(ran / "fed.db") as db:
+        stored = json.loads(db.execute("SELECT summary FROM matches WHERE week = 1 AND match = 'm1'").fetchone()[0])
+    assert stored["rules_revision"] == 2
+    del stored["rules_revision"]  # as a league of an older fedtool holds it
+    _sql(ran, "UPDATE matches SET summary = ? WHERE week = 1 AND match = 'm1'", json.dumps(stored))
+    revisions = {m["id"]: m["rules_revision"] for m in json.loads(fedtool("results", 1, "--json", "--fed", ran).output)}
+    assert revisions == {"m1": 1, "m2": 2, "m3": 2, "m4": 2, "m5": 2}
+    result = fedtool("verify", 1, "--fed", ran)
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    at = lines.index("m1: other rules")
+    assert lines[at + 1:at + 3] == [
+        f"  seed text `{M1_TEXT}`, SHA-256 {M1_COMMITMENT}",
+        "  run under MatchMatch rules revision 1; this fedtool plays revision 2, so its replay would not be the run's: "
+        "verify it with the fedtool that ran it",
+    ]
+    assert result.output.count(": verified (") == 4  # the other four matches still replay
+    # a tampered seed of such a match still fails on its commitment
+    _sql(ran, "UPDATE matches SET seed = ? WHERE week = 1 AND match = 'm1'", "0" * 16)
+    tampered = fedtool("verify", 1, "--match", "m1", "--fed", ran).output
+    assert "m1: failed" in tampered.splitlines() and "the published commitment is" in tampered

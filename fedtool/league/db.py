@@ -495,6 +495,7 @@ def week_results(db: Database, week: int, titles: dict[str, str] | None = None) 
                 "notes": _stored_json(row["notes"], []),
                 "seed": row["seed"],
                 "seed_text": revealed_seed_text(week, row["match"], row["seed"]),
+                "rules_revision": stored_revision(summary),
                 "position": row["position"],
                 "card_title": row["title"] or None,
                 "match_type": _text(details.pop("match_type", None)),
@@ -514,6 +515,18 @@ def _stored_json(text: str | None, empty: dict | list) -> Any:
     """A JSON column as stored, or `empty` when it holds nothing of that kind."""
     value = json.loads(text) if text else empty
     return value if isinstance(value, type(empty)) else empty
+
+
+def stored_revision(summary: dict | str | None) -> int:
+    """The ruleset's rules revision a stored match was run under (`Ruleset.rules_revision`),
+    from its summary (as stored, or read): 1 for a match stored before runs kept it."""
+    if not isinstance(summary, dict):
+        try:
+            summary = _stored_json(summary, {})
+        except ValueError:
+            return 1
+    found = summary.get("rules_revision", 1)
+    return found if isinstance(found, int) and not isinstance(found, bool) and found >= 1 else 1
 
 
 def _text(value: Any) -> str | None:

@@ -125,6 +125,11 @@ class Ruleset:
     id: str = ""
     name: str = ""
     template: str = ""  # the match writeup template stem, e.g. "matchmatch/match"
+    # The revision of the ruleset's rules as its engine plays them: raised whenever a change
+    # makes the same booking and seed roll or end differently. A run stores it with every
+    # match, and `fedtool verify` replays only a match of the revision it plays (an older
+    # one is named as such, never as dice that do not match).
+    rules_revision: int = 1
     # The fields a match of this ruleset may carry on the card beyond the common ones (id,
     # ruleset, title, sides, rounds, for_title, strategies): a model that refuses unknown
     # fields (fedtool.kernel.validation.FileModel), checked before the match is opened or

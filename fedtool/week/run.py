@@ -538,6 +538,7 @@ def _stored_summary(p: Played) -> dict:
             "referee": match.raw.get("referee") or (match.opening or {}).get("referee")}
     summary = {**{k: v for k, v in card.items() if v is not None and isinstance(v, str)}, **p.summary}
     summary["league_changes"] = p.league_changes
+    summary["rules_revision"] = p.ruleset.rules_revision  # what `fedtool verify` replays it under
     return summary
 
 

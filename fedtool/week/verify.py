@@ -30,7 +30,7 @@ from fedtool.kernel.dice import COMMITMENT, SEED_TEXT, ScriptedDice, SeededDice,
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.validation import place
 from fedtool.kernel.yamlio import load_yaml, read_text
-from fedtool.league.db import dice_log, open_league, week_row
+from fedtool.league.db import dice_log, open_league, stored_revision, week_row
 from fedtool.rulesets import get_ruleset
 
 from .booking import book_all, card_context, week_card
@@ -42,6 +42,7 @@ FAILED = "failed"
 UNCOMMITTED = "uncommitted"  # replayed, but no commitment was published to check the seed against
 SCRIPTED = "scripted"  # run on scripted dice: replayed from its own log, nothing was committed
 UNREVEALED = "unrevealed"  # the published results give no seed text for it
+OTHER_RULES = "other rules"  # run under another revision of its ruleset's rules: not replayed
 
 
 @dataclass
@@ -80,6 +81,7 @@ class _Revealed:
     file_shown: str = ""
     result: dict | None = None  # the league's winner, method, round
     card_text: str | None = None  # the published card.md, to find the replay's headline in
+    revision: int | None = None  # the ruleset's rules revision it was run under (the league's; 1 before revisions were kept)
 
 
 LEAGUE_LOG = "the league's dice log"
@@ -128,6 +130,13 @@ def _check(week: int, booking, revealed: _Revealed, commitments: dict[str, str],
             check.problems.append(f"{opening_shown}: commitments: {match.id}: the published commitment is {published}, "
                                   f"but the revealed seed text `{check.seed_text}` hashes to {check.commitment}")
         dice = SeededDice(int(revealed.seed, 16))
+    if revealed.revision is not None and revealed.revision != ruleset.rules_revision:
+        # the seed and its commitment stand as checked; the replay would be another engine's
+        if check.status == VERIFIED:  # a seed that fails its commitment stays failed
+            check.status = OTHER_RULES
+        check.problems.append(f"run under {ruleset.name} rules revision {revealed.revision}; this fedtool plays revision {ruleset.rules_revision}, "
+                              "so its replay would not be the run's: verify it with the fedtool that ran it")
+        return check
     dice.round = 0
     differences = []
     try:
@@ -274,6 +283,7 @@ def _from_league(fed: Fed, week: int, match_ids: list[str]) -> tuple[dict[str, _
         revealed[match_id] = _Revealed(
             row["seed"], "the league", log, sections.get(match_id) if sections is not None else None, fed.shown(dice_file) if sections is not None else "",
             {"winner": row["winner"], "method": row["method"], "round": row["end_round"]},
+            revision=stored_revision(row["summary"]),
         )
     source = fed.shown(fed.database) + (f" and {fed.shown(dice_file)}" if sections is not None else f" ({fed.shown(dice_file)} is not there: only the league's log)")
     return revealed, source

@@ -164,6 +164,9 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> engine.
 class FaceToTheMat(Ruleset):
     id = "facemat"
     name = "Face to the Mat"
+    # 2 (issue 14): only who reached a PIN space pins; the result is final at the bell; an
+    # event naming a heel or a face not in the ring is rolled again (docs/rulings/face-to-the-mat.md)
+    rules_revision = 2
     template = "facemat/match"
     card_fields = CardFields
     finishes = ("pin", "finisher", "countout", "dq")

@@ -130,6 +130,9 @@ class MatchMatch(Ruleset):
     id = "matchmatch"
     name = "MatchMatch"
     template = "matchmatch/match"
+    # 2 (issue 14): a DQ ends the round; a tie for the lowest total is broken by a die;
+    # a Stamina floor's damage inflicted calls the injury check (docs/rulings/matchmatch.md)
+    rules_revision = 2
     card_fields = CardFields
     finishes = (engine.PIN, engine.SUBMISSION, engine.COUNTOUT, engine.DQ)
     title_divisions = WEIGHT_CLASSES
