@@ -58,6 +58,7 @@ class MatchOnCard(Protocol):
     sides_line: int | None
     opening: dict  # what `fedtool open` rolled for it (opening.yaml)
     for_title: str | None
+    champions: dict[str, list[str]]  # side's wrestler id -> the names of the titles he holds going into the week (none held: absent)
 
 
 class CardOnFile(Protocol):

@@ -15,7 +15,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place, validate
 from fedtool.kernel.yamlio import subset
 from fedtool.league.db import open_league, ran_weeks, states_before
-from fedtool.league.records import check_card_titles
+from fedtool.league.records import champions, check_card_titles
 from fedtool.league.sheets import load_wrestlers, with_initial_states
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, Ruleset, WrestlerRecord
@@ -45,13 +45,21 @@ def week_card(fed: Fed, week: int) -> Card:
 
 def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | None = None) -> CardContext:
     """The card's wrestlers and their states before `week` (the sheets' own for no week).
+    Each match learns which of its sides hold a title going into the week (`champions`;
+    none for no week).
 
     Problems reading the sheets go to `problems` if given (the caller decides), else raise."""
     collector = problems if problems is not None else Collector()
     wrestlers = load_wrestlers(fed, card, collector)
     if problems is None:
         collector.raise_if_any()
-    states = states_before(open_league(fed.database, create=False), week) if week is not None else {}
+    states = {}
+    if week is not None:
+        db = open_league(fed.database, create=False)
+        states = states_before(db, week)
+        held = champions(fed, db, week)
+        for match in card.matches:
+            match.champions = {side: held[side] for side in match.sides if side in held}
     return CardContext(card, wrestlers, with_initial_states(states, wrestlers))
 
 

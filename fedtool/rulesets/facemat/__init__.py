@@ -199,6 +199,40 @@ class FaceToTheMat(Ruleset):
         sheet = wrestler.sheet
         return {"tv_grade": sheet.tv_grade, "grudge": sheet.grudge, "allies": list(sheet.allies), "foes": list(sheet.foes)}
 
+    def hot_box(self, front: list[str], in_match: set[str], lists: dict, roster: dict[str, WrestlerRecord], states: dict) -> tuple[list, list, list]:
+        """4.b the HOT BOX's six places, filled in the rulebook's order: each side's ally and
+        foe (billing order: the favored's first), then "two wrestlers with highest Grudge
+        Grades not in the match". Each place takes the first wrestler of its list who is not
+        in the match, has not left town (9.a) and holds no other place: a wrestler has one
+        token, so nobody is listed twice (docs/rulings). `lists`: wrestler id -> his state
+        (allies and foes); `states`: the league's, for who left town and the grudge grades."""
+        placed: set[str] = set()
+
+        def state_of(wid: str) -> dict:
+            record = roster.get(wid)
+            start = self.initial_state(record) if record is not None else {}
+            return {**start, **{k: v for k, v in states.get(wid, {}).items() if v is not None}}
+
+        def first(candidates) -> str | None:
+            for wid in candidates:
+                if wid not in in_match and wid not in placed and not state_of(wid).get("left_town"):
+                    placed.add(wid)
+                    return wid
+            return None
+
+        allies, foes = [], []
+        for wid in front:
+            allies.append(first(lists[wid].get("allies") or ()))
+            foes.append(first(lists[wid].get("foes") or ()))
+        ranked = sorted((-state_of(wid)["grudge"], record.name, wid) for wid, record in roster.items())
+        grudges = []
+        for _, _, wid in ranked:
+            if len(grudges) == 2:
+                break
+            if first((wid,)):
+                grudges.append(wid)
+        return allies, foes, grudges
+
     def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
         options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
@@ -259,15 +293,7 @@ class FaceToTheMat(Ruleset):
         def name_of(wid: str) -> str:
             return roster[wid].name if wid in roster else _title(wid)
 
-        in_match = {w.id for w in wrestlers}  # the HOT BOX is ringside: nobody in the match
-        ally_ids = [next((a for a in now[w.id].get("allies") or () if a not in in_match), None) for w in front]
-        foe_ids = [next((f for f in now[w.id].get("foes") or () if f not in in_match), None) for w in front]
-        grudges = []
-        for wid, record in roster.items():
-            state = {**self.initial_state(record), **{k: v for k, v in states.get(wid, {}).items() if v is not None}}
-            if wid not in in_match and not state.get("left_town"):
-                grudges.append((-state["grudge"], record.name, wid))
-        grudge_ids = [wid for _, _, wid in sorted(grudges)[:2]]
+        ally_ids, foe_ids, grudge_ids = self.hot_box([w.id for w in front], {w.id for w in wrestlers}, now, roster, states)
         hotbox = {"allies": [name_of(a) if a else "a friend from the locker room" for a in ally_ids],
                   "foes": [name_of(f) if f else "an old rival" for f in foe_ids],
                   "grudge": [name_of(g) for g in grudge_ids]}
@@ -303,7 +329,8 @@ class FaceToTheMat(Ruleset):
             increased_kickouts=options.increased_kickouts)
         setup = engine.Setup(match.id, tuple(w.sheet for w in front), hotbox, chart, options.tv_table, tiers, options.boo_rule, partners,
                              mode=mode, plans=tuple(plans[w.id] for w in ordered), options=adv, ref_bump_at=match.raw.get("ref_bump_at"),
-                             tables=self.tables(options, root))
+                             tables=self.tables(options, root),
+                             champions={wid: tuple(names) for wid, names in (getattr(match, "champions", None) or {}).items()})
         label = [" & ".join(w.name for w in team) for team in teams]
         if kind == "tag":
             billing = f"{label[0]} are favored; {label[1]} are the underdogs."

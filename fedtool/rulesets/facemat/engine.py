@@ -70,6 +70,7 @@ class Setup:
     first_to: int | None = None  # a mini-match ends when a token reaches this space
     ref_bump_at: int | None = None  # 10.e.ii: a scripted ref bump at this FAC
     tables: dict | None = field(default=None, repr=False, compare=False)  # a fed's own data files (else the packaged ones)
+    champions: dict = field(default_factory=dict)  # wrestler id -> the titles he holds (the league's, handed in by the core)
 
 
 @dataclass(slots=True)
@@ -458,6 +459,19 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             if state["winner"] is not None:
                 return
 
+    def title_holder(card: dict) -> None:
+        """The Title Holder FAC (its `rule` in facs.yaml): the champion in the ring performs
+        and scores the card's points; two champions, the tiebreaker (7); none, nobody."""
+        holders = [k for k in ring if w[k].id in setup.champions]
+        if not holders:
+            say("fac", f"FAC {drawn}: the champion's card; no champion in this match.")
+            return
+        i = holders[0] if len(holders) == 1 else trailing(among=holders)
+        points = _points(card, w[i], setup, tables, dice, names[i])
+        belts = " and ".join(setup.champions[w[i].id])
+        note((drawn, "fac", (_fac_text, (drawn, card["text"], values_for(i), belts)), i, points, tuple(pos)))
+        score(i, points, "Title Holder", True)
+
     def ref_bump() -> None:
         faces = dice.roll(2, 6, "ref bump reel K 2d6")
         event(tables["reels"]["reels"]["K"]["events"][faces[0] + faces[1]])
@@ -543,7 +557,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             if rolls.count(top) == 1:
                 score(ring[rolls.index(top)], top, "test of strength")
         elif kind == "TITLE_HOLDER":
-            say("fac", f"FAC {drawn}: the champion's card; no champion in this match.")
+            title_holder(card)
         if helping and state["winner"] is None:
             call_for_help()
         if pos == before and state["winner"] is None:
