@@ -59,3 +59,54 @@ def test_the_title_holder_card_does_nothing_without_a_champion(monkeypatch):
     monkeypatch.setattr(engine, "FAC_GUARD", 1)
     played = engine.resolve(engine.Setup("m", (wrestler("a"), wrestler("b")), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
     assert played.positions == [0, 0] and any("no champion in this match" in ln.text for ln in played.lines)
+
+
+# ---------------------------------------------------------------- 3: offsetting league changes
+
+
+def grudge_booking(stakes: str) -> Booking:
+    ws = [WrestlerRecord("fav", "Fav", "facemat", "o", "o@x.example", wrestler("fav", "B")),
+          WrestlerRecord("dog", "Dog", "facemat", "o", "o@x.example", wrestler("dog", "C"))]
+    return Booking(None, None, ws, extra={"grudge": {"stakes": stakes, "stakes_text": stakes.replace("_", " ")}})
+
+
+def test_changes_that_cancel_are_recorded_with_both_reasons():
+    """Issue 14, defect 3. 9.a: a grudge match "Always causes TV Grade changes for
+    participants": with a title shot at stake the loser drops one grade (B -> C); an
+    interview segment's +1 (10.d) lifts him back (C -> B). His grade ends where it began, and
+    the change is still his league row, with both reasons."""
+    states = {"fav": {"tv_grade": "B", "grudge": 0}, "dog": {"tv_grade": "C", "grudge": 0}}
+    result = engine.Result(1, "pin", 20, [3, 12], league=[(0, "tv", 1, "interview: The crowd is behind him.")])
+    changes = FaceToTheMat().league_effects(grudge_booking("title_shot"), result, states, {})
+    state, reason = changes["fav"]
+    assert state["tv_grade"] == "B"
+    assert reason == "grudge match (title shot): TV grade B -> C; interview: TV grade C -> B"
+
+
+def test_a_cancelled_change_is_in_the_league_and_on_the_card(demo_fed, fedtool, monkeypatch):
+    """The same through a week's run: week 4's grudge match with a title shot at stake, and an
+    interview whose event lifts both men a grade (10.d; the demo fed plays interviews). The
+    loser's -1 and +1 cancel: he still has a row in `wrestler_states` for week 4 with both
+    reasons, and the card's "League changes" lists him."""
+    import fedtool.rulesets.facemat as facemat
+
+    def title_shot(setup, dice):
+        return {"type": "normal", "chart": "normal", "stakes": "title_shot", "type_text": "a normal match", "stakes_text": "a title shot"}
+
+    def both_up(wrestlers, promos, hotbox, dice, tables=None):
+        return [engine.Line(0, "interview", "Both men win the crowd over.")], [(0, "tv", 1, "Both men win the crowd over."), (1, "tv", 1, "Both men win the crowd over.")]
+
+    monkeypatch.setattr(facemat, "roll_grudge", title_shot)
+    monkeypatch.setattr(facemat.royale, "interview", both_up)
+    run_weeks(fedtool, demo_fed, 1, 2, 3, 4)
+    db = sqlite3.connect(demo_fed / "fed.db")
+    loser = db.execute("SELECT s.wrestler_id FROM match_sides s WHERE s.week = 4 AND s.outcome = 'loss'").fetchone()[0]
+    grade_before = db.execute("SELECT tv_grade FROM wrestler_states WHERE wrestler_id = ? AND week < 4 ORDER BY week DESC", [loser]).fetchone()
+    row = db.execute("SELECT tv_grade, reason FROM wrestler_states WHERE wrestler_id = ? AND week = 4", [loser]).fetchone()
+    assert row is not None, "the loser's offsetting changes left no row"
+    assert grade_before is None or row[0] == grade_before[0]
+    assert "grudge match (a title shot): TV grade" in row[1] and "; interview: TV grade" in row[1]
+    name = {"vince-valor": "Vince Valor", "the-warden": "The Warden"}[loser]
+    card = (demo_fed / "outbox/week-04/card.md").read_text()
+    changes = card.split("## League changes", 1)[1].split("##", 1)[0]
+    assert f"- {name}: grudge match (a title shot)" in changes

@@ -76,6 +76,9 @@ class StrategyModel(FileModel):
     call_for_help: Literal["never", "when_trailing", "at_once"] = "never"
 
 
+INTERVIEW = "interview: "  # how an interview segment's league effect is marked in a result's league list (10.d)
+
+
 def roll_grudge(setup: engine.Setup, dice: Dice) -> dict:
     """9.a: the match-type and stakes rolls (a 6 rolls again: docs/rulings). A hardcore roll
     for a pair that is not both MEAN makes it a normal match (9.f: MEAN wrestlers only)."""
@@ -354,6 +357,7 @@ class FaceToTheMat(Ruleset):
         league: list = []
         if extra.get("interviews"):  # 10.d: the segment before the bell
             first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
+            league = [(side, kind, change, f"{INTERVIEW}{why}") for side, kind, change, why in league]  # told as the interview's in the league
         if extra.get("match_type") == "grudge":
             grudge = roll_grudge(setup, dice)
             extra["grudge"] = grudge
@@ -435,15 +439,16 @@ class FaceToTheMat(Ruleset):
         def name(wid: str) -> str:
             return names.get(wid) or _title(wid)
 
-        for side, kind, change, _ in result.league:
+        for side, kind, change, why in result.league:
+            source = "interview" if str(why).startswith(INTERVIEW) else "storyline"
             for k in sides[side]:
                 wid = ws[k].id
                 state = new[wid]
                 if kind == "tv":
-                    grade(wid, change, "storyline")
+                    grade(wid, change, source)
                 elif kind == "grudge":
                     state["grudge"] += change
-                    reasons[wid].append(f"storyline: grudge {state['grudge'] - change} -> {state['grudge']}")
+                    reasons[wid].append(f"{source}: grudge {state['grudge'] - change} -> {state['grudge']}")
                 elif kind == "foe" and ids["allies"][side]:  # his HOT BOX ally turns on him
                     turned = ids["allies"][side]
                     state["allies"] = [a for a in state["allies"] if a != turned]
@@ -458,7 +463,9 @@ class FaceToTheMat(Ruleset):
         for wid, target in booking.extra.get("challenges", {}).items():
             new[wid]["challenge"] = target
             reasons[wid].append(f"issued a grudge match challenge to {name(target)} (9.a)")
-        return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid]}
+        # every change is recorded with its reason, even when changes cancel (a grudge match's -1
+        # and an interview's +1 leave the grade as it was; both are told)
+        return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid] or reasons[wid]}
 
     def summary(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
