@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from fedtool.fed.settings import Fed
 from fedtool.kernel.dice import ScriptedDice
@@ -110,3 +111,58 @@ def test_a_cancelled_change_is_in_the_league_and_on_the_card(demo_fed, fedtool, 
     card = (demo_fed / "outbox/week-04/card.md").read_text()
     changes = card.split("## League changes", 1)[1].split("##", 1)[0]
     assert f"- {name}: grudge match (a title shot)" in changes
+
+
+# ---------------------------------------------------------------- 4: the HOT BOX
+
+
+def edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text()
+    assert old in text, (path, old)
+    path.write_text(text.replace(old, new))
+
+
+def test_the_hot_box_skips_who_left_town_and_lists_nobody_twice(demo_fed, fedtool):
+    """Issue 14, defect 4. 4.b: "Fill the six HOT BOX positions: Favored wrestler's ally and
+    foe; Underdog wrestler's ally and foe; Two wrestlers with highest Grudge Grades not in the
+    match". Six positions, one token each: filled in that order, each takes the first of its
+    list who is not in the match, has not left town (9.a) and holds no other position.
+
+    Week 3's m3, Vince Valor (favored) vs. The Warden. Vince's allies: La Rosa Negra (left
+    town in week 1), Sister Sorrow, Marcus Bright -> Sister Sorrow; his foe Mad Dog Maddox.
+    The Warden's ally Victor Vane; his foes: Sister Sorrow (placed) -> Kate Galloway. Highest
+    grudge grades: Sorrow 6 (placed), La Rosa Negra 4 (left town), The Warden 4 (in the
+    match), Dutch Kessler 3, then Vince 2 (in the match), Hank Morrow 1 and Marcus Bright 1
+    (by name): Dutch Kessler and Hank Morrow."""
+    edit(demo_fed / "rosters/vince-valor.yaml", "allies: [skyline-sabrina]", "allies: [lucha-rosa, sister-sorrow, marcus-bright]")
+    edit(demo_fed / "rosters/the-warden.yaml", "foes: [kate-galloway]", "foes: [sister-sorrow, kate-galloway]")
+    run_weeks(fedtool, demo_fed, 1)
+    db = sqlite3.connect(demo_fed / "fed.db")
+    with db:
+        db.execute("INSERT INTO wrestler_states (week, wrestler_id, tv_grade, grudge, left_town, reason) VALUES (1, 'lucha-rosa', 'B', 4, 1, 'lost a loser-leaves-town grudge match: leaves town')")
+    booking = book_match(Fed.load(demo_fed), 3, "m3")
+    hot = booking.setup.hotbox
+    assert hot == {"allies": ["Sister Sorrow", "Victor Vane"], "foes": ["Mad Dog Maddox", "Kate Galloway"], "grudge": ["Dutch Kessler", "Hank Morrow"]}
+    everyone = [*hot["allies"], *hot["foes"], *hot["grudge"]]
+    assert len(set(everyone)) == len(everyone) == 6
+
+
+POOL = [f"w{k}" for k in range(8)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_the_hot_box_never_holds_a_man_twice_one_in_the_match_or_one_who_left_town(draw):
+    """4.b over random lists: whatever the allies, foes, grudge grades and departures, the
+    HOT BOX's places hold different wrestlers, none in the match, none who left town."""
+    ids = st.sampled_from(POOL)
+    front = draw.draw(st.lists(ids, min_size=2, max_size=4, unique=True))
+    lists = {wid: {"allies": draw.draw(st.lists(ids, max_size=5)), "foes": draw.draw(st.lists(ids, max_size=5))} for wid in front}
+    gone = set(draw.draw(st.lists(ids, max_size=4)))
+    roster = {wid: WrestlerRecord(wid, wid.upper(), "facemat", "o", "o@x.example", wrestler(wid, grudge=draw.draw(st.integers(-3, 6)))) for wid in POOL}
+    states = {wid: {"left_town": 1} for wid in gone}
+    allies, foes, grudges = FaceToTheMat().hot_box(front, set(front), lists, roster, states)
+    placed = [wid for wid in allies + foes + grudges if wid is not None]
+    assert len(placed) == len(set(placed))
+    assert not set(placed) & (set(front) | gone)
+    assert len(grudges) == min(2, len(set(POOL) - set(front) - gone - set(allies + foes)))
