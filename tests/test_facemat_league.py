@@ -14,11 +14,12 @@ from fedtool.fed.settings import Fed
 from fedtool.kernel.dice import ScriptedDice
 from fedtool.kernel.errors import FedError
 from fedtool.rulesets.base import Booking, WrestlerRecord
-from fedtool.rulesets.facemat import FaceToTheMat, engine
+from fedtool.rulesets.facemat import FaceToTheMat, engine, tier_points
+from fedtool.rulesets.facemat.sheet import read_card
 from fedtool.rulesets.facemat.rules import data
 from fedtool.week.booking import book_match
 from test_facemat_input import run_weeks
-from test_facemat_rules import quiet_tables, wrestler
+from test_facemat_rules import card_data, quiet_tables, wrestler
 
 
 def the_card(kind: str) -> dict:
@@ -166,3 +167,73 @@ def test_the_hot_box_never_holds_a_man_twice_one_in_the_match_or_one_who_left_to
     assert len(placed) == len(set(placed))
     assert not set(placed) & (set(front) | gone)
     assert len(grudges) == min(2, len(set(POOL) - set(front) - gone - set(allies + foes)))
+
+
+# ---------------------------------------------------------------- 10: varied gold, silver and bronze
+
+
+@pytest.mark.parametrize("value, tiers", [("superior", "superior"), ("Average", "average"), ("inferior", "inferior"),
+                                          ("{gold: 4, silver: 2, bronze: 0}", (4, 2, 0))])
+def test_a_wrestler_card_names_its_tiers(value, tiers):
+    """10.h: "Customize point values for GOLD, SILVER, and BRONZE moves based on wrestler
+    skill": a card says superior, average or inferior, or gives its own points."""
+    assert read_card(card_data(tiers=value), "card.yaml", "test").tiers == tiers
+    assert read_card(card_data(), "card.yaml", "test").tiers == "average"
+
+
+@pytest.mark.parametrize("value, message", [
+    ("legendary", "tiers 'legendary': superior, average or inferior"),
+    ("{gold: 11, silver: 2, bronze: 1}", "tiers: gold needs a whole number of points, 0 (no GOLD move) to 10; got 11"),
+    ("{gold: 5, silver: 2}", "tiers: bronze needs a whole number of points"),
+    ("{gold: 5, silver: 2, bronze: 1, platinum: 9}", "unknown tier 'platinum'"),
+])
+def test_bad_tiers_on_a_card_are_refused_with_file_line_and_rule(value, message):
+    with pytest.raises(FedError) as caught:
+        read_card(card_data(tiers=value), "card.yaml", "test")
+    text = str(caught.value)
+    assert message in text and "card.yaml, line" in text and "Face to the Mat 10.h" in text
+
+
+GOLD = {"id": "g", "type": "GRUDGE", "points": "none", "grudge": "gold", "square": False, "control": False, "text": "{performer} lets it all out."}
+
+
+def test_a_superior_wrestler_s_gold_move_is_worth_5(monkeypatch):
+    """10.h.i: "Superior wrestlers: Increase GOLD to 5 points". One gold Grudge card (7.c:
+    GOLD 3 for the average); A has the higher grudge grade, so he performs ("Grudge cards:
+    the higher grudge grade"), and as a superior wrestler he moves 5."""
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([GOLD]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 1)
+    options = FaceToTheMat().settings({})
+    a = replace(wrestler("a", grudge=3), tiers=tier_points("superior", options))
+    played = engine.resolve(engine.Setup("m", (a, wrestler("b")), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
+    assert played.positions == [5, 0]
+
+
+@pytest.mark.parametrize("setting, who, points", [("no_gold", 1, 3), ("reduced", 0, 2)])
+def test_an_inferior_wrestler_has_no_gold_move_or_reduced_values(monkeypatch, setting, who, points):
+    """10.h.iii: "Inferior wrestlers: May not have a GOLD move, or reduced values". A is
+    inferior with the higher grudge grade. By default he has no GOLD move, so B (average)
+    performs the gold card for 3; with `inferior_tiers: reduced` A performs it for 3 - 1 = 2."""
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([GOLD]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 1)
+    options = FaceToTheMat().settings({"inferior_tiers": setting})
+    a = replace(wrestler("a", grudge=3), tiers=tier_points("inferior", options))
+    played = engine.resolve(engine.Setup("m", (a, wrestler("b")), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
+    expected = [0, 0]
+    expected[who] = points
+    assert played.positions == expected
+
+
+def test_the_card_s_tiers_reach_the_match(demo_fed):
+    """The wrestler card's `tiers:` is read with the roster and used when the match is booked:
+    Vince Valor superior (GOLD 5, SILVER 2, BRONZE 1), The Warden's own points."""
+    edit(demo_fed / "rosters/vince-valor.yaml", "grudge: 2\n", "grudge: 2\ntiers: superior\n")
+    edit(demo_fed / "rosters/the-warden.yaml", "grudge: 4\n", "grudge: 4\ntiers: {gold: 4, silver: 1, bronze: 1}\n")
+    booking = book_match(Fed.load(demo_fed), 3, "m3")
+    assert [w.tiers for w in booking.setup.wrestlers] == [(5, 2, 1), (4, 1, 1)]
+
+
+def test_a_bad_tier_on_a_roster_sheet_stops_the_week_naming_the_file(demo_fed, fedtool):
+    edit(demo_fed / "rosters/the-warden.yaml", "grudge: 4\n", "grudge: 4\ntiers: {gold: twelve}\n")
+    result = fedtool("run", "3", "--fed", demo_fed)
+    assert result.exit_code == 1 and "rosters/the-warden.yaml, line 6, field tiers.gold" in result.output and "10.h" in result.output

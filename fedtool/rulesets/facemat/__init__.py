@@ -43,7 +43,8 @@ class FaceToTheMatSettings(FileModel):
 
     boo_rule: bool = False  # 10.a
     tv_table: Literal["standard", "steep", "flat"] = "standard"  # the three published TV Move tables
-    tiers: Tiers = Tiers()  # 10.h: varied gold, silver and bronze moves
+    tiers: Tiers = Tiers()  # 7.c: the average wrestler's gold, silver and bronze (10.h varies them per card: `tiers:`)
+    inferior_tiers: Literal["no_gold", "reduced"] = "no_gold"  # 10.h.iii: "May not have a GOLD move, or reduced values"
     tv_changes: Literal["upsets", "none"] = "upsets"  # TV grades outside grudge matches (docs/rulings)
     objects: ObjectSettings | None = None  # 10.b: on when given
     advanced_tag: bool = False  # 10.c.i
@@ -90,6 +91,21 @@ def roll_grudge(setup: engine.Setup, dice: Dice) -> dict:
     stakes = GRUDGE_STAKES[dice.die(6, "grudge stakes 1d6")]
     stakes_text = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot", "special_prize": "a special prize"}[stakes]
     return {"type": kind, "chart": kind, "stakes": stakes, "type_text": f"a {kind} match", "stakes_text": stakes_text}
+
+
+def tier_points(card_tiers: str | tuple, options: FaceToTheMatSettings) -> tuple[int, int, int]:
+    """10.h a wrestler card's `tiers:` as gold, silver and bronze points (docs/rulings):
+    average, the fed's (7.c: 3, 2, 1); superior, GOLD 5 ("Increase GOLD to 5 points");
+    inferior, no GOLD move (0: he cannot perform a gold Grudge card), or with the fed's
+    `inferior_tiers: reduced` each one point less, never below 1; or the card's own points."""
+    gold, silver, bronze = options.tiers.gold, options.tiers.silver, options.tiers.bronze
+    if isinstance(card_tiers, tuple):
+        return card_tiers
+    if card_tiers == "superior":
+        return (max(5, gold), silver, bronze)
+    if card_tiers == "inferior":
+        return (0, silver, bronze) if options.inferior_tiers == "no_gold" else (max(1, gold - 1), max(1, silver - 1), max(1, bronze - 1))
+    return (gold, silver, bronze)
 
 
 def shift_grade(grade: str, change: int) -> str:
@@ -258,7 +274,8 @@ class FaceToTheMat(Ruleset):
 
         # the league's current grades, not the sheet's starting ones
         now = {w.id: current(w) for w in wrestlers}
-        wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=now[w.id]["tv_grade"], grudge=now[w.id]["grudge"])) for w in wrestlers]
+        wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=now[w.id]["tv_grade"], grudge=now[w.id]["grudge"],
+                                              tiers=tier_points(w.sheet.tiers, options))) for w in wrestlers]
         stip = match.raw.get("stipulation")
         kind, chart = match_type(stip)
         if kind not in MATCH_TYPES:

@@ -419,9 +419,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return trailing(card_trailing=True)
         if kind in ("TV_MOVE", "SIGNATURE"):
             candidates = list(ring)
-        elif kind == "GRUDGE":
-            top = max(w[k].grudge for k in ring)
-            candidates = [k for k in ring if w[k].grudge == top]
+        elif kind == "GRUDGE":  # 10.h: a wrestler whose tier is worth 0 has no such move
+            able = [k for k in ring if _tier(card, w[k], setup) > 0]
+            if not able:
+                return None
+            top = max(w[k].grudge for k in able)
+            candidates = [k for k in able if w[k].grudge == top]
             if len(candidates) == 1:
                 return candidates[0]
         else:
@@ -616,13 +619,22 @@ class _Fill(dict):
         return "{" + key + "}"
 
 
+def _tier(card: dict, wrestler: Wrestler, setup: Setup) -> int:
+    """7.c a Grudge card's points for this wrestler: his card's tiers (10.h), else the fed's."""
+    tiers = wrestler.tiers if isinstance(wrestler.tiers, tuple) else setup.tiers
+    return tiers[TIER_INDEX[card["grudge"]]]
+
+
+TIER_INDEX = {"gold": 0, "silver": 1, "bronze": 2}
+
+
 def _points(card: dict, wrestler: Wrestler, setup: Setup, tables: dict, dice: Dice, name: str) -> int:
     """7: skill cards base + 1d6 with the square icon; TV Move by grade; Grudge by tier."""
     kind, points = card["type"], card.get("points")
     if kind == "TV_MOVE":
         return tables["tv"]["tables"][setup.tv_table][wrestler.tv_grade]
     if kind == "GRUDGE":
-        return dict(zip(("gold", "silver", "bronze"), setup.tiers))[card["grudge"]]
+        return _tier(card, wrestler, setup)
     base = dice.roll(1, 6, f"{name} d6 points")[0] if points == "d6" else int(points or 0)
     if card.get("square"):
         base += dice.roll(1, 6, f"{name} square icon 1d6")[0]
