@@ -92,7 +92,7 @@ def test_a_cancelled_change_is_in_the_league_and_on_the_card(demo_fed, fedtool, 
     reasons, and the card's "League changes" lists him."""
     import fedtool.rulesets.facemat as facemat
 
-    def title_shot(setup, dice):
+    def title_shot(setup, dice, prize=None):
         return {"type": "normal", "chart": "normal", "stakes": "title_shot", "type_text": "a normal match", "stakes_text": "a title shot"}
 
     def both_up(wrestlers, promos, hotbox, dice, tables=None):
@@ -237,3 +237,73 @@ def test_a_bad_tier_on_a_roster_sheet_stops_the_week_naming_the_file(demo_fed, f
     edit(demo_fed / "rosters/the-warden.yaml", "grudge: 4\n", "grudge: 4\ntiers: {gold: twelve}\n")
     result = fedtool("run", "3", "--fed", demo_fed)
     assert result.exit_code == 1 and "rosters/the-warden.yaml, line 6, field tiers.gold" in result.output and "10.h" in result.output
+
+
+# ---------------------------------------------------------------- 11: contested rulings
+
+
+@pytest.mark.parametrize("prize, faces, stakes, text", [
+    (None, (1, 6, 6, 5), "title_shot", "a title shot"),  # no choice on the card: each 6 rolls again
+    ("loser_leaves_town", (1, 6), "loser_leaves_town", "a special prize: loser leaves town"),
+    ("extra_grade", (1, 6), "special_prize", "a special prize (a second TV grade for the winner)"),
+    ("title_shot", (1, 2), "tv_grade", "TV grades"),  # the choice is for a 6 only
+])
+def test_a_stakes_roll_of_6_rolls_again_or_gives_the_fedhead_s_choice(prize, faces, stakes, text):
+    """9.a: "Roll 1d6 for stakes: ... 6: Special prize (roll again or choose)", as a match
+    type's 6, "Special stipulation (roll again or choose)", is rolled again: the card's
+    `special_prize` is the fedhead's choice, else the die is rolled again."""
+    from fedtool.rulesets.facemat import roll_grudge
+
+    dice = ScriptedDice(list(faces))
+    grudge = roll_grudge(engine.Setup("m", (wrestler("a"), wrestler("b")), {}), dice, prize)
+    assert (grudge["type"], grudge["stakes"], grudge["stakes_text"]) == ("normal", stakes, text)
+    assert dice.remaining == 0
+
+
+def test_special_prize_is_for_grudge_matches_only(demo_fed):
+    edit(demo_fed / "strategies/week-03/card.yaml", "    sides: [vince-valor, the-warden]", "    special_prize: title_shot\n    sides: [vince-valor, the-warden]")
+    with pytest.raises(FedError) as caught:
+        book_match(Fed.load(demo_fed), 3, "m3")
+    assert "special_prize 'title_shot': a grudge match's stakes (9.a); this is a normal match" in str(caught.value)
+
+
+WILD = {"id": "w", "type": "WILD_CARD", "points": "none", "square": False, "control": False, "text": "Wild!"}
+MEAN2 = {"id": "m", "type": "MEAN", "points": 2, "square": False, "control": False, "text": "{performer} is mean."}
+
+
+@pytest.mark.parametrize("weapons, expected", [(True, [4, 0]), (False, [2, 0])])
+def test_a_hardcore_weapon_is_used_without_the_objects_option(monkeypatch, weapons, expected):
+    """9.f.iv: hardcore brings "Increased likelihood of using weapons and extreme moves"; its
+    chart hands out weapons (the hardcore Wild Card chart, 3: "{favored} reaches under the
+    ring and comes up holding a kendo stick", object to the favored). With `hardcore_weapons`
+    (the default) the weapon is an object in hand although the fed's 10.b `objects` option is
+    off: the favored's next scoring move, MEAN 2, gets the object bonus (2): 4. Off: 2.
+    Deck: Wild Card then MEAN (star, only A); dice: pre-match reel 1 + 2d6, the draw of 2
+    (d2 = 2 takes the last card, the Wild Card), the chart 2d6 = 1 + 2, post-match 1 + 2d6."""
+    monkeypatch.setattr(engine, "data", lambda: {**quiet_tables([MEAN2, WILD]), "wild": data()["wild"]})
+    monkeypatch.setattr(engine, "FAC_GUARD", 2)
+    options = engine.Options(weapons=weapons)
+    a, b = wrestler("a", skills={"MEAN": "star"}), wrestler("b", skills={"MEAN": "star"})
+    dice = ScriptedDice([1, 1, 1, 2, 1, 2, 1, 1, 1])
+    played = engine.resolve(engine.Setup("m", (a, b), {}, chart="hardcore", options=options), dice)
+    assert "kendo stick" in " ".join(ln.text for ln in played.lines)
+    assert played.positions == expected and dice.remaining == 0
+
+
+@pytest.mark.parametrize("setting, points, expected", [("half_down", 1, 0), ("half_up", 1, 1), ("half_down", 3, 1), ("half_up", 3, 2)])
+def test_a_cage_s_helped_rounding_is_the_fed_s(monkeypatch, setting, points, expected):
+    """9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)": half the
+    points, rounded down by default (a 1-point HELPED card is stopped by the steel) or up with
+    `cage_helped: half_up` (a 1 still counts)."""
+    card = {"id": "h", "type": "HELPED", "points": points, "square": False, "control": False, "text": "{performer} gets help."}
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([card]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 1)
+    helped = wrestler("a", skills={"HELPED": "star"})
+    setup = engine.Setup("m", (helped, wrestler("b")), {}, chart="cage", options=engine.Options(cage_helped=setting))
+    assert engine.resolve(setup, ScriptedDice([1, 1, 1, 1, 1, 1])).positions == [expected, 0]
+
+
+def test_the_fed_settings_reach_the_engine(demo_fed):
+    edit(demo_fed / "rosters/fed.yaml", "    interviews: true", "    interviews: true\n    hardcore_weapons: false\n    cage_helped: half_up")
+    options = book_match(Fed.load(demo_fed), 3, "m3").setup.options
+    assert (options.weapons, options.cage_helped) == (False, "half_up")

@@ -22,7 +22,11 @@ from .sheet import Wrestler, read_card
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
 GRUDGE_TYPES = {1: "normal", 2: "normal", 3: "cage", 4: "cage", 5: "hardcore", 6: None}
 # 9.a: "Roll 1d6 for stakes: 1-2 TV Grade change, 3-4 Loser leaves town, 5 Title shot, 6 Special prize"
-GRUDGE_STAKES = {1: "tv_grade", 2: "tv_grade", 3: "loser_leaves_town", 4: "loser_leaves_town", 5: "title_shot", 6: "special_prize"}
+GRUDGE_STAKES = {1: "tv_grade", 2: "tv_grade", 3: "loser_leaves_town", 4: "loser_leaves_town", 5: "title_shot", 6: None}
+# a 6, "Special prize (roll again or choose)": the card's `special_prize` is the fedhead's choice; without one, roll again
+PRIZES = ("tv_grade", "loser_leaves_town", "title_shot", "extra_grade")
+STAKES_TEXT = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot",
+               "special_prize": "a special prize (a second TV grade for the winner)"}
 
 
 class Tiers(FileModel):
@@ -46,6 +50,8 @@ class FaceToTheMatSettings(FileModel):
     tiers: Tiers = Tiers()  # 7.c: the average wrestler's gold, silver and bronze (10.h varies them per card: `tiers:`)
     inferior_tiers: Literal["no_gold", "reduced"] = "no_gold"  # 10.h.iii: "May not have a GOLD move, or reduced values"
     tv_changes: Literal["upsets", "none"] = "upsets"  # TV grades outside grudge matches (docs/rulings)
+    hardcore_weapons: bool = True  # 9.f.iv: a hardcore chart's weapons are objects even with `objects` off
+    cage_helped: Literal["half_down", "half_up"] = "half_down"  # 9.b: a HELPED card (and a call for help) in a cage: half, rounded down or up
     objects: ObjectSettings | None = None  # 10.b: on when given
     advanced_tag: bool = False  # 10.c.i
     refreshment: bool = False  # 10.c.ii
@@ -64,6 +70,7 @@ class CardFields(FileModel):
     format: str | None = Field(default=None, max_length=40)  # 9.d-e: a three-for-all's or battle royale's method
     favored: str | None = Field(default=None, max_length=63)  # 4.a: the favored side
     ref_bump_at: int | None = Field(default=None, ge=1, le=400)  # 10.e: a scripted ref bump at this FAC
+    special_prize: Literal["tv_grade", "loser_leaves_town", "title_shot", "extra_grade"] | None = None  # 9.a: a grudge match's stakes when the die says 6 ("or choose"); none: roll again
 
 
 class StrategyModel(FileModel):
@@ -80,16 +87,21 @@ class StrategyModel(FileModel):
 INTERVIEW = "interview: "  # how an interview segment's league effect is marked in a result's league list (10.d)
 
 
-def roll_grudge(setup: engine.Setup, dice: Dice) -> dict:
-    """9.a: the match-type and stakes rolls (a 6 rolls again: docs/rulings). A hardcore roll
-    for a pair that is not both MEAN makes it a normal match (9.f: MEAN wrestlers only)."""
+def roll_grudge(setup: engine.Setup, dice: Dice, prize: str | None = None) -> dict:
+    """9.a: the match-type and stakes rolls (a 6 rolls again, or for the stakes gives the
+    fedhead's `prize` when the card chose one: docs/rulings). A hardcore roll for a pair that
+    is not both MEAN makes it a normal match (9.f: MEAN wrestlers only)."""
     kind = None
     while kind is None:
         kind = GRUDGE_TYPES[dice.die(6, "grudge match type 1d6")]
     if kind == "hardcore" and not all("MEAN" in w.skills for w in setup.wrestlers + setup.partners):
         kind = "normal"
-    stakes = GRUDGE_STAKES[dice.die(6, "grudge stakes 1d6")]
-    stakes_text = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot", "special_prize": "a special prize"}[stakes]
+    stakes = special = None
+    while stakes is None:
+        stakes = GRUDGE_STAKES[dice.die(6, "grudge stakes 1d6")]
+        if stakes is None and prize is not None:  # "Special prize (roll again or choose)": the fedhead chose
+            stakes = special = "special_prize" if prize == "extra_grade" else prize
+    stakes_text = STAKES_TEXT[stakes] if special is None or stakes == "special_prize" else f"a special prize: {STAKES_TEXT[stakes]}"
     return {"type": kind, "chart": kind, "stakes": stakes, "type_text": f"a {kind} match", "stakes_text": stakes_text}
 
 
@@ -298,6 +310,9 @@ class FaceToTheMat(Ruleset):
         gone = [w.name for w in wrestlers if now[w.id].get("left_town")]
         if gone:
             raise FedError(Problem(card.shown, where, f"{', '.join(gone)} left town after losing a loser-leaves-town grudge match", "Face to the Mat 9.a"))
+        prize = match.raw.get("special_prize")
+        if prize is not None and kind != "grudge":
+            raise FedError(Problem(card.shown, where, f"special_prize {prize!r}: a grudge match's stakes (9.a); this is a {kind} match", "Face to the Mat 9.a"))
         favored = match.raw.get("favored")
         if favored is not None and favored not in match.sides:
             raise FedError(Problem(card.shown, where, f"favored {favored!r} is not in this match", "Face to the Mat 4.a"))
@@ -346,7 +361,7 @@ class FaceToTheMat(Ruleset):
             objects=options.objects is not None, object_spaces=tuple(options.objects.spaces) if options.objects else (),
             object_bonus=options.objects.bonus if options.objects else 2, advanced_tag=options.advanced_tag,
             refreshment=options.refreshment, ref_bump=options.ref_bump, out_of_ring=options.out_of_ring,
-            increased_kickouts=options.increased_kickouts)
+            increased_kickouts=options.increased_kickouts, weapons=options.hardcore_weapons, cage_helped=options.cage_helped)
         setup = engine.Setup(match.id, tuple(w.sheet for w in front), hotbox, chart, options.tv_table, tiers, options.boo_rule, partners,
                              mode=mode, plans=tuple(plans[w.id] for w in ordered), options=adv, ref_bump_at=match.raw.get("ref_bump_at"),
                              tables=self.tables(options, root),
@@ -363,7 +378,7 @@ class FaceToTheMat(Ruleset):
         sides = [[k, k + len(front)] for k in range(len(front))] if kind == "tag" else [[k] for k in range(len(front))]
         extra = {"stipulation": stip, "match_type": kind, "format": fmt, "sides": sides, "teams": list(engine.teams_of(setup)),
                  "hotbox_ids": {"allies": ally_ids, "foes": foe_ids, "grudge": grudge_ids},
-                 "interviews": options.interviews, "mini_match_to": options.mini_match_to,
+                 "interviews": options.interviews, "mini_match_to": options.mini_match_to, "special_prize": prize,
                  "challenges": {w.id: plans[w.id].challenge for w in ordered if plans[w.id].challenge},
                  "names": {wid: name_of(wid) for wid in {*ally_ids, *foe_ids, *(p.challenge for p in plans.values())} | {w.id for w in wrestlers} if wid}}
         return Booking(match, setup, ordered, [billing, *notes], extra)
@@ -376,7 +391,7 @@ class FaceToTheMat(Ruleset):
             first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
             league = [(side, kind, change, f"{INTERVIEW}{why}") for side, kind, change, why in league]  # told as the interview's in the league
         if extra.get("match_type") == "grudge":
-            grudge = roll_grudge(setup, dice)
+            grudge = roll_grudge(setup, dice, extra.get("special_prize"))
             extra["grudge"] = grudge
             setup = replace(setup, chart=grudge["chart"])
             names = [w.name for w in setup.wrestlers]

@@ -50,6 +50,8 @@ class Options:
     ref_bump: str = "fac"  # 10.e: fac (reel K on the REF BUMP FAC), downed (and the ref is down a FAC), off
     out_of_ring: bool = False  # 10.f: the Out of the Ring board
     increased_kickouts: bool = False  # 10.g: chips on the first two PIN spaces
+    weapons: bool = False  # 9.f.iv: in a hardcore match a chart's object is a weapon in hand, option 10.b or not
+    cage_helped: str = "half_down"  # 9.b: HELPED points and help inside a cage: half, rounded down (or half_up)
 
 
 @dataclass(frozen=True)
@@ -366,7 +368,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         elif kind == "pin_attempt":
             for i in whom(args["who"]):
                 attempt(i)
-        elif kind == "object" and options.objects:  # 10.b: chart objects count only with the option
+        elif kind == "object" and (options.objects or options.weapons and setup.chart == "hardcore"):  # 10.b; 9.f.iv weapons
             for i in whom(args["who"]):
                 held[i] = True
 
@@ -452,7 +454,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             helped[i] = True
             roll = dice.die(6, f"{names[i]} calls for help 1d6")
             entry = tables["advanced"]["help"][roll]
-            spaces = entry["spaces"] // 2 if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
+            spaces = _caged(entry["spaces"], options) if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
             who = allies[i] if i < len(allies) else "an ally"
             if entry["spaces"] < 0:
                 who = foes[i] if i < len(foes) else "a rival"
@@ -639,5 +641,11 @@ def _points(card: dict, wrestler: Wrestler, setup: Setup, tables: dict, dice: Di
     if card.get("square"):
         base += dice.roll(1, 6, f"{name} square icon 1d6")[0]
     if kind == "HELPED" and setup.chart == "cage":
-        base //= 2  # 9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)"
+        base = _caged(base, setup.options)  # 9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)"
     return base
+
+
+def _caged(points: int, options: Options) -> int:
+    """9.b outside interference inside a cage: half, rounded down (a 1 is stopped) or, with
+    the fed's `cage_helped: half_up`, rounded up (a 1 still counts)."""
+    return (points + 1) // 2 if options.cage_helped == "half_up" else points // 2
