@@ -307,3 +307,36 @@ def test_the_fed_settings_reach_the_engine(demo_fed):
     edit(demo_fed / "rosters/fed.yaml", "    interviews: true", "    interviews: true\n    hardcore_weapons: false\n    cage_helped: half_up")
     options = book_match(Fed.load(demo_fed), 3, "m3").setup.options
     assert (options.weapons, options.cage_helped) == (False, "half_up")
+
+
+def test_book_grudge_proposes_the_challenge_from_the_league(demo_fed, fedtool):
+    """9.a: "Generated when a Grudge Match Challenge is issued; Use HOT BOX to determine
+    participants". Week 4's demo strategy has The Warden challenge La Rosa Negra (kept in the
+    league): going into week 5 the proposal is that match, for him or for nobody named."""
+    run_weeks(fedtool, demo_fed, 1, 2, 3, 4)
+    for args in (("the-warden",), ()):
+        result = fedtool("--fed", demo_fed, "book", "grudge", *args)
+        assert result.exit_code == 0, result.output
+        assert result.output.endswith('- ruleset: facemat\n  title: "Grudge match: The Warden vs. La Rosa Negra"\n  stipulation: grudge\n  sides: [the-warden, lucha-rosa]\n')
+        assert "going into week 5: The Warden challenged La Rosa Negra (9.a" in result.output
+
+
+def test_book_grudge_takes_the_hot_box_foe_then_the_highest_grudges(demo_fed, fedtool):
+    """Before any week: Kid Comet's HOT BOX foe is Sister Sorrow (his card's `foes`); with
+    nobody named and no challenge open, the roster's two highest grudge grades (4.b.iii:
+    Sister Sorrow 6, La Rosa Negra 4). The proposal is a card entry the week books as is."""
+    comet = fedtool("--fed", demo_fed, "book", "grudge", "kid-comet")
+    assert comet.exit_code == 0 and "sides: [kid-comet, sister-sorrow]" in comet.output and "HOT BOX foe" in comet.output
+    top = fedtool("--fed", demo_fed, "book", "grudge")
+    assert "sides: [sister-sorrow, lucha-rosa]" in top.output and "Sister Sorrow has grudge grade 6, La Rosa Negra has grudge grade 4" in top.output
+    (demo_fed / "strategies/week-09").mkdir()
+    (demo_fed / "strategies/week-09/card.yaml").write_text("week: 9\nmatches:\n" + top.output)
+    booking = book_match(Fed.load(demo_fed), 9, "m1")
+    assert booking.extra["match_type"] == "grudge" and booking.match.sides == ["sister-sorrow", "lucha-rosa"]
+
+
+@pytest.mark.parametrize("args, message", [(("nobody",), "'nobody' is no Face to the Mat wrestler of the fed"),
+                                           (("silent-crane",), "'silent-crane' is no Face to the Mat wrestler of the fed")])
+def test_book_grudge_refuses_clearly(demo_fed, fedtool, args, message):
+    result = fedtool("--fed", demo_fed, "book", "grudge", *args)
+    assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output

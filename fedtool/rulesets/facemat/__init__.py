@@ -264,6 +264,60 @@ class FaceToTheMat(Ruleset):
                 grudges.append(wid)
         return allies, foes, grudges
 
+    def propose(self, kind: str, fed: FedFiles, states: dict, settings: dict, wrestler_id: str | None) -> tuple[dict, list[str]]:
+        """9.a a grudge match, "Generated when a Grudge Match Challenge is issued; Use HOT BOX
+        to determine participants" (docs/rulings): for WRESTLER, the man he challenged, else
+        his HOT BOX foe, else the highest grudge grade of the rest; with nobody named, the
+        oldest challenge still open, else the roster's two highest grudge grades (4.b.iii).
+        Nobody who left town; only Face to the Mat wrestlers."""
+        rule = f"fedtool book {kind}"
+        if kind != "grudge":
+            raise FedError(Problem(None, None, f"Face to the Mat proposes grudge matches only (9.a), not {kind!r}", rule))
+        roster = _roster(fed)
+
+        def now(wid: str) -> dict:
+            return {**self.initial_state(roster[wid]), **{k: v for k, v in states.get(wid, {}).items() if v is not None}}
+
+        free = {wid for wid in roster if not now(wid).get("left_town")}
+        ranked = [wid for _, _, wid in sorted((-now(wid)["grudge"], roster[wid].name, wid) for wid in free)]
+
+        def name(wid: str) -> str:
+            return roster[wid].name
+
+        def why_grudge(wid: str) -> str:
+            return f"{name(wid)} has grudge grade {now(wid)['grudge']}"
+
+        if wrestler_id is not None:
+            if wrestler_id not in roster:
+                raise FedError(Problem(None, None, f"{wrestler_id!r} is no Face to the Mat wrestler of the fed (rosters/{wrestler_id}.yaml)", rule))
+            if wrestler_id not in free:
+                raise FedError(Problem(None, None, f"{name(wrestler_id)} left town after losing a loser-leaves-town grudge match", "Face to the Mat 9.a"))
+            state = now(wrestler_id)
+            target = state.get("challenge")
+            if target in free and target != wrestler_id:
+                return self._grudge_entry(wrestler_id, target, roster), [f"{name(wrestler_id)} challenged {name(target)} (9.a: a Grudge Match Challenge)"]
+            foe = next((f for f in state.get("foes") or () if f in free and f != wrestler_id), None)
+            if foe is not None:
+                return self._grudge_entry(wrestler_id, foe, roster), [f"{name(foe)} is {name(wrestler_id)}'s HOT BOX foe (4.b)"]
+            other = next((w for w in ranked if w != wrestler_id), None)
+            if other is None:
+                raise FedError(Problem(None, None, f"nobody on the roster is left for {name(wrestler_id)} to face", rule))
+            return self._grudge_entry(wrestler_id, other, roster), [
+                f"{name(wrestler_id)} has no open challenge and no Face to the Mat wrestler in town among his HOT BOX foes: the highest grudge grade of the rest (4.b.iii): {why_grudge(other)}"]
+        challengers = sorted(((-now(w)["grudge"], name(w), w) for w in free if now(w).get("challenge") in free and now(w)["challenge"] != w))
+        if challengers:
+            challenger = challengers[0][2]
+            target = now(challenger)["challenge"]
+            return self._grudge_entry(challenger, target, roster), [f"{name(challenger)} challenged {name(target)} (9.a: a Grudge Match Challenge; of the open challenges, the challenger with the highest grudge grade)"]
+        if len(ranked) < 2:
+            raise FedError(Problem(None, None, "fewer than two Face to the Mat wrestlers are on the roster and in town", rule))
+        a, b = ranked[:2]
+        return self._grudge_entry(a, b, roster), [f"no open challenge: the two highest grudge grades (4.b.iii): {why_grudge(a)}, {why_grudge(b)}"]
+
+    @staticmethod
+    def _grudge_entry(a: str, b: str, roster: dict) -> dict:
+        return {"ruleset": "facemat", "title": f"Grudge match: {roster[a].name} vs. {roster[b].name}", "stipulation": "grudge", "sides": [a, b]}
+
     def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
         options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
