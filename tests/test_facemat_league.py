@@ -340,3 +340,72 @@ def test_book_grudge_takes_the_hot_box_foe_then_the_highest_grudges(demo_fed, fe
 def test_book_grudge_refuses_clearly(demo_fed, fedtool, args, message):
     result = fedtool("--fed", demo_fed, "book", "grudge", *args)
     assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+
+
+# ---------------------------------------------------------------- 12: strategies that matter
+
+
+def test_the_announcement_says_what_each_strategy_field_changes(demo_fed, fedtool):
+    """Issue 14, defect 12: a Face to the Mat player must learn what each field of his file
+    changes, with the fed's own figures (the help table 1d6: +3, +2, +2, 0, -1, -2; the
+    object bonus 2; the demo fed plays interviews)."""
+    result = fedtool("--fed", demo_fed, "open", "4", "--reroll")
+    assert result.exit_code == 0, result.output
+    text = " ".join((demo_fed / "outbox/week-04/announcements/m1-vince-valor.md").read_text().split())
+    assert "no strategy is needed" not in text
+    assert "`call_for_help` (never, when_trailing, at_once): whether and when your HOT BOX ally" in text
+    assert "1d6, spaces: 1: +3, 2: +2, 3: +2, 4: +0, 5: -1, 6: -2 (a minus: your foe answers instead)" in text
+    assert "`use_object` (always, never, when_trailing)" in text and "adds 2 to your next scoring move" in text
+    assert "`promo`: read out before the bell in the writeup, and in the interview segment" in text
+    assert "`challenge`: a grudge match challenge (9.a)" in text and "`fedtool book grudge`" in text
+    assert "`signature_moves` (per skill) and `finisher`: the names the writeup gives your moves; they change no dice" in text
+
+
+def test_a_promo_is_read_before_the_bell_without_interview_segments(demo_fed, fedtool):
+    """10.d interview segments are off: the promos sent for week 4 are still in the writeup."""
+    edit(demo_fed / "rosters/fed.yaml", "    interviews: true", "    interviews: false")
+    run_weeks(fedtool, demo_fed, 1, 2, 3, 4)
+    writeup = (demo_fed / "outbox/week-04/m1.md").read_text()
+    assert "*Vince Valor, before the bell: \u201cWarden, you took my grade. Tonight I take it back, and your job with it.\u201d*" in writeup
+    assert "*The Warden, before the bell: \u201cValor talks about justice. Justice is a locked door, and I hold the key.\u201d*" in writeup
+
+
+def test_with_interview_segments_a_promo_is_read_once(demo_fed, fedtool):
+    run_weeks(fedtool, demo_fed, 1, 2, 3, 4)
+    writeup = (demo_fed / "outbox/week-04/m1.md").read_text()
+    assert writeup.count("Tonight I take it back") == 1 and "before the bell" not in writeup
+
+
+HELP_DECK = {"id": "q", "type": "QUICK", "points": 1, "square": False, "control": False, "text": "{performer} is quick."}
+
+
+@pytest.mark.parametrize("choice, trailing_by, says", [("at_once", 0, "A calls for help (at once, as his plan says): "),
+                                                       ("when_trailing", 3, "B calls for help (3 spaces behind, as his plan says): ")])
+def test_a_call_for_help_is_told_as_the_player_s_choice(monkeypatch, choice, trailing_by, says):
+    """The strategy's call_for_help (docs/rulings, "Calling for help"): the story says who
+    called and why. at_once: A calls after FAC 1; when_trailing: B calls when he trails by 3.
+    The deck: QUICK 1 (only A has it). The help die is 4 (the ally is dragged out: 0)."""
+    monkeypatch.setattr(engine, "data", lambda: quiet_tables([{**HELP_DECK, "points": 3 if trailing_by else 1}]))
+    monkeypatch.setattr(engine, "FAC_GUARD", 1)
+    plans = (engine.Plan(call_for_help=choice), engine.Plan()) if choice == "at_once" else (engine.Plan(), engine.Plan(call_for_help=choice))
+    a, b = wrestler("a", skills={"QUICK": "star"}), wrestler("b")
+    hot = {"allies": ["Pal A", "Pal B"], "foes": ["Foe A", "Foe B"], "grudge": []}
+    dice = ScriptedDice([1, 1, 1, 4, 1, 1, 1])
+    played = engine.resolve(engine.Setup("m", (a, b), hot, plans=plans), dice)
+    helps = [ln.text for ln in played.lines if ln.kind == "help"]
+    assert len(helps) == 1 and helps[0].startswith(says) and dice.remaining == 0
+
+
+def test_an_object_held_back_is_told(monkeypatch):
+    """10.b.iv with use_object: never: the object a chart gave him stays out of sight, and
+    the story says so once. The hardcore chart's 3 gives the favored a kendo stick (as in
+    the hardcore weapons test); his MEAN 2 then scores 2, no bonus, twice."""
+    monkeypatch.setattr(engine, "data", lambda: {**quiet_tables([MEAN2, WILD]), "wild": data()["wild"]})
+    monkeypatch.setattr(engine, "FAC_GUARD", 3)
+    a, b = wrestler("a", skills={"MEAN": "star"}), wrestler("b")
+    dice = ScriptedDice([1, 1, 1, 2, 1, 2, 1, 1, 1, 1])  # FAC 3 gathers the deck again: its draw d2 = 1 takes MEAN
+    setup = engine.Setup("m", (a, b), {}, chart="hardcore", options=engine.Options(weapons=True), plans=(engine.Plan(use_object="never"), engine.Plan()))
+    played = engine.resolve(setup, dice)
+    objects = [ln.text for ln in played.lines if ln.kind == "object"]
+    assert objects == ["A keeps the object out of sight: his plan says never."]
+    assert played.positions == [4, 0] and dice.remaining == 0

@@ -15,7 +15,7 @@ from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, WrestlerRecord
 from . import engine, royale
-from .rules import fed_data
+from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
 
@@ -441,6 +441,12 @@ class FaceToTheMat(Ruleset):
         setup, extra = booking.setup, booking.extra
         first: list = []
         league: list = []
+        # a promo sent is read before the bell; with interview segments on, the men in the
+        # segment read theirs there (10.d), and a tag partner before the bell
+        in_segment = len(setup.wrestlers) if extra.get("interviews") else 0
+        for k, (w, plan) in enumerate(zip(booking.wrestlers, setup.plans)):
+            if plan.promo and k >= in_segment:
+                first.append(engine.Line(0, "promo", f"{w.name}, before the bell: \u201c{plan.promo}\u201d", None, 0, (0,) * len(setup.wrestlers)))
         if extra.get("interviews"):  # 10.d: the segment before the bell
             first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
             league = [(side, kind, change, f"{INTERVIEW}{why}") for side, kind, change, why in league]  # told as the interview's in the league
@@ -603,7 +609,14 @@ class FaceToTheMat(Ruleset):
         stip = match.raw.get("stipulation") or "normal"
         kind, _ = match_type(stip)
         teams = [wrestlers[0:2], wrestlers[2:4]] if kind == "tag" else [[w] for w in wrestlers]
-        return {"sides": [" & ".join(w.name for w in team) for team in teams], "stipulation": stip}
+        options = self.settings(settings)
+        tables = self.tables(options, card.fed.root) or data()
+        help_table = tables["advanced"]["help"]
+        return {"sides": [" & ".join(w.name for w in team) for team in teams], "stipulation": stip,
+                "help": ", ".join(f"{roll}: {entry['spaces']:+d}" for roll, entry in sorted(help_table.items())) + " (a minus: your foe answers instead)",
+                "cage": "cage" in stip.split(), "weapons": options.hardcore_weapons and ("hardcore" in stip.split() or kind == "grudge"),
+                "objects": options.objects is not None, "object_bonus": options.objects.bonus if options.objects else 2,
+                "interviews": options.interviews}
 
 
 __all__ = ["FaceToTheMat"]

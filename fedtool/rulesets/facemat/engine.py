@@ -155,6 +155,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     out: list = []
     skip = [False] * n
     held = [False] * n  # 10.b: an object in hand
+    hidden = [False] * n  # the writeup has said he keeps his object back (use_object)
     helped = [False] * n  # a call for help is answered once a match
     card_chips = [0] * n  # 10.g: kickout chips a wrestler has taken onto his card
     chips = set(options.object_spaces) if options.objects else set()
@@ -217,10 +218,17 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return
         if points <= 0:
             return
-        if from_card and held[i] and wants_object(i):
-            held[i] = False
-            points += options.object_bonus
-            say("object", f"{names[i]} brings the object into play (+{options.object_bonus}).", i, options.object_bonus)
+        if from_card and held[i]:  # 10.b.iv: the player's use_object decides, and the story says so
+            choice = plan(i).use_object
+            if wants_object(i):
+                held[i] = hidden[i] = False
+                points += options.object_bonus
+                why = "he is trailing" if choice == "when_trailing" else "as his plan says"
+                say("object", f"{names[i]} brings the object into play, {why} (+{options.object_bonus}).", i, options.object_bonus)
+            elif not hidden[i]:
+                hidden[i] = True
+                why = "his plan says never" if choice == "never" else "he is not trailing"
+                say("object", f"{names[i]} keeps the object out of sight: {why}.", i)
         space = pos[i] + points
         pos[i] = space = space if space < finish else finish
         last_scorer = i
@@ -458,8 +466,9 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             who = allies[i] if i < len(allies) else "an ally"
             if entry["spaces"] < 0:
                 who = foes[i] if i < len(foes) else "a rival"
+            why = "at once, as his plan says" if choice == "at_once" else f"{pos[leader()] - pos[i]} spaces behind, as his plan says"
             pos[i] = max(start, min(finish, pos[i] + spaces))
-            say("help", entry["text"].format(wrestler=names[i], ally=who, foe=who) + f" ({spaces:+d}, to space {pos[i]})", i, spaces)
+            say("help", f"{names[i]} calls for help ({why}): " + entry["text"].format(wrestler=names[i], ally=who, foe=who) + f" ({spaces:+d}, to space {pos[i]})", i, spaces)
             attempt(i)
             if state["winner"] is not None:
                 return
