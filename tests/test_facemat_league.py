@@ -379,8 +379,8 @@ def test_with_interview_segments_a_promo_is_read_once(demo_fed, fedtool):
 HELP_DECK = {"id": "q", "type": "QUICK", "points": 1, "square": False, "control": False, "text": "{performer} is quick."}
 
 
-@pytest.mark.parametrize("choice, trailing_by, says", [("at_once", 0, "A calls for help (at once, as his plan says): "),
-                                                       ("when_trailing", 3, "B calls for help (3 spaces behind, as his plan says): ")])
+@pytest.mark.parametrize("choice, trailing_by, says", [("at_once", 0, "A calls for help (at once, as planned): "),
+                                                       ("when_trailing", 3, "B calls for help (3 spaces behind, as planned): ")])
 def test_a_call_for_help_is_told_as_the_player_s_choice(monkeypatch, choice, trailing_by, says):
     """The strategy's call_for_help (docs/rulings, "Calling for help"): the story says who
     called and why. at_once: A calls after FAC 1; when_trailing: B calls when he trails by 3.
@@ -407,5 +407,5 @@ def test_an_object_held_back_is_told(monkeypatch):
     setup = engine.Setup("m", (a, b), {}, chart="hardcore", options=engine.Options(weapons=True), plans=(engine.Plan(use_object="never"), engine.Plan()))
     played = engine.resolve(setup, dice)
     objects = [ln.text for ln in played.lines if ln.kind == "object"]
-    assert objects == ["A keeps the object out of sight: his plan says never."]
+    assert objects == ["A keeps the object out of sight: the plan is never to use it."]
     assert played.positions == [4, 0] and dice.remaining == 0

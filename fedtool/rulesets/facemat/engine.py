@@ -223,12 +223,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             if wants_object(i):
                 held[i] = hidden[i] = False
                 points += options.object_bonus
-                why = "he is trailing" if choice == "when_trailing" else "as his plan says"
-                say("object", f"{names[i]} brings the object into play, {why} (+{options.object_bonus}).", i, options.object_bonus)
+                why = "while trailing, as planned" if choice == "when_trailing" else "as planned"
+                say("object", f"{names[i]} brings the object into play {why} (+{options.object_bonus}).", i, options.object_bonus)
             elif not hidden[i]:
                 hidden[i] = True
-                why = "his plan says never" if choice == "never" else "he is not trailing"
-                say("object", f"{names[i]} keeps the object out of sight: {why}.", i)
+                why = ": the plan is never to use it" if choice == "never" else " until trailing, as planned"
+                say("object", f"{names[i]} keeps the object out of sight{why}.", i)
         space = pos[i] + points
         pos[i] = space = space if space < finish else finish
         last_scorer = i
@@ -466,7 +466,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             who = allies[i] if i < len(allies) else "an ally"
             if entry["spaces"] < 0:
                 who = foes[i] if i < len(foes) else "a rival"
-            why = "at once, as his plan says" if choice == "at_once" else f"{pos[leader()] - pos[i]} spaces behind, as his plan says"
+            why = "at once, as planned" if choice == "at_once" else f"{pos[leader()] - pos[i]} spaces behind, as planned"
             pos[i] = max(start, min(finish, pos[i] + spaces))
             say("help", f"{names[i]} calls for help ({why}): " + entry["text"].format(wrestler=names[i], ally=who, foe=who) + f" ({spaces:+d}, to space {pos[i]})", i, spaces)
             attempt(i)
