@@ -14,7 +14,7 @@ from fedtool.fed.settings import Fed
 from fedtool.kernel.dice import ScriptedDice
 from fedtool.kernel.errors import FedError
 from fedtool.rulesets.base import Booking, WrestlerRecord
-from fedtool.rulesets.facemat import FaceToTheMat, engine, tier_points
+from fedtool.rulesets.facemat import FaceToTheMat, engine
 from fedtool.rulesets.facemat.sheet import read_card
 from fedtool.rulesets.facemat.rules import data
 from fedtool.week.booking import book_match
@@ -203,6 +203,8 @@ def test_a_superior_wrestler_s_gold_move_is_worth_5(monkeypatch):
     the higher grudge grade"), and as a superior wrestler he moves 5."""
     monkeypatch.setattr(engine, "data", lambda: quiet_tables([GOLD]))
     monkeypatch.setattr(engine, "FAC_GUARD", 1)
+    from fedtool.rulesets.facemat import tier_points
+
     options = FaceToTheMat().settings({})
     a = replace(wrestler("a", grudge=3), tiers=tier_points("superior", options))
     played = engine.resolve(engine.Setup("m", (a, wrestler("b")), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
@@ -216,6 +218,8 @@ def test_an_inferior_wrestler_has_no_gold_move_or_reduced_values(monkeypatch, se
     performs the gold card for 3; with `inferior_tiers: reduced` A performs it for 3 - 1 = 2."""
     monkeypatch.setattr(engine, "data", lambda: quiet_tables([GOLD]))
     monkeypatch.setattr(engine, "FAC_GUARD", 1)
+    from fedtool.rulesets.facemat import tier_points
+
     options = FaceToTheMat().settings({"inferior_tiers": setting})
     a = replace(wrestler("a", grudge=3), tiers=tier_points("inferior", options))
     played = engine.resolve(engine.Setup("m", (a, wrestler("b")), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
