@@ -33,7 +33,7 @@ MATCH_WHO = {"favored", "underdog", "leader", "trailing", "heel", "face", "both"
 REEL_WHO = MATCH_WHO | {"winner", "loser"}
 EFFECT_KEYS = {"move", "score", "grudge", "tv", "hotbox", "object", "pin_attempt", "skip", "ally", "foe"}
 FAC_PLACEHOLDERS = {"performer", "opponent"}
-EVENT_PLACEHOLDERS = {"favored", "underdog", "winner", "loser", "ally", "foe"}
+EVENT_PLACEHOLDERS = {"favored", "underdog", "heel", "face", "winner", "loser", "ally", "foe"}
 PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 

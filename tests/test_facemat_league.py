@@ -92,8 +92,8 @@ def test_a_cancelled_change_is_in_the_league_and_on_the_card(demo_fed, fedtool, 
     reasons, and the card's "League changes" lists him."""
     import fedtool.rulesets.facemat as facemat
 
-    def title_shot(setup, dice, prize=None):
-        return {"type": "normal", "chart": "normal", "stakes": "title_shot", "type_text": "a normal match", "stakes_text": "a title shot"}
+    def title_shot(setup, dice, *chosen):
+        return {"type": "normal", "chart": "normal", "stakes": "title_shot", "type_text": "a normal match", "stakes_text": "a title shot", "chosen": False}
 
     def both_up(wrestlers, promos, hotbox, dice, tables=None):
         return [engine.Line(0, "interview", "Both men win the crowd over.")], [(0, "tv", 1, "Both men win the crowd over."), (1, "tv", 1, "Both men win the crowd over.")]
@@ -259,7 +259,7 @@ def test_a_stakes_roll_of_6_rolls_again_or_gives_the_fedhead_s_choice(prize, fac
     from fedtool.rulesets.facemat import roll_grudge
 
     dice = ScriptedDice(list(faces))
-    grudge = roll_grudge(engine.Setup("m", (wrestler("a"), wrestler("b")), {}), dice, prize)
+    grudge = roll_grudge(engine.Setup("m", (wrestler("a"), wrestler("b")), {}), dice, prize=prize)
     assert (grudge["type"], grudge["stakes"], grudge["stakes_text"]) == ("normal", stakes, text)
     assert dice.remaining == 0
 

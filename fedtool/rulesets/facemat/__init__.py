@@ -87,11 +87,13 @@ class StrategyModel(FileModel):
 INTERVIEW = "interview: "  # how an interview segment's league effect is marked in a result's league list (10.d)
 
 
-def roll_grudge(setup: engine.Setup, dice: Dice, prize: str | None = None) -> dict:
-    """9.a: the match-type and stakes rolls (a 6 rolls again, or for the stakes gives the
-    fedhead's `prize` when the card chose one: docs/rulings). A hardcore roll for a pair that
-    is not both MEAN makes it a normal match (9.f: MEAN wrestlers only)."""
-    kind = None
+def roll_grudge(setup: engine.Setup, dice: Dice, chosen: str | None = None, prize: str | None = None) -> dict:
+    """9.a: the match-type and stakes rolls (a 6 rolls again: docs/rulings). A hardcore roll
+    for a pair that is not both MEAN makes it a normal match (9.f: MEAN wrestlers only). A
+    type the card chose (`cage grudge`: 9.a "roll again or choose") is kept: no type roll.
+    A stakes 6 gives the fedhead's `prize` when the card chose one (`special_prize`), else
+    rolls again."""
+    kind = chosen
     while kind is None:
         kind = GRUDGE_TYPES[dice.die(6, "grudge match type 1d6")]
     if kind == "hardcore" and not all("MEAN" in w.skills for w in setup.wrestlers + setup.partners):
@@ -102,7 +104,7 @@ def roll_grudge(setup: engine.Setup, dice: Dice, prize: str | None = None) -> di
         if stakes is None and prize is not None:  # "Special prize (roll again or choose)": the fedhead chose
             stakes = special = "special_prize" if prize == "extra_grade" else prize
     stakes_text = STAKES_TEXT[stakes] if special is None or stakes == "special_prize" else f"a special prize: {STAKES_TEXT[stakes]}"
-    return {"type": kind, "chart": kind, "stakes": stakes, "type_text": f"a {kind} match", "stakes_text": stakes_text}
+    return {"type": kind, "chart": kind, "stakes": stakes, "type_text": f"a {kind} match", "stakes_text": stakes_text, "chosen": chosen is not None}
 
 
 def tier_points(card_tiers: str | tuple, options: FaceToTheMatSettings) -> tuple[int, int, int]:
@@ -132,6 +134,15 @@ def _title(wrestler_id: str) -> str:
 
 MATCH_TYPES = ("normal", "cage", "hardcore", "grudge", "tag", "three_for_all", "battle_royale")
 FORMATS = {"three_for_all": ("every_man", "two_on_one"), "battle_royale": royale.METHODS}
+
+
+def chosen_grudge_type(stipulation: str | None) -> str | None:
+    """The match type a card chose for a grudge match (`cage grudge`, `hardcore grudge`,
+    `normal grudge`), or None when the grudge roll decides."""
+    words = (stipulation or "").replace("+", " ").split()
+    if "grudge" not in words:
+        return None
+    return "hardcore" if "hardcore" in words else "cage" if "cage" in words else "normal" if "normal" in words else None
 
 
 def match_type(stipulation: str | None) -> tuple[str, str]:
@@ -441,21 +452,21 @@ class FaceToTheMat(Ruleset):
         setup, extra = booking.setup, booking.extra
         first: list = []
         league: list = []
-        # a promo sent is read before the bell; with interview segments on, the men in the
-        # segment read theirs there (10.d), and a tag partner before the bell
-        in_segment = len(setup.wrestlers) if extra.get("interviews") else 0
-        for k, (w, plan) in enumerate(zip(booking.wrestlers, setup.plans)):
-            if plan.promo and k >= in_segment:
-                first.append(engine.Line(0, "promo", f"{w.name}, before the bell: \u201c{plan.promo}\u201d", None, 0, (0,) * len(setup.wrestlers)))
         if extra.get("interviews"):  # 10.d: the segment before the bell
             first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
             league = [(side, kind, change, f"{INTERVIEW}{why}") for side, kind, change, why in league]  # told as the interview's in the league
+        # a promo sent is read before the bell; with interview segments on, the men in the
+        # segment read theirs there (10.d), and a tag partner's is read before the bell
+        in_segment = len(setup.wrestlers) if extra.get("interviews") else 0
+        first[:0] = [engine.Line(0, "promo", f"{w.name}, before the bell: \u201c{plan.promo}\u201d", None, 0, (0,) * len(setup.wrestlers))
+                     for k, (w, plan) in enumerate(zip(booking.wrestlers, setup.plans)) if plan.promo and k >= in_segment]
         if extra.get("match_type") == "grudge":
-            grudge = roll_grudge(setup, dice, extra.get("special_prize"))
+            grudge = roll_grudge(setup, dice, chosen_grudge_type(extra.get("stipulation")), extra.get("special_prize"))
             extra["grudge"] = grudge
             setup = replace(setup, chart=grudge["chart"])
             names = [w.name for w in setup.wrestlers]
-            first.append(engine.Line(0, "storyline", f"A grudge match! The dice make it {grudge['type_text']}, with {grudge['stakes_text']} on the line ({' vs. '.join(names)}).", None, 0, (0,) * len(names)))
+            maker = "The card makes it" if grudge["chosen"] else "The dice make it"
+            first.append(engine.Line(0, "storyline", f"A grudge match! {maker} {grudge['type_text']}, with {grudge['stakes_text']} on the line ({' vs. '.join(names)}).", None, 0, (0,) * len(names)))
         if extra.get("match_type") == "battle_royale":
             result = royale.battle_royale(setup, extra["format"], dice, extra["mini_match_to"])
         else:

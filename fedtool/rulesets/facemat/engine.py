@@ -23,6 +23,9 @@ from .sheet import Wrestler
 FAC_GUARD = 400  # no real match is this long: a time-limit draw
 BOO_AFTER = 3  # 10.a: "If three consecutive FACs result in no scoring"
 DRAW = [f"draw a FAC: d{left}" for left in range(256)]  # the draw's purpose, by cards left
+LEAGUE_EFFECTS = frozenset(("grudge", "tv", "ally", "foe"))  # what an event changes in the league, not the match
+CAST_REROLLS = 20  # an event whose heel or face is not in the ring is rolled again at most this often
+NOTHING = {"text": "Nothing comes of it.", "effect": "none"}
 SPECIAL_FACS = frozenset(("WILD_CARD", "REF_BUMP", "HIGHLIGHT_REEL", "TEST_OF_STRENGTH", "TITLE_HOLDER"))
 
 
@@ -80,7 +83,7 @@ class Line:
     """One thing that happened, for the writeup."""
 
     fac: int
-    kind: str  # storyline, fac, move, pin, finisher, boo, tag, object, help, elimination, end
+    kind: str  # storyline, fac, move, pin, finisher, boo, tag, object, help, elimination, post_match, end
     text: str
     who: int | None = None
     points: int = 0
@@ -154,6 +157,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     league: list = []
     out: list = []
     skip = [False] * n
+    knocked = [False] * n  # 8.a: his token's last move was backwards (he did not reach where he stands)
     held = [False] * n  # 10.b: an object in hand
     hidden = [False] * n  # the writeup has said he keeps his object back (use_object)
     helped = [False] * n  # a call for help is answered once a match
@@ -162,11 +166,19 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     kickout_chips = set(sorted(pins)[:2]) if options.increased_kickouts else set()
     last_scorer: int | None = None
     tagging, first_to = bool(setup.partners), setup.first_to
-    state = {"winner": None, "method": "time_limit", "ref_down": False}
+    state = {"winner": None, "method": "time_limit", "ref_down": False, "over": False}
     hot = setup.hotbox
     allies, foes = hot.get("allies") or [], hot.get("foes") or []
 
     note = lines.append
+
+    def put(i: int, space: int) -> None:
+        """Side i's token to `space` (within Start and the finisher space). A token moved
+        backwards did not reach where it stands (8.a): it makes no pin attempt there."""
+        space = start if space < start else finish if space > finish else space
+        if space != pos[i]:
+            knocked[i] = space < pos[i]
+            pos[i] = space
 
     def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
         note((drawn, kind, text, who, points, tuple(pos)))
@@ -193,8 +205,8 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         return [k for k in opponents if pos[k] == low][-1]
 
     def whom(who: str) -> list[int]:
-        if who == "favored":
-            return [0] if 0 in ring else []
+        if who == "favored":  # ruling: the first billed still in the ring (9.d.ii eliminates)
+            return [ring[0]]
         if who == "underdog":
             return [ring[-1]]
         if who == "leader":
@@ -212,6 +224,8 @@ def resolve(setup: Setup, dice: Dice) -> Result:
 
     def score(i: int, points: int, why: str, from_card: bool = False) -> None:
         nonlocal last_scorer
+        if state["winner"] is not None:  # the match is over: nothing moves after the fall
+            return
         if skip[i]:
             skip[i] = False
             say("move", f"{names[i]}'s move comes to nothing.", i)
@@ -231,6 +245,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                 say("object", f"{names[i]} keeps the object out of sight{why}.", i)
         space = pos[i] + points
         pos[i] = space = space if space < finish else finish
+        knocked[i] = False
         last_scorer = i
         note((drawn, "move", (_moved, (names[i], space, points, why)), i, points, tuple(pos)))
         if chips:
@@ -250,7 +265,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             chips.discard(pos[i])
             held[i] = True
             spaces = dice.die(6, f"{names[i]} gains an object: 1d6 forward")
-            pos[i] = min(finish, pos[i] + spaces)
+            put(i, pos[i] + spaces)
             say("object", f"{names[i]} finds a chair under the ring and moves {spaces} forward, to space {pos[i]}.", i, spaces)
 
     def tag(i: int) -> None:
@@ -260,16 +275,19 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             entry = tables["advanced"]["tag_table"][roll]
             say("tag", entry["text"].format(team=names[i]), i)
             if entry.get("other_scores"):
-                for k in ring:
-                    if team[k] != team[i]:
-                        pos[k] = min(finish, pos[k] + entry["other_scores"])
-                        attempt(k)
-                        if state["winner"] is not None:
-                            return
-                        switch(k)
+                others = [k for k in ring if team[k] != team[i]]
+                for k in others:
+                    put(k, pos[k] + entry["other_scores"])
+                retell()
+                for k in others:
+                    attempt(k)
+                    if state["winner"] is not None:
+                        return
+                    switch(k)
                 return
             if entry.get("points"):
-                pos[i] = min(finish, pos[i] + entry["points"])
+                put(i, pos[i] + entry["points"])
+                retell()
                 attempt(i)
                 if state["winner"] is not None:
                     return
@@ -286,7 +304,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if options.refreshment:  # 10.c.ii
             for k in ring:
                 if team[k] != team[i] and pos[k] > start:
-                    pos[k] -= 1
+                    put(k, pos[k] - 1)
                     say("tag", f"The fresh man in: {names[k]}'s side drops back to space {pos[k]}.", k)
 
     def kickout_grade(d: int, space: int) -> str:
@@ -296,7 +314,9 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         return GRADES[min(len(GRADES) - 1, GRADES.index(w[d].tv_grade) + card_chips[d])]
 
     def attempt(i: int) -> None:
-        if state["winner"] is not None or every_man and i not in ring:
+        """8.a, 12.3.a "Attacker reaches PIN space": a token that moved forward onto a PIN space
+        pins; one knocked back onto it (a foe's run-in, a chart's step back) does not."""
+        if state["winner"] is not None or state["over"] or knocked[i] or every_man and i not in ring:
             return
         if first_to is not None and pos[i] >= first_to:
             fall(i, target(i), "reached")
@@ -329,7 +349,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                 say("finisher", f"{names[i]} hits {move} ({roll}, in {low}-{high})! That's it!", i)
                 fall(i, target(i), "finisher")
             else:
-                pos[i] = corner
+                put(i, corner)
                 say("finisher", f"{names[i]} goes for {move} ({roll}, not in {low}-{high}): countered, back to the corner (space {corner}).", i)
 
     def fall(i: int, o: int, method: str) -> None:
@@ -349,27 +369,37 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             ring.sort()
             say("elimination", f"{names[k]} hits the ring to replace {names[o]}.", k)
 
+    def retell() -> None:
+        """The last line shows the track after what it tells (its moves made since)."""
+        lines[-1] = lines[-1][:5] + (tuple(pos),)
+
     def effect(eff, text: str) -> None:
+        if state["over"]:  # 5.d after the bell: the league's effects only; the result stands
+            league_only = not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS
+            say("post_match", f"After the bell: {text}" + ("" if league_only else " The match is over: the result stands."))
+            if league_only:
+                effect_league(eff, text)
+            return
         say("storyline", text)
         if eff == "none" or not isinstance(eff, dict):
             return
         (kind, args), = eff.items()
-        if kind == "move":
-            for i in whom(args["who"]):
-                pos[i] = max(start, min(finish, pos[i] + args["spaces"]))
+        if kind in ("move", "hotbox"):
+            if kind == "move":
+                sides, step = whom(args["who"]), args["spaces"]
+            else:
+                sides, step = whom(args["of"]), args["spaces"] if args["side"] == "ally" else -args["spaces"]
+            for i in sides:
+                put(i, pos[i] + step)
+            retell()
+            for i in sides:
                 attempt(i)
         elif kind == "score":
             for i in whom(args["who"]):
                 points = args["points"] if args["points"] != "d6" else dice.die(6, f"{names[i]} chart d6")
                 score(i, points, "the chart")
-        elif kind == "hotbox":
-            for i in whom(args["of"]):
-                step = args["spaces"] if args["side"] == "ally" else -args["spaces"]
-                pos[i] = max(start, min(finish, pos[i] + step))
-                attempt(i)
-        elif kind in ("grudge", "tv", "ally", "foe"):
-            for i in whom(args["who"]):
-                league.append((i, kind, args.get("change", 1), text))
+        elif kind in LEAGUE_EFFECTS:
+            effect_league(eff, text)
         elif kind == "skip":
             for i in whom(args["who"]):
                 skip[i] = True
@@ -379,6 +409,16 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         elif kind == "object" and (options.objects or options.weapons and setup.chart == "hardcore"):  # 10.b; 9.f.iv weapons
             for i in whom(args["who"]):
                 held[i] = True
+
+    def effect_league(eff, text: str) -> None:
+        if isinstance(eff, dict):
+            (kind, args), = eff.items()
+            for i in whom(args["who"]):
+                league.append((i, kind, args.get("change", 1), text))
+
+    def cast_here(entry: dict) -> bool:
+        """Whether the ring holds the heel and the face an event's text or effect names."""
+        return all(whom(role) for role in cast_of(entry))
 
     def event(entry: dict) -> None:
         """A chart or reel event: its text names the HOT BOX ally and foe of the wrestler the
@@ -391,11 +431,24 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             named = found[0] if found else None
         effect(eff, fill(entry["text"], named=named))
 
+    def chart_event(events: dict, purpose: str) -> dict:
+        """2d6 on a chart or reel; an event naming a heel or a face the ring does not hold is
+        rolled again (rulings), at most CAST_REROLLS times, then nothing happens."""
+        faces = dice.roll(2, 6, purpose)
+        entry = events[faces[0] + faces[1]]
+        tries = 0
+        while not cast_here(entry):
+            tries += 1
+            if tries > CAST_REROLLS:
+                return NOTHING
+            faces = dice.roll(2, 6, f"{purpose} again: {' and '.join(cast_of(entry))} not in the ring")
+            entry = events[faces[0] + faces[1]]
+        return entry
+
     def storyline(when: str) -> None:
         reels = tables["reels"]
         reel = reels["pick"][dice.die(6, f"{when} storyline: reel 1d6")]
-        faces = dice.roll(2, 6, f"{when} storyline: event 2d6")
-        event(reels["reels"][reel]["events"][faces[0] + faces[1]])
+        event(chart_event(reels["reels"][reel]["events"], f"{when} storyline: event 2d6"))
 
     performers: dict = {}
     performing = [None] * n  # a singles match's placeholders by performer (cleared when names change)
@@ -411,12 +464,14 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         values = performers.get(key)
         if values is None:
             side = named if named is not None else performer if performer is not None else (0 if 0 in ring else ring[0])
-            values = _Fill(favored=names[0], underdog=names[ring[-1]],
+            values = _Fill(underdog=names[ring[-1]],
                            ally=allies[side] if side < len(allies) else "an ally",
                            foe=foes[side] if side < len(foes) else "a rival",
                            grudge=" and ".join(hot.get("grudge") or ()) or "the locker room")
+            heel, face = whom("heel"), whom("face")
+            values.update(favored=names[ring[0]], heel=names[heel[0]] if heel else "the villain", face=names[face[0]] if face else "the hero")
             if state["winner"] is not None:
-                values.update(performer=names[0], opponent=names[ring[-1]], winner=names[state["winner"]], loser=names[state["loser"]])
+                values.update(performer=names[ring[0]], opponent=names[ring[-1]], winner=names[state["winner"]], loser=names[state["loser"]])
             else:
                 values.update(performer=names[side], opponent=names[target(side)])
             if n == 2:  # with more in the ring, who faces whom moves with the tokens
@@ -467,7 +522,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             if entry["spaces"] < 0:
                 who = foes[i] if i < len(foes) else "a rival"
             why = "at once, as planned" if choice == "at_once" else f"{pos[leader()] - pos[i]} spaces behind, as planned"
-            pos[i] = max(start, min(finish, pos[i] + spaces))
+            put(i, pos[i] + spaces)
             say("help", f"{names[i]} calls for help ({why}): " + entry["text"].format(wrestler=names[i], ally=who, foe=who) + f" ({spaces:+d}, to space {pos[i]})", i, spaces)
             attempt(i)
             if state["winner"] is not None:
@@ -487,8 +542,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         score(i, points, "Title Holder", True)
 
     def ref_bump() -> None:
-        faces = dice.roll(2, 6, "ref bump reel K 2d6")
-        event(tables["reels"]["reels"]["K"]["events"][faces[0] + faces[1]])
+        event(chart_event(tables["reels"]["reels"]["K"]["events"], "ref bump reel K 2d6"))
         if options.ref_bump == "downed":
             state["ref_down"] = True  # 10.e.iv: "temporary rule-breaking without consequence"
 
@@ -498,8 +552,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if dice.die(6, "Wild Card: does the fight spill outside? 1d6") not in board["spill"]:
             return False
         space = board["spaces"][dice.die(6, "Out of the Ring board 1d6")]
+        tries = 0
+        while not cast_here(space) and tries < CAST_REROLLS:  # rulings: as on a chart, roll again
+            tries += 1
+            space = board["spaces"][dice.die(6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")]
         say("fac", f"FAC {drawn}: Wild Card! The fight spills outside: {space['label']}.")
-        event(space)
+        event(space if cast_here(space) else NOTHING)
         return True
 
     drawn = 0
@@ -514,16 +572,18 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     while state["winner"] is None and drawn < FAC_GUARD:
         if not deck:
             deck = list(tables["facs"])  # all drawn: the deck is gathered up again
+        drawn += 1
+        dice.round = drawn  # 6.a "Draw FAC" is part of the FAC: its die is logged in its round
         left = len(deck)
         if left > 1:  # drawing at random from what is left is shuffling lazily
             j = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")[0] - 1
             deck[j], deck[-1] = deck[-1], deck[j]
         card = deck.pop()
-        drawn += 1
-        dice.round = drawn
         if ref_down_until and drawn > ref_down_until:
-            ref_down_until = state["ref_down"] = False
-            say("fac", "The referee is back on his feet.")
+            ref_down_until = 0
+            if state["ref_down"]:  # only a referee who went down gets up (10.e, `downed`)
+                state["ref_down"] = False
+                say("fac", "The referee is back on his feet.")
         kind = card["type"]
         before = pos[:]
         if kind not in SPECIAL_FACS and scripted_bump != drawn:
@@ -550,9 +610,9 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             ref_down_until = drawn + 1
         elif kind == "WILD_CARD":
             if not (options.out_of_ring and out_of_ring()):
-                faces = dice.roll(2, 6, f"Wild Card chart ({setup.chart}) 2d6")
+                entry = chart_event(tables["wild"][setup.chart], f"Wild Card chart ({setup.chart}) 2d6")
                 say("fac", f"FAC {drawn}: Wild Card!")
-                event(tables["wild"][setup.chart][faces[0] + faces[1]])
+                event(entry)
         elif kind == "REF_BUMP":
             say("fac", f"FAC {drawn}: Ref bump!")
             if options.ref_bump != "off":
@@ -578,13 +638,14 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             quiet += 1
             if setup.boo_rule and quiet >= BOO_AFTER and 0 in ring:  # 10.a
                 k = dice.die(6, "Boo rule 1d6")
-                pos[0] = min(finish, pos[0] + k)
+                put(0, pos[0] + k)
                 say("boo", f"The crowd boos three quiet exchanges: {names[0]} is pushed {k} forward.")
                 quiet = 0
                 attempt(0)
         else:
             quiet = 0
     dice.round = 0
+    state["over"] = True  # the bell: the result is final (5.c); what follows is the league's (5.d)
     if setup.storylines:
         storyline("post-match")
     say("end", "")
@@ -603,6 +664,17 @@ def _unused(drawn: int, kind: str, in_ring: int) -> str:
 
 def _moved(name: str, space: int, points: int, why: str) -> str:
     return f"{name} moves to space {space} (+{points}, {why})."
+
+
+def cast_of(entry: dict) -> tuple:
+    """The alignments an event needs in the ring: those its effect names (heel, face) and
+    those its text names ({heel}, {face})."""
+    eff, text = entry.get("effect"), entry.get("text", "")
+    named = ()
+    if isinstance(eff, dict):
+        (args,) = eff.values()
+        named = (args.get("of") or args.get("who"),) if isinstance(args, dict) else ()
+    return tuple(role for role in ("heel", "face") if role in named or "{" + role + "}" in text)
 
 
 @cache

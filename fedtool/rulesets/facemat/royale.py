@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fedtool.kernel.dice import Dice
-from .engine import Line, Result, Setup, resolve
+from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, cast_of, resolve
 from .rules import data
 from .terms import GRADES
 
@@ -32,7 +32,7 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> 
         log.extend(dice.take_log())
     final = _subset(setup, field, storylines=True)
     result = resolve(final, dice)
-    lines.append(Line(0, "storyline", f"The final two: {setup.wrestlers[field[0]].name} and {setup.wrestlers[field[1]].name}, one fall to a finish."))
+    lines.append(Line(0, "storyline", f"The final two: {setup.wrestlers[field[0]].name} and {setup.wrestlers[field[1]].name}, one fall to a finish.", positions=_zeros(setup)))
     lines.extend(_widen(ln, field, len(setup.wrestlers)) for ln in result.lines)
     winner = None if result.winner is None else field[result.winner]
     if winner is not None:
@@ -59,18 +59,18 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
             mini = replace(_subset(setup, [a, b], storylines=False), first_to=mini_match_to)
             result = resolve(mini, dice)
             log.extend(result.log)
-            lines.append(Line(0, "storyline", f"Mini-match, stage {stage}: {setup.wrestlers[a].name} vs. {setup.wrestlers[b].name}."))
+            lines.append(Line(0, "storyline", f"Mini-match, stage {stage}: {setup.wrestlers[a].name} vs. {setup.wrestlers[b].name}.", positions=_zeros(setup)))
             lines.extend(_widen(ln, [a, b], len(setup.wrestlers)) for ln in result.lines if ln.kind != "end")
             if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
                 winner, loser = a, b
             else:
                 winner, loser = (a, b)[result.winner], (a, b)[1 - result.winner]
             how = {"pin": "pinned", "finisher": "finished", "reached": "thrown over the top rope"}.get(result.method, "outlasted")
-            lines.append(Line(result.facs, "elimination", f"{setup.wrestlers[loser].name} is {how} by {setup.wrestlers[winner].name} and eliminated."))
+            lines.append(Line(result.facs, "elimination", f"{setup.wrestlers[loser].name} is {how} by {setup.wrestlers[winner].name} and eliminated.", positions=_zeros(setup)))
             out.append((loser, winner, result.method, result.facs))
             advancing.append(winner)
         if bye is not None:
-            lines.append(Line(0, "storyline", f"{setup.wrestlers[bye].name} has a bye."))
+            lines.append(Line(0, "storyline", f"{setup.wrestlers[bye].name} has a bye.", positions=_zeros(setup)))
             advancing.append(bye)
         field = sorted(advancing)
     return field
@@ -103,19 +103,19 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list) -> list[int]:
             kind = card["type"]
             symbol = man.skills.get(kind)
             scores = kind in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING") or symbol == "star" or symbol == start_shape
-            lines.append(Line(round_no, "fac", f"Quick-Play round {round_no}: {man.name} draws {kind.replace('_', ' ').title()} and {'scores' if scores else 'cannot use it'}.", side))
+            lines.append(Line(round_no, "fac", f"Quick-Play round {round_no}: {man.name} draws {kind.replace('_', ' ').title()} and {'scores' if scores else 'cannot use it'}.", side, positions=_zeros(setup)))
             if not scores:
                 failed.append(side)
         if failed and len(field) - len(failed) >= 2:
             for side in failed:
-                lines.append(Line(round_no, "elimination", f"{setup.wrestlers[side].name} is eliminated."))
+                lines.append(Line(round_no, "elimination", f"{setup.wrestlers[side].name} is eliminated.", positions=_zeros(setup)))
                 out.append((side, None, "quick_play", round_no))
             field = [k for k in field if k not in failed]
         elif failed:
-            lines.append(Line(round_no, "storyline", "Too many fail at once: the round does not count."))
+            lines.append(Line(round_no, "storyline", "Too many fail at once: the round does not count.", positions=_zeros(setup)))
         if len(field) == 2:
             return field
-    lines.append(Line(QUICK_PLAY_GUARD, "storyline", "The clock runs down on the draws: the first two billed go through."))
+    lines.append(Line(QUICK_PLAY_GUARD, "storyline", "The clock runs down on the draws: the first two billed go through.", positions=_zeros(setup)))
     for side in field[2:]:
         out.append((side, None, "quick_play", QUICK_PLAY_GUARD))
     return field[:2]
@@ -130,8 +130,19 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     wrestlers, promos = tuple(wrestlers[k] for k in order), tuple(promos[k] if k < len(promos) else "" for k in order)
     hotbox = {key: [values[k] for k in order] if key in ("allies", "foes") and values else values for key, values in hotbox.items()}
     reel = "I" if dice.die(6, "interview segment: reel I (1-3) or J (4-6) 1d6") <= 3 else "J"
+    events = tables["reels"]["reels"][reel]["events"]
+    aligned = {role: [k for k, w in enumerate(wrestlers) if w.alignment == role][:1] for role in ("heel", "face")}  # the first billed of each
     faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6")
-    entry = tables["reels"]["reels"][reel]["events"][faces[0] + faces[1]]
+    entry = events[faces[0] + faces[1]]
+    for _ in range(CAST_REROLLS):  # rulings: an event naming a heel or a face the pair lacks is rolled again
+        missing = [role for role in cast_of(entry) if not aligned[role]]
+        if not missing:
+            break
+        faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6 again: {' and '.join(missing)} not in the segment")
+        entry = events[faces[0] + faces[1]]
+    else:
+        if any(not aligned[role] for role in cast_of(entry)):
+            entry = NOTHING
     lines = [Line(0, "interview", f"{wrestlers[k].name}: \u201c{promo}\u201d") for k, promo in enumerate(promos) if promo]
     effect = entry["effect"]
     sides = [0]
@@ -140,10 +151,13 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
         who = args.get("who")
         sides = {"favored": [0], "underdog": [len(wrestlers) - 1], "both": list(range(len(wrestlers)))}.get(who)
         if sides is None:  # heel or face: the first billed of that alignment
-            sides = [k for k, w in enumerate(wrestlers) if w.alignment == who][:1]
+            sides = aligned.get(who, [])
     named = sides[0] if sides else 0
     allies, foes = hotbox.get("allies") or [], hotbox.get("foes") or []
+    heel, face = aligned["heel"], aligned["face"]
     text = entry["text"].format_map({"favored": wrestlers[0].name, "underdog": wrestlers[-1].name,
+                                     "heel": wrestlers[heel[0]].name if heel else "the villain",
+                                     "face": wrestlers[face[0]].name if face else "the hero",
                                      "ally": allies[named] if named < len(allies) else "an ally",
                                      "foe": foes[named] if named < len(foes) else "a rival"})
     lines.append(Line(0, "interview", text))
@@ -160,6 +174,11 @@ def _subset(setup: Setup, sides: list[int], storylines: bool) -> Setup:
     hotbox = {"allies": pick(hot.get("allies")), "foes": pick(hot.get("foes")), "grudge": hot.get("grudge", [])}
     plans = tuple(setup.plans[k] for k in sides) if setup.plans else ()
     return replace(setup, wrestlers=tuple(setup.wrestlers[k] for k in sides), hotbox=hotbox, plans=plans, mode="singles", ring=0, storylines=storylines)
+
+
+def _zeros(setup: Setup) -> tuple:
+    """A royale line outside any match: every token at Start, one per entrant."""
+    return (0,) * len(setup.wrestlers)
 
 
 def _widen(line: Line, sides: list[int], n: int) -> Line:

@@ -84,16 +84,37 @@ def load_strategy_data(path: Path, shown: str) -> tuple[Any, list[Reading] | Non
     reading of every line. Parsed once per text: checking one side's strategy books the
     whole match, so the other side's file is read again for every mail that comes in."""
     plain = path.suffix.lower() == ".txt"
-    return _parsed(read_text(path, shown, limit=200_000 if plain else MAX_YAML_BYTES), shown, plain)
+    text = read_text(path, shown, limit=200_000 if plain else MAX_YAML_BYTES)
+    try:
+        return _parsed(text, shown, plain)
+    except FedError as exc:
+        if plain or not any(p.file == _NO_FILE for p in exc.problems):
+            raise
+        raise FedError([dataclasses.replace(p, file=shown) if p.file == _NO_FILE else p for p in exc.problems]) from None
 
 
-@lru_cache(maxsize=256)
 def _parsed(text: str, shown: str, plain: bool) -> tuple[Any, list[Reading] | None]:
     # keyed by the text itself, never by a file's time: a file rewritten within one clock
     # tick must not read as its old self (the parsed data is never changed by its readers)
     if plain:
-        return parse_plaintext(text, shown)
-    return parse_yaml(text, shown), None
+        return _parsed_plain(text, shown)
+    return _parsed_yaml(text), None
+
+
+@lru_cache(maxsize=256)
+def _parsed_plain(text: str, shown: str) -> tuple[Any, list[Reading] | None]:
+    return parse_plaintext(text, shown)
+
+
+@lru_cache(maxsize=256)
+def _parsed_yaml(text: str) -> Any:
+    # keyed by the text alone: mail intake checks a strategy under its candidate's name and
+    # then reads it as the opponent's file under its own; the data holds no file name, and
+    # an error (never cached) is raised again below with the file it is in
+    return parse_yaml(text, _NO_FILE)
+
+
+_NO_FILE = "\0"
 
 
 class MatchMatch(Ruleset):
