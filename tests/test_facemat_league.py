@@ -413,3 +413,16 @@ def test_an_object_held_back_is_told(monkeypatch):
     objects = [ln.text for ln in played.lines if ln.kind == "object"]
     assert objects == ["A keeps the object out of sight: the plan is never to use it."]
     assert played.positions == [4, 0] and dice.remaining == 0
+
+
+def test_a_tag_partner_s_promo_is_read_before_the_bell_beside_the_interview(demo_fed, fedtool):
+    """Week 5's tag match with interview segments on: the men in the segment (each team's
+    first, Vince Valor and The Warden) read theirs there; their partners' promos are read
+    before the bell, and nobody's is lost or read twice."""
+    week5 = demo_fed / "strategies/week-05"
+    (week5 / "vince-valor.yaml").write_text('promo: "Valor speaks in the segment."\n')
+    (week5 / "marcus-bright.yaml").write_text('promo: "Bright speaks before the bell."\n')
+    run_weeks(fedtool, demo_fed, 1, 2, 3, 4, 5)
+    writeup = (demo_fed / "outbox/week-05/m1.md").read_text()
+    assert "*Marcus Bright, before the bell: \u201cBright speaks before the bell.\u201d*" in writeup
+    assert writeup.count("Valor speaks in the segment.") == 1 and "Vince Valor, before the bell" not in writeup
