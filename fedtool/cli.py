@@ -248,7 +248,9 @@ def read_(fed: Fed, file: Path):
 
 @cli.command()
 @click.argument("week", type=click.IntRange(0, 9999))
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: each match's id, ruleset, sides, winner, method, round.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (docs/results.schema.json): each match's id, ruleset, sides, winner, method, round, "
+              "match type, stipulation, format, referee, the title at stake and whether it changed hands, the league changes it caused, "
+              "and the ruleset's details (MatchMatch: grid, style table, picks; Face to the Mat: FACs, HOT BOX; Mat Clash: each scrap's score).")
 @fed_option
 def results(fed: Fed, week: int, as_json: bool):
     """Show the results of a week that has been run.
@@ -259,17 +261,17 @@ def results(fed: Fed, week: int, as_json: bool):
     """
     from fedtool.league.db import open_league, week_results
 
-    rows = week_results(open_league(fed.database, create=False), week)
+    rows = week_results(open_league(fed.database, create=False), week, {t.id: t.name for t in fed.settings.titles})
     if as_json:
         click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
         return
     for row in rows:
-        names = {s["id"]: s["name"] for s in row["sides"]}
-        vs = " vs. ".join(s["name"] for s in row["sides"])
+        names = {s.get("id"): s.get("name", s.get("id")) for s in row["sides"]}
+        vs = " vs. ".join(map(str, names.values())) or "(no sides recorded)"
         if row["winner"]:
-            click.echo(f"{row['id']}: {vs}: {names[row['winner']]} wins by {row['method']} in round {row['round']}")
+            click.echo(f"{row['id']}: {vs}: {names.get(row['winner'], row['winner'])} wins by {row['method']} in round {row['round']}")
         else:
-            click.echo(f"{row['id']}: {vs}: {row['method'].replace('_', ' ')} in round {row['round']}")
+            click.echo(f"{row['id']}: {vs}: {str(row['method'] or 'no result').replace('_', ' ')} in round {row['round']}")
 
 
 @cli.command()

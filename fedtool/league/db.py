@@ -24,6 +24,7 @@ from sqlite_utils.migrations import Migrations
 
 from fedtool.kernel.dice import seed_text
 from fedtool.kernel.errors import FedError, Problem
+from fedtool.rulesets import REGISTRY, get_ruleset
 
 migrations = Migrations("fedtool")
 
@@ -464,27 +465,81 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
     )
 
 
-def week_results(db: Database, week: int) -> list[dict[str, Any]]:
-    """Each match of a run week, as `fedtool results --json` prints it."""
+def week_results(db: Database, week: int, titles: dict[str, str] | None = None) -> list[dict[str, Any]]:
+    """Each match of a run week, as `fedtool results --json` prints it: the shape is
+    docs/results.schema.json. The common fields come from the league (the match's row, its
+    sides, its title match, the summary's stipulation, format, referee and league changes);
+    `match_type` and `details` from the ruleset (`Ruleset.result_details`). A match stored by
+    an older fedtool, whose summary lacks what is recorded now, gives null there. `titles`:
+    each title's name by id (the fed's settings)."""
     if week_row(db, week) is None:
         raise FedError(Problem(None, None, f"week {week} has not been run", "fedtool results"))
+    names = {row["id"]: row["name"] for row in db["wrestlers"].rows}
+    title_rows = {row["match_id"]: row for row in db["title_matches"].rows_where("week = ?", [week])}
+    outcomes: dict[str, dict[str, str]] = {}
+    for row in db["match_sides"].rows_where("week = ?", [week], order_by="match_id, side"):
+        outcomes.setdefault(row["match_id"], {})[row["wrestler_id"]] = row["outcome"]
     out = []
     for row in db["matches"].rows_where("week = ?", [week], order_by="position"):
-        summary = json.loads(row["summary"])
+        summary = _stored_json(row["summary"], {})
+        details = _result_details(row["ruleset"], summary)
+        changes = summary.get("league_changes")
         out.append(
             {
                 "id": row["match"],
                 "ruleset": row["ruleset"],
-                "sides": summary["sides"],
+                "sides": summary.get("sides", []),
                 "winner": row["winner"],
                 "method": row["method"],
                 "round": row["end_round"],
-                "notes": json.loads(row["notes"]),
+                "notes": _stored_json(row["notes"], []),
                 "seed": row["seed"],
                 "seed_text": revealed_seed_text(week, row["match"], row["seed"]),
+                "position": row["position"],
+                "card_title": row["title"] or None,
+                "match_type": _text(details.pop("match_type", None)),
+                "stipulation": _text(summary.get("stipulation")),
+                "format": _text(summary.get("format")),
+                "referee": _text(summary.get("referee")),
+                "title": _title_at_stake(title_rows.get(row["id"]), titles or {}),
+                "outcomes": outcomes.get(row["id"], {}),
+                "league_changes": [_league_change(c, names) for c in changes if isinstance(c, dict)] if isinstance(changes, list) else None,
+                "details": details,
             }
         )
     return out
+
+
+def _stored_json(text: str | None, empty: dict | list) -> Any:
+    """A JSON column as stored, or `empty` when it holds nothing of that kind."""
+    value = json.loads(text) if text else empty
+    return value if isinstance(value, type(empty)) else empty
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def _result_details(ruleset_id: str, summary: dict) -> dict:
+    """The ruleset's part of a match's results (`Ruleset.result_details`); none for a
+    ruleset this fedtool no longer knows."""
+    if ruleset_id not in REGISTRY:
+        return {}
+    return dict(get_ruleset(ruleset_id).result_details(summary))
+
+
+def _title_at_stake(row: dict | None, titles: dict[str, str]) -> dict | None:
+    """A title match as the run decided it (`title_matches`), or None for a match for no title."""
+    if row is None:
+        return None
+    after = row["winner"] if row["result"] == "won" else row["holder_before"]
+    return {"id": row["title_id"], "name": titles.get(row["title_id"]), "holder_before": row["holder_before"], "holder_after": after,
+            "result": row["result"], "changed_hands": after != row["holder_before"], "reason": row["reason"]}
+
+
+def _league_change(change: dict, names: dict[str, str]) -> dict:
+    wid = change.get("wrestler")
+    return {"wrestler": wid, "name": names.get(wid), "reason": change.get("reason") or "", "changes": change.get("changes") or {}}
 
 
 def revealed_seed_text(week: int, match_id: str, seed: str | None) -> str | None:

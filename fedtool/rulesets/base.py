@@ -190,10 +190,21 @@ class Ruleset:
     # ------------------------------------------------------------ results and writeups
 
     def summary(self, booking: Booking, result: Any) -> dict:
-        """Machine-readable result for `fedtool results --json` and the database: at least
-        "winner" (a wrestler id or None), "method" (one of `finishes`, or a draw's name),
-        "round" and "sides" ([{"id", "name", ...}])."""
+        """Machine-readable result, kept in the league (`matches.summary`, JSON) and read back
+        by `result_details`: at least "winner" (a wrestler id or None), "method" (one of
+        `finishes`, or a draw's name), "round" and "sides" ([{"id", "name", ...}]). The core
+        also reads "stipulation", "format" and "referee" (a name) when given, else takes
+        them from the card; it adds "league_changes" itself (a key no ruleset writes)."""
         raise NotImplementedError
+
+    def result_details(self, summary: dict) -> dict:
+        """What `fedtool results --json` shows of a match beyond the common fields
+        (docs/results.schema.json), as plain JSON data read from the match's stored
+        `summary`. Its "match_type" (a name of the ruleset's own: "singles", "tag",
+        "dual_match", ...) is shown as the match's `match_type`; the rest as its `details`.
+        A summary stored by an older fedtool may lack what a newer one records: give null
+        or leave the key out, never raise."""
+        return {}
 
     def round_rows(self, result: Any) -> list[dict]:
         """The result's rounds for the league's `rounds` table: {"round", "style", "winner",

@@ -16,6 +16,7 @@ import datetime
 import json
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -57,6 +58,7 @@ class Played:
     summary: dict = field(default_factory=dict)
     outcomes: list = field(default_factory=list)
     seed_text: str | None = None  # what the week's commitment hashes (a seeded league run only)
+    league_changes: list = field(default_factory=list)  # what the match changed in the league (`league_change_rows`)
 
     @cached_property
     def described(self) -> dict:
@@ -242,7 +244,9 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     changes: dict[str, tuple[dict, str]] = {}
     current = {wid: dict(state) for wid, state in states.items()}
     for p in played:
-        for wid, (state, reason) in p.ruleset.league_effects(p.booking, p.result, current, fed.ruleset_settings(p.booking.match.ruleset)).items():
+        effects = p.ruleset.league_effects(p.booking, p.result, current, fed.ruleset_settings(p.booking.match.ruleset))
+        p.league_changes = league_change_rows(effects, current)
+        for wid, (state, reason) in effects.items():
             current[wid] = state
             changes[wid] = (state, _join(changes.get(wid, (None, ""))[1], reason))
     names = {row["id"]: row["name"] for row in db["wrestlers"].rows}
@@ -500,6 +504,43 @@ def _join(a: str, b: str) -> str:
     return f"{a}; {b}" if a and b else a or b
 
 
+def league_change_rows(effects: dict[str, tuple[dict, str]], before: dict[str, dict]) -> list[dict]:
+    """What one match changed in the league, as `fedtool results --json` shows it: per
+    wrestler the ruleset named (`league_effects`, in its order), the reason and each state
+    key that changed ({"before", "after"}). A wrestler whose changes cancel out keeps his
+    row and reason, with no keys changed."""
+    rows = []
+    for wid, (state, reason) in effects.items():
+        old = before.get(wid, {})
+        changed = {key: {"before": _plain(old.get(key)), "after": _plain(state.get(key))}
+                   for key in sorted(set(old) | set(state)) if old.get(key) != state.get(key)}
+        rows.append({"wrestler": wid, "reason": reason, "changes": changed})
+    return rows
+
+
+def _plain(value: Any) -> Any:
+    """A league state's value as JSON: push points (a Fraction) as text, "3/2"."""
+    if isinstance(value, Fraction):
+        return str(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+def _stored_summary(p: Played) -> dict:
+    """The summary the league keeps for a match: the ruleset's, with what the core knows
+    of it (docs/results.schema.json): the card's stipulation, format and referee when the
+    ruleset gives none, and the league changes the match caused."""
+    match = p.booking.match
+    card = {"stipulation": match.raw.get("stipulation"), "format": match.raw.get("format"),
+            "referee": match.raw.get("referee") or (match.opening or {}).get("referee")}
+    summary = {**{k: v for k, v in card.items() if v is not None and isinstance(v, str)}, **p.summary}
+    summary["league_changes"] = p.league_changes
+    return summary
+
+
 def _match_row(week: int, p: Played) -> dict:
     match = p.booking.match
     return {
@@ -509,7 +550,7 @@ def _match_row(week: int, p: Played) -> dict:
         "ruleset": match.ruleset,
         "title": match.title,
         "seed": p.seed,
-        "summary": p.summary,
+        "summary": _stored_summary(p),
         "notes": p.booking.notes,
         "sides": match.sides,
         "outcomes": p.outcomes,

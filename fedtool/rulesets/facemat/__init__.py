@@ -586,6 +586,7 @@ class FaceToTheMat(Ruleset):
             "sides": [{"id": w.id, "name": w.name, "track": result.positions[side_of[k]], "tv_grade": w.sheet.tv_grade} for k, w in enumerate(ws)],
             "eliminations": [{"wrestler": ws[side].id, "by": None if by is None else ws[by].id, "method": how, "fac": fac} for side, by, how, fac in result.eliminations],
             "storyline": [{"wrestler": ws[sides[side][0]].id, "kind": kind, "change": change} for side, kind, change, _ in result.league],
+            "hotbox": self._hotbox_record(booking),
         }
 
     def describe(self, booking: Booking, result: engine.Result) -> dict:
@@ -615,6 +616,45 @@ class FaceToTheMat(Ruleset):
         for k, name in enumerate(hot.get("grudge", [])):
             hotbox[f"grudge {k + 1}"] = name
         return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": hotbox}
+
+    # ---------------------------------------------------------------- the results JSON
+
+    @staticmethod
+    def _hotbox_record(booking: Booking) -> dict:
+        """4.b the match's HOT BOX for the summary: each side's ally and foe (`for`: the side's
+        first man), the two grudge wrestlers; a wrestler's id, or None for a stand-in."""
+        hot = getattr(booking.setup, "hotbox", None) or {}
+        ids = booking.extra.get("hotbox_ids") or {}
+        fronts = [w.id for w in booking.wrestlers]
+
+        def rows(key: str, per_side: bool) -> list[dict]:
+            wids = list(ids.get(key) or [])
+            return [{**({"for": fronts[k] if k < len(fronts) else None} if per_side else {}), "id": wids[k] if k < len(wids) else None, "name": name}
+                    for k, name in enumerate(hot.get(key) or [])]
+
+        return {"allies": rows("allies", True), "foes": rows("foes", True), "grudge": rows("grudge", False)}
+
+    def result_details(self, summary: dict) -> dict:
+        """Face to the Mat in `fedtool results --json`: the match type (9: normal, grudge,
+        tag, three_for_all, battle_royale), the Wild Card chart played (normal, cage,
+        hardcore: a grudge match's roll decides it, 9.a), the grudge roll, the favored side
+        (4.a), the FACs played, each wrestler's final track space, the HOT BOX (4.b),
+        eliminations and the storyline's events. A summary kept before the HOT BOX was
+        recorded gives it as null."""
+        grudge = summary.get("grudge") if isinstance(summary.get("grudge"), dict) else None
+        kind, chart = match_type(summary.get("stipulation"))
+        return {
+            "match_type": summary.get("match_type") or kind,
+            "chart": (grudge or {}).get("chart") or chart,
+            "grudge": {k: grudge.get(k) for k in ("type", "stakes", "type_text", "stakes_text")} if grudge else None,
+            "favored": summary.get("favored"),
+            "facs": summary.get("round"),
+            "winners": summary.get("winners"),
+            "tracks": {side.get("id"): side.get("track") for side in summary.get("sides") or []},
+            "hotbox": summary.get("hotbox"),
+            "eliminations": summary.get("eliminations"),
+            "storyline": summary.get("storyline"),
+        }
 
     def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
         stip = match.raw.get("stipulation") or "normal"

@@ -19,7 +19,7 @@ from fedtool.kernel.validation import FileModel, validate
 from fedtool.kernel.yamlio import MAX_YAML_BYTES, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
 from . import engine
-from .grid import format_grid, read_grid, roll_grid
+from .grid import cell_style, format_grid, grid_style, read_grid, roll_grid
 from .narrate import describe_match
 from .plaintext import Reading, parse_plaintext
 from .officials import Referee, find_referee, read_referees, roll_referee, slack_threshold, stipulations
@@ -306,8 +306,9 @@ class MatchMatch(Ruleset):
             "method": result.method,
             "round": result.end_round,
             "rounds": setup.rounds,
-            "grid_style": vocab.style_name(setup.style_table()[4]),
+            "grid_style": vocab.style_name(grid_style(setup.grid, setup.sides[0].strategy.grid, setup.sides[1].strategy.grid)),
             "styles": [vocab.style_name(s) for s in result.style_table],
+            **self._result_facts(setup, result),
             "sides": [
                 {
                     "id": side.id,
@@ -324,6 +325,57 @@ class MatchMatch(Ruleset):
 
     def describe(self, booking: Booking, result: engine.MatchResult) -> dict:
         return describe_match(booking.setup, result)
+
+    # ---------------------------------------------------------------- the results JSON
+
+    @staticmethod
+    def _result_facts(setup: engine.MatchSetup, result: engine.MatchResult) -> dict:
+        """What the summary keeps for `result_details` beyond the result: the grid, each
+        side's picks, and where each entry of the style table came from (IV.1.a)."""
+        vocab = vocabulary()
+        one, two, *later = setup.sides
+        sources: list[dict] = [{"style": s, "from": "plus", "side": side.id} for side in setup.sides for s in side.strategy.plus]
+        sources.append({"style": grid_style(setup.grid, one.strategy.grid, two.strategy.grid), "from": "grid", "side": None,
+                        "cell": f"{one.strategy.grid}{two.strategy.grid}"})
+        sources += [{"style": cell_style(setup.grid, side.strategy.grid), "from": "cell", "side": side.id, "cell": side.strategy.grid} for side in later]
+        sources += [{"style": s, "from": "stipulation", "side": None} for s in setup.stipulation.added_styles]
+        sources += [{"style": "teamwork", "from": "teamwork", "side": None}] if setup.tag else []
+        if [row["style"] for row in sources] != list(result.style_table):  # the table is built otherwise: say what it is, not where from
+            sources = [{"style": s, "from": None, "side": None} for s in result.style_table]
+        return {
+            "tag": setup.tag,
+            "grid": [[vocab.style_name(s) for s in row] for row in setup.grid],
+            "style_table": [{**row, "style": vocab.style_name(row["style"])} for row in sources],
+            "picks": [{"id": side.id, "grid": side.strategy.grid, "plus": [vocab.style_name(s) for s in side.strategy.plus],
+                       "minus": vocab.style_name(side.strategy.minus), "default_strategy": side.strategy.default} for side in setup.sides],
+        }
+
+    def result_details(self, summary: dict) -> dict:
+        """MatchMatch in `fedtool results --json`: the match type (singles, tag, triangle,
+        four_way), rounds, the grid and the style table (each entry's source: a side's "+"
+        style, the grid, a later side's cell, the stipulation, Teamwork) and each side's
+        picks (its final figures are in `sides`). A summary kept before these were recorded
+        gives the style table without sources, and no grid or picks (null)."""
+        sides = summary.get("sides") or []
+        styles = summary.get("styles") or []
+        tag = summary.get("tag")
+        if tag is None:  # kept before "tag" was: IV.1.a puts Teamwork last in a tag match's table
+            tag = bool(styles) and styles[-1] == vocabulary().style_name("teamwork") and len(sides) == 2
+        kind = "tag" if tag else {2: "singles", 3: "triangle", 4: "four_way"}.get(len(sides))
+        table = summary.get("style_table") or [{"style": s, "from": None, "side": None} for s in styles]
+        picks = summary.get("picks")
+        cell = next((row.get("cell") for row in table if row.get("from") == "grid"), None)
+        return {
+            "match_type": kind,
+            "rounds": summary.get("rounds"),
+            "grid": summary.get("grid"),
+            "grid_cell": cell,
+            "grid_style": summary.get("grid_style") if summary.get("picks") is not None or len(sides) == 2 else None,
+            "style_table": [{"style": row.get("style"), "from": row.get("from"), "side": row.get("side"), **({"cell": row["cell"]} if "cell" in row else {})}
+                            for row in table],
+            "picks": [{"id": p.get("id"), "grid": p.get("grid"), "plus": p.get("plus"), "minus": p.get("minus"),
+                       "default_strategy": p.get("default_strategy")} for p in picks] if isinstance(picks, list) else None,
+        }
 
     # ---------------------------------------------------------------- strategies
 

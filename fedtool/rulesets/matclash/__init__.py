@@ -178,6 +178,27 @@ class MatClash(Ruleset):
                 for r in result.scraps
             ],
             "sides": [{"id": ids[i], "name": booking.setup["names"][i]} for i in (0, 1)],
+            "tiebreaker": bool(result.tiebreaker),
+        }
+
+    def result_details(self, summary: dict) -> dict:
+        """Mat Clash in `fedtool results --json`: the format (quick_scrap, dual_match), the
+        Dual Match's team points, and each scrap: winner, method, finish, its score by
+        wrestler and the team points it earned (4.8). `tiebreaker` (a Dual Match's sixth
+        scrap) is null for a summary kept before it was recorded."""
+        ids = [side.get("id") for side in summary.get("sides") or []]
+        team = summary.get("team_points")
+        tiebreaker = summary.get("tiebreaker")
+        scraps = [s for s in summary.get("scraps") or [] if isinstance(s, dict)]
+        return {
+            "match_type": summary.get("format") or "quick_scrap",
+            "team_points": dict(zip(ids, team)) if isinstance(team, list) and len(team) == len(ids) else None,
+            "tiebreaker": tiebreaker,
+            "scraps": [{"number": n, "winner": s.get("winner"), "method": s.get("method"), "finish": s.get("finish"),
+                        "score": dict(zip(ids, s["score"])) if isinstance(s.get("score"), list) and len(s["score"]) == len(ids) else None,
+                        "team_points": s.get("team_points"), "transitions": s.get("transitions"),
+                        "tiebreaker": None if tiebreaker is None else bool(tiebreaker and n == 6)}
+                       for n, s in enumerate(scraps, 1)],
         }
 
     def describe(self, booking: Booking, result: Played) -> dict:
