@@ -800,6 +800,36 @@ def award(fed: Fed, title_id: str, wrestler: str, reason: str):
     click.echo(award_title(fed, open_league(fed.database), title_id, wrestler, reason))
 
 
+@cli.group(cls=FedGroup)
+def book():
+    """Propose a match from the league, as a card entry to paste into a week's card.yaml.
+
+    \b
+    Example:
+      fedtool book grudge the-warden
+    """
+
+
+@book.command()
+@click.argument("wrestler", required=False)
+@click.option("--week", type=click.IntRange(0, 9999), help="The league going into this week (default: the week after the latest run).")
+@fed_option
+def grudge(fed: Fed, wrestler: str | None, week: int | None):
+    """Propose a Face to the Mat grudge match (9.a) from the HOT BOX: WRESTLER against the
+    man he challenged, else his HOT BOX foe, else the highest grudge grade of the rest;
+    without WRESTLER, the open challenge of the highest grudge grade, else the roster's two
+    highest grudge grades. Prints the card entry (stipulation: grudge) and why.
+
+    \b
+    Example:
+      fedtool book grudge
+      fedtool book grudge the-warden --week 6 >> strategies/week-06/card.yaml
+    """
+    from fedtool.week.booking import propose_match
+
+    click.echo(propose_match(fed, "facemat", "grudge", wrestler, week), nl=False)
+
+
 @cli.command()
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Build into DIR instead of outbox/site/ (a new or empty folder, or an earlier site).")
 @fed_option(writes=True)

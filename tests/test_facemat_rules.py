@@ -161,12 +161,12 @@ def test_rerun_undoes_tv_grade_changes_before_applying_them_again(demo_fed, fedt
 
 @pytest.mark.parametrize("faces, kind, stakes", [
     ((1, 1), "normal", "tv_grade"), ((3, 3), "cage", "loser_leaves_town"), ((6, 4, 5), "cage", "title_shot"),
-    ((5, 6), "normal", "special_prize"),  # a hardcore roll for wrestlers who are not MEAN is a normal match (9.f)
+    ((5, 6, 3), "normal", "loser_leaves_town"),  # a hardcore roll for wrestlers who are not MEAN is a normal match (9.f); a 6 rolls again
 ])
 def test_grudge_match_type_and_stakes_rolls(faces, kind, stakes):
     """9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or
     choose)"; "Roll 1d6 for stakes: 1-2 TV Grade change, 3-4 Loser leaves town, 5 Title shot,
-    6 Special prize"."""
+    6 Special prize (roll again or choose)"."""
     from fedtool.rulesets.facemat import roll_grudge
 
     grudge = roll_grudge(engine.Setup("m", (wrestler("a"), wrestler("b")), {}), ScriptedDice(list(faces)))

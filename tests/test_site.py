@@ -181,8 +181,8 @@ def test_push_level_chart_plots_the_league_values(demo, pages):
 
 
 def test_tv_grade_chart_plots_grades_with_aaa_at_the_top(demo, pages):
-    """The Warden: TV grade C on his card, B after week 3's upset, AA after week 4's grudge match
-    (won, with a special prize: two grades), A after week 5's storyline."""
+    """The Warden: TV grade C on his card, B after week 3's upset, D after week 4's grudge match
+    (lost, with TV grades at stake: two grades), C after week 5's upset."""
     page = pages["wrestlers/the-warden.html"]
     # eight grades, F at y 230 and AAA at y 20: 30 units apart
     assert _chart_points(page) == [
@@ -190,8 +190,8 @@ def test_tv_grade_chart_plots_grades_with_aaa_at_the_top(demo, pages):
         (1, "C", "180.0", "140.0"),
         (2, "C", "280.0", "140.0"),
         (3, "B", "380.0", "110.0"),
-        (4, "AA", "480.0", "50.0"),
-        (5, "A", "580.0", "80.0"),
+        (4, "D", "480.0", "170.0"),
+        (5, "C", "580.0", "140.0"),
     ]
     assert "TV grade" in {t.strip() for t in page.text}
 

@@ -195,7 +195,7 @@ def test_a_scripted_week_is_replayed_but_not_verified(ran, fedtool):
     result = fedtool("verify", 5, "--fed", ran)
     assert result.exit_code == 1
     assert result.output.splitlines()[1:3] == [
-        "m1: scripted (32 rolls; the-warden wins by pin in round 20)",
+        "m1: scripted (28 rolls; the-warden wins by pin in round 16)",
         f"  run on scripted dice ({ran / 'week-05-dice.txt'}), not on a committed seed: only the replay from its own log can be checked",
     ]
     assert "error: week 5: 1 of 1 matches not verified (m1)" in result.stderr

@@ -83,6 +83,7 @@ class CardMatch:
     strategy_files: dict[str, str] = field(default_factory=dict)
     opening: dict = field(default_factory=dict)  # what `fedtool open` rolled for it
     for_title: str | None = None  # the title this match is for (checked by fedtool.league.records.check_card_titles)
+    champions: dict = field(default_factory=dict)  # side -> titles he holds going into the week (fedtool.week.booking.card_context)
 
     @property
     def ruleset_fields(self) -> dict:

@@ -349,6 +349,21 @@ def decide_title_matches(fed: Fed, db: Database, week: int, card: Card, played: 
     return rows, lines
 
 
+def champions(fed: Fed, db: Database, week: int) -> dict[str, list[str]]:
+    """Who holds a title going into `week` (the title matches of earlier weeks and the
+    fedhead's rulings made after them): wrestler id -> the names of the titles he holds, in
+    the settings' order (a tag title: the team sheet's id). What the core hands a
+    ruleset on the card's matches (`MatchOnCard.champions`: Face to the Mat's Title Holder card)."""
+    held: dict[str, list[str]] = {}
+    if not fed.settings.titles:
+        return held
+    for title in _lineages(fed, db, before_week=week).values():
+        if title.holder is None:
+            continue
+        held.setdefault(title.holder, []).append(title.settings.name)
+    return held
+
+
 def record_title_matches(db: Database, rows: list[dict]) -> None:
     """Write the week's title matches. The caller holds the run's transaction."""
     if rows:

@@ -58,6 +58,7 @@ class MatchOnCard(Protocol):
     sides_line: int | None
     opening: dict  # what `fedtool open` rolled for it (opening.yaml)
     for_title: str | None
+    champions: dict[str, list[str]]  # side's wrestler id -> the names of the titles he holds going into the week (none held: absent)
 
 
 class CardOnFile(Protocol):
@@ -166,6 +167,12 @@ class Ruleset:
     def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
         """Read and check the strategies for a match and build its setup; raise FedError."""
         raise NotImplementedError
+
+    def propose(self, kind: str, fed: FedFiles, states: dict[str, dict], settings: dict, wrestler_id: str | None) -> tuple[dict, list[str]]:
+        """A match of `kind` the ruleset proposes from the league (`fedtool book KIND`): the
+        card entry (ruleset, title, sides, its own fields) and why, in lines; `states` are
+        the league's going into the week. Raise FedError when it proposes none."""
+        raise FedError(Problem(None, None, f"{self.name} proposes no {kind} matches", f"fedtool book {kind}"))
 
     def resolve(self, booking: Booking, dice: Dice) -> Any:
         """Play the match with the dice handed in. Pure: returns the result, writes nothing.

@@ -15,7 +15,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place, validate
 from fedtool.kernel.yamlio import subset
 from fedtool.league.db import open_league, ran_weeks, states_before
-from fedtool.league.records import check_card_titles
+from fedtool.league.records import champions, check_card_titles
 from fedtool.league.sheets import load_wrestlers, with_initial_states
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, Ruleset, WrestlerRecord
@@ -45,13 +45,21 @@ def week_card(fed: Fed, week: int) -> Card:
 
 def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | None = None) -> CardContext:
     """The card's wrestlers and their states before `week` (the sheets' own for no week).
+    Each match learns which of its sides hold a title going into the week (`champions`;
+    none for no week).
 
     Problems reading the sheets go to `problems` if given (the caller decides), else raise."""
     collector = problems if problems is not None else Collector()
     wrestlers = load_wrestlers(fed, card, collector)
     if problems is None:
         collector.raise_if_any()
-    states = states_before(open_league(fed.database, create=False), week) if week is not None else {}
+    states = {}
+    if week is not None:
+        db = open_league(fed.database, create=False)
+        states = states_before(db, week)
+        held = champions(fed, db, week)
+        for match in card.matches:
+            match.champions = {side: held[side] for side in match.sides if side in held}
     return CardContext(card, wrestlers, with_initial_states(states, wrestlers))
 
 
@@ -133,3 +141,25 @@ def book_match(fed: Fed, week: int, match_id: str) -> Booking:
     card.matches = matches
     context = card_context(fed, card, week)
     return book_all(fed, card, context.wrestlers, context.states)[0]
+
+
+def propose_match(fed: Fed, ruleset_id: str, kind: str, wrestler_id: str | None = None, week: int | None = None) -> str:
+    """A card entry the ruleset proposes from the league going into `week` (default: the
+    week after the latest run), as YAML to paste under `matches:` in a week's card.yaml,
+    with why as comments (`fedtool book grudge`: Face to the Mat 9.a from the HOT BOX)."""
+    db = open_league(fed.database, create=False)
+    week = week if week is not None else max(ran_weeks(db), default=0) + 1
+    ruleset = get_ruleset(ruleset_id)
+    entry, why = ruleset.propose(kind, fed, states_before(db, week), fed.ruleset_settings(ruleset_id), wrestler_id)
+    lines = [f"# fedtool book {kind}, going into week {week}: {line}" for line in why]
+    lines.extend(f"{'- ' if k == 0 else '  '}{key}: {dump_value(value)}" for k, (key, value) in enumerate(entry.items()))
+    return "\n".join(lines) + "\n"
+
+
+def dump_value(value) -> str:
+    """A card field's value as flow YAML on one line."""
+    import json
+
+    if isinstance(value, list):
+        return "[" + ", ".join(dump_value(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) and not value.replace("-", "").replace("_", "").isalnum() else str(value)

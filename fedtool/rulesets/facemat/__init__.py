@@ -15,14 +15,18 @@ from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, WrestlerRecord
 from . import engine, royale
-from .rules import fed_data
+from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
 
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
 GRUDGE_TYPES = {1: "normal", 2: "normal", 3: "cage", 4: "cage", 5: "hardcore", 6: None}
 # 9.a: "Roll 1d6 for stakes: 1-2 TV Grade change, 3-4 Loser leaves town, 5 Title shot, 6 Special prize"
-GRUDGE_STAKES = {1: "tv_grade", 2: "tv_grade", 3: "loser_leaves_town", 4: "loser_leaves_town", 5: "title_shot", 6: "special_prize"}
+GRUDGE_STAKES = {1: "tv_grade", 2: "tv_grade", 3: "loser_leaves_town", 4: "loser_leaves_town", 5: "title_shot", 6: None}
+# a 6, "Special prize (roll again or choose)": the card's `special_prize` is the fedhead's choice; without one, roll again
+PRIZES = ("tv_grade", "loser_leaves_town", "title_shot", "extra_grade")
+STAKES_TEXT = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot",
+               "special_prize": "a special prize (a second TV grade for the winner)"}
 
 
 class Tiers(FileModel):
@@ -43,8 +47,11 @@ class FaceToTheMatSettings(FileModel):
 
     boo_rule: bool = False  # 10.a
     tv_table: Literal["standard", "steep", "flat"] = "standard"  # the three published TV Move tables
-    tiers: Tiers = Tiers()  # 10.h: varied gold, silver and bronze moves
+    tiers: Tiers = Tiers()  # 7.c: the average wrestler's gold, silver and bronze (10.h varies them per card: `tiers:`)
+    inferior_tiers: Literal["no_gold", "reduced"] = "no_gold"  # 10.h.iii: "May not have a GOLD move, or reduced values"
     tv_changes: Literal["upsets", "none"] = "upsets"  # TV grades outside grudge matches (docs/rulings)
+    hardcore_weapons: bool = True  # 9.f.iv: a hardcore chart's weapons are objects even with `objects` off
+    cage_helped: Literal["half_down", "half_up"] = "half_down"  # 9.b: a HELPED card (and a call for help) in a cage: half, rounded down or up
     objects: ObjectSettings | None = None  # 10.b: on when given
     advanced_tag: bool = False  # 10.c.i
     refreshment: bool = False  # 10.c.ii
@@ -63,6 +70,7 @@ class CardFields(FileModel):
     format: str | None = Field(default=None, max_length=40)  # 9.d-e: a three-for-all's or battle royale's method
     favored: str | None = Field(default=None, max_length=63)  # 4.a: the favored side
     ref_bump_at: int | None = Field(default=None, ge=1, le=400)  # 10.e: a scripted ref bump at this FAC
+    special_prize: Literal["tv_grade", "loser_leaves_town", "title_shot", "extra_grade"] | None = None  # 9.a: a grudge match's stakes when the die says 6 ("or choose"); none: roll again
 
 
 class StrategyModel(FileModel):
@@ -76,18 +84,42 @@ class StrategyModel(FileModel):
     call_for_help: Literal["never", "when_trailing", "at_once"] = "never"
 
 
-def roll_grudge(setup: engine.Setup, dice: Dice, chosen: str | None = None) -> dict:
+INTERVIEW = "interview: "  # how an interview segment's league effect is marked in a result's league list (10.d)
+
+
+def roll_grudge(setup: engine.Setup, dice: Dice, chosen: str | None = None, prize: str | None = None) -> dict:
     """9.a: the match-type and stakes rolls (a 6 rolls again: docs/rulings). A hardcore roll
     for a pair that is not both MEAN makes it a normal match (9.f: MEAN wrestlers only). A
-    type the card chose (`cage grudge`: 9.a "roll again or choose") is kept: no type roll."""
+    type the card chose (`cage grudge`: 9.a "roll again or choose") is kept: no type roll.
+    A stakes 6 gives the fedhead's `prize` when the card chose one (`special_prize`), else
+    rolls again."""
     kind = chosen
     while kind is None:
         kind = GRUDGE_TYPES[dice.die(6, "grudge match type 1d6")]
     if kind == "hardcore" and not all("MEAN" in w.skills for w in setup.wrestlers + setup.partners):
         kind = "normal"
-    stakes = GRUDGE_STAKES[dice.die(6, "grudge stakes 1d6")]
-    stakes_text = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot", "special_prize": "a special prize"}[stakes]
+    stakes = special = None
+    while stakes is None:
+        stakes = GRUDGE_STAKES[dice.die(6, "grudge stakes 1d6")]
+        if stakes is None and prize is not None:  # "Special prize (roll again or choose)": the fedhead chose
+            stakes = special = "special_prize" if prize == "extra_grade" else prize
+    stakes_text = STAKES_TEXT[stakes] if special is None or stakes == "special_prize" else f"a special prize: {STAKES_TEXT[stakes]}"
     return {"type": kind, "chart": kind, "stakes": stakes, "type_text": f"a {kind} match", "stakes_text": stakes_text, "chosen": chosen is not None}
+
+
+def tier_points(card_tiers: str | tuple, options: FaceToTheMatSettings) -> tuple[int, int, int]:
+    """10.h a wrestler card's `tiers:` as gold, silver and bronze points (docs/rulings):
+    average, the fed's (7.c: 3, 2, 1); superior, GOLD 5 ("Increase GOLD to 5 points");
+    inferior, no GOLD move (0: he cannot perform a gold Grudge card), or with the fed's
+    `inferior_tiers: reduced` each one point less, never below 1; or the card's own points."""
+    gold, silver, bronze = options.tiers.gold, options.tiers.silver, options.tiers.bronze
+    if isinstance(card_tiers, tuple):
+        return card_tiers
+    if card_tiers == "superior":
+        return (max(5, gold), silver, bronze)
+    if card_tiers == "inferior":
+        return (0, silver, bronze) if options.inferior_tiers == "no_gold" else (max(1, gold - 1), max(1, silver - 1), max(1, bronze - 1))
+    return (gold, silver, bronze)
 
 
 def shift_grade(grade: str, change: int) -> str:
@@ -212,6 +244,94 @@ class FaceToTheMat(Ruleset):
         sheet = wrestler.sheet
         return {"tv_grade": sheet.tv_grade, "grudge": sheet.grudge, "allies": list(sheet.allies), "foes": list(sheet.foes)}
 
+    def hot_box(self, front: list[str], in_match: set[str], lists: dict, roster: dict[str, WrestlerRecord], states: dict) -> tuple[list, list, list]:
+        """4.b the HOT BOX's six places, filled in the rulebook's order: each side's ally and
+        foe (billing order: the favored's first), then "two wrestlers with highest Grudge
+        Grades not in the match". Each place takes the first wrestler of its list who is not
+        in the match, has not left town (9.a) and holds no other place: a wrestler has one
+        token, so nobody is listed twice (docs/rulings). `lists`: wrestler id -> his state
+        (allies and foes); `states`: the league's, for who left town and the grudge grades."""
+        placed: set[str] = set()
+
+        def state_of(wid: str) -> dict:
+            record = roster.get(wid)
+            start = self.initial_state(record) if record is not None else {}
+            return {**start, **{k: v for k, v in states.get(wid, {}).items() if v is not None}}
+
+        def first(candidates) -> str | None:
+            for wid in candidates:
+                if wid not in in_match and wid not in placed and not state_of(wid).get("left_town"):
+                    placed.add(wid)
+                    return wid
+            return None
+
+        allies, foes = [], []
+        for wid in front:
+            allies.append(first(lists[wid].get("allies") or ()))
+            foes.append(first(lists[wid].get("foes") or ()))
+        ranked = sorted((-state_of(wid)["grudge"], record.name, wid) for wid, record in roster.items())
+        grudges = []
+        for _, _, wid in ranked:
+            if len(grudges) == 2:
+                break
+            if first((wid,)):
+                grudges.append(wid)
+        return allies, foes, grudges
+
+    def propose(self, kind: str, fed: FedFiles, states: dict, settings: dict, wrestler_id: str | None) -> tuple[dict, list[str]]:
+        """9.a a grudge match, "Generated when a Grudge Match Challenge is issued; Use HOT BOX
+        to determine participants" (docs/rulings): for WRESTLER, the man he challenged, else
+        his HOT BOX foe, else the highest grudge grade of the rest; with nobody named, the
+        oldest challenge still open, else the roster's two highest grudge grades (4.b.iii).
+        Nobody who left town; only Face to the Mat wrestlers."""
+        rule = f"fedtool book {kind}"
+        if kind != "grudge":
+            raise FedError(Problem(None, None, f"Face to the Mat proposes grudge matches only (9.a), not {kind!r}", rule))
+        roster = _roster(fed)
+
+        def now(wid: str) -> dict:
+            return {**self.initial_state(roster[wid]), **{k: v for k, v in states.get(wid, {}).items() if v is not None}}
+
+        free = {wid for wid in roster if not now(wid).get("left_town")}
+        ranked = [wid for _, _, wid in sorted((-now(wid)["grudge"], roster[wid].name, wid) for wid in free)]
+
+        def name(wid: str) -> str:
+            return roster[wid].name
+
+        def why_grudge(wid: str) -> str:
+            return f"{name(wid)} has grudge grade {now(wid)['grudge']}"
+
+        if wrestler_id is not None:
+            if wrestler_id not in roster:
+                raise FedError(Problem(None, None, f"{wrestler_id!r} is no Face to the Mat wrestler of the fed (rosters/{wrestler_id}.yaml)", rule))
+            if wrestler_id not in free:
+                raise FedError(Problem(None, None, f"{name(wrestler_id)} left town after losing a loser-leaves-town grudge match", "Face to the Mat 9.a"))
+            state = now(wrestler_id)
+            target = state.get("challenge")
+            if target in free and target != wrestler_id:
+                return self._grudge_entry(wrestler_id, target, roster), [f"{name(wrestler_id)} challenged {name(target)} (9.a: a Grudge Match Challenge)"]
+            foe = next((f for f in state.get("foes") or () if f in free and f != wrestler_id), None)
+            if foe is not None:
+                return self._grudge_entry(wrestler_id, foe, roster), [f"{name(foe)} is {name(wrestler_id)}'s HOT BOX foe (4.b)"]
+            other = next((w for w in ranked if w != wrestler_id), None)
+            if other is None:
+                raise FedError(Problem(None, None, f"nobody on the roster is left for {name(wrestler_id)} to face", rule))
+            return self._grudge_entry(wrestler_id, other, roster), [
+                f"{name(wrestler_id)} has no open challenge and no Face to the Mat wrestler in town among his HOT BOX foes: the highest grudge grade of the rest (4.b.iii): {why_grudge(other)}"]
+        challengers = sorted(((-now(w)["grudge"], name(w), w) for w in free if now(w).get("challenge") in free and now(w)["challenge"] != w))
+        if challengers:
+            challenger = challengers[0][2]
+            target = now(challenger)["challenge"]
+            return self._grudge_entry(challenger, target, roster), [f"{name(challenger)} challenged {name(target)} (9.a: a Grudge Match Challenge; of the open challenges, the challenger with the highest grudge grade)"]
+        if len(ranked) < 2:
+            raise FedError(Problem(None, None, "fewer than two Face to the Mat wrestlers are on the roster and in town", rule))
+        a, b = ranked[:2]
+        return self._grudge_entry(a, b, roster), [f"no open challenge: the two highest grudge grades (4.b.iii): {why_grudge(a)}, {why_grudge(b)}"]
+
+    @staticmethod
+    def _grudge_entry(a: str, b: str, roster: dict) -> dict:
+        return {"ruleset": "facemat", "title": f"Grudge match: {roster[a].name} vs. {roster[b].name}", "stipulation": "grudge", "sides": [a, b]}
+
     def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
         options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
@@ -234,7 +354,8 @@ class FaceToTheMat(Ruleset):
 
         # the league's current grades, not the sheet's starting ones
         now = {w.id: current(w) for w in wrestlers}
-        wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=now[w.id]["tv_grade"], grudge=now[w.id]["grudge"])) for w in wrestlers]
+        wrestlers = [replace(w, sheet=replace(w.sheet, tv_grade=now[w.id]["tv_grade"], grudge=now[w.id]["grudge"],
+                                              tiers=tier_points(w.sheet.tiers, options))) for w in wrestlers]
         stip = match.raw.get("stipulation")
         kind, chart = match_type(stip)
         if kind not in MATCH_TYPES:
@@ -257,6 +378,9 @@ class FaceToTheMat(Ruleset):
         gone = [w.name for w in wrestlers if now[w.id].get("left_town")]
         if gone:
             raise FedError(Problem(card.shown, where, f"{', '.join(gone)} left town after losing a loser-leaves-town grudge match", "Face to the Mat 9.a"))
+        prize = match.raw.get("special_prize")
+        if prize is not None and kind != "grudge":
+            raise FedError(Problem(card.shown, where, f"special_prize {prize!r}: a grudge match's stakes (9.a); this is a {kind} match", "Face to the Mat 9.a"))
         favored = match.raw.get("favored")
         if favored is not None and favored not in match.sides:
             raise FedError(Problem(card.shown, where, f"favored {favored!r} is not in this match", "Face to the Mat 4.a"))
@@ -272,15 +396,7 @@ class FaceToTheMat(Ruleset):
         def name_of(wid: str) -> str:
             return roster[wid].name if wid in roster else _title(wid)
 
-        in_match = {w.id for w in wrestlers}  # the HOT BOX is ringside: nobody in the match
-        ally_ids = [next((a for a in now[w.id].get("allies") or () if a not in in_match), None) for w in front]
-        foe_ids = [next((f for f in now[w.id].get("foes") or () if f not in in_match), None) for w in front]
-        grudges = []
-        for wid, record in roster.items():
-            state = {**self.initial_state(record), **{k: v for k, v in states.get(wid, {}).items() if v is not None}}
-            if wid not in in_match and not state.get("left_town"):
-                grudges.append((-state["grudge"], record.name, wid))
-        grudge_ids = [wid for _, _, wid in sorted(grudges)[:2]]
+        ally_ids, foe_ids, grudge_ids = self.hot_box([w.id for w in front], {w.id for w in wrestlers}, now, roster, states)
         hotbox = {"allies": [name_of(a) if a else "a friend from the locker room" for a in ally_ids],
                   "foes": [name_of(f) if f else "an old rival" for f in foe_ids],
                   "grudge": [name_of(g) for g in grudge_ids]}
@@ -313,10 +429,11 @@ class FaceToTheMat(Ruleset):
             objects=options.objects is not None, object_spaces=tuple(options.objects.spaces) if options.objects else (),
             object_bonus=options.objects.bonus if options.objects else 2, advanced_tag=options.advanced_tag,
             refreshment=options.refreshment, ref_bump=options.ref_bump, out_of_ring=options.out_of_ring,
-            increased_kickouts=options.increased_kickouts)
+            increased_kickouts=options.increased_kickouts, weapons=options.hardcore_weapons, cage_helped=options.cage_helped)
         setup = engine.Setup(match.id, tuple(w.sheet for w in front), hotbox, chart, options.tv_table, tiers, options.boo_rule, partners,
                              mode=mode, plans=tuple(plans[w.id] for w in ordered), options=adv, ref_bump_at=match.raw.get("ref_bump_at"),
-                             tables=self.tables(options, root))
+                             tables=self.tables(options, root),
+                             champions={wid: tuple(names) for wid, names in (getattr(match, "champions", None) or {}).items()})
         label = [" & ".join(w.name for w in team) for team in teams]
         if kind == "tag":
             billing = f"{label[0]} are favored; {label[1]} are the underdogs."
@@ -329,7 +446,7 @@ class FaceToTheMat(Ruleset):
         sides = [[k, k + len(front)] for k in range(len(front))] if kind == "tag" else [[k] for k in range(len(front))]
         extra = {"stipulation": stip, "match_type": kind, "format": fmt, "sides": sides, "teams": list(engine.teams_of(setup)),
                  "hotbox_ids": {"allies": ally_ids, "foes": foe_ids, "grudge": grudge_ids},
-                 "interviews": options.interviews, "mini_match_to": options.mini_match_to,
+                 "interviews": options.interviews, "mini_match_to": options.mini_match_to, "special_prize": prize,
                  "challenges": {w.id: plans[w.id].challenge for w in ordered if plans[w.id].challenge},
                  "names": {wid: name_of(wid) for wid in {*ally_ids, *foe_ids, *(p.challenge for p in plans.values())} | {w.id for w in wrestlers} if wid}}
         return Booking(match, setup, ordered, [billing, *notes], extra)
@@ -340,8 +457,14 @@ class FaceToTheMat(Ruleset):
         league: list = []
         if extra.get("interviews"):  # 10.d: the segment before the bell
             first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
+            league = [(side, kind, change, f"{INTERVIEW}{why}") for side, kind, change, why in league]  # told as the interview's in the league
+        # a promo sent is read before the bell; with interview segments on, the men in the
+        # segment read theirs there (10.d), and a tag partner's is read before the bell
+        in_segment = len(setup.wrestlers) if extra.get("interviews") else 0
+        first[:0] = [engine.Line(0, "promo", f"{w.name}, before the bell: \u201c{plan.promo}\u201d", None, 0, (0,) * len(setup.wrestlers))
+                     for k, (w, plan) in enumerate(zip(booking.wrestlers, setup.plans)) if plan.promo and k >= in_segment]
         if extra.get("match_type") == "grudge":
-            grudge = roll_grudge(setup, dice, chosen_grudge_type(extra.get("stipulation")))
+            grudge = roll_grudge(setup, dice, chosen_grudge_type(extra.get("stipulation")), extra.get("special_prize"))
             extra["grudge"] = grudge
             setup = replace(setup, chart=grudge["chart"])
             names = [w.name for w in setup.wrestlers]
@@ -422,15 +545,16 @@ class FaceToTheMat(Ruleset):
         def name(wid: str) -> str:
             return names.get(wid) or _title(wid)
 
-        for side, kind, change, _ in result.league:
+        for side, kind, change, why in result.league:
+            source = "interview" if str(why).startswith(INTERVIEW) else "storyline"
             for k in sides[side]:
                 wid = ws[k].id
                 state = new[wid]
                 if kind == "tv":
-                    grade(wid, change, "storyline")
+                    grade(wid, change, source)
                 elif kind == "grudge":
                     state["grudge"] += change
-                    reasons[wid].append(f"storyline: grudge {state['grudge'] - change} -> {state['grudge']}")
+                    reasons[wid].append(f"{source}: grudge {state['grudge'] - change} -> {state['grudge']}")
                 elif kind == "foe" and ids["allies"][side]:  # his HOT BOX ally turns on him
                     turned = ids["allies"][side]
                     state["allies"] = [a for a in state["allies"] if a != turned]
@@ -445,7 +569,9 @@ class FaceToTheMat(Ruleset):
         for wid, target in booking.extra.get("challenges", {}).items():
             new[wid]["challenge"] = target
             reasons[wid].append(f"issued a grudge match challenge to {name(target)} (9.a)")
-        return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid]}
+        # every change is recorded with its reason, even when changes cancel (a grudge match's -1
+        # and an interview's +1 leave the grade as it was; both are told)
+        return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid] or reasons[wid]}
 
     def summary(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
@@ -537,7 +663,14 @@ class FaceToTheMat(Ruleset):
         stip = match.raw.get("stipulation") or "normal"
         kind, _ = match_type(stip)
         teams = [wrestlers[0:2], wrestlers[2:4]] if kind == "tag" else [[w] for w in wrestlers]
-        return {"sides": [" & ".join(w.name for w in team) for team in teams], "stipulation": stip}
+        options = self.settings(settings)
+        tables = self.tables(options, card.fed.root) or data()
+        help_table = tables["advanced"]["help"]
+        return {"sides": [" & ".join(w.name for w in team) for team in teams], "stipulation": stip,
+                "help": ", ".join(f"{roll}: {entry['spaces']:+d}" for roll, entry in sorted(help_table.items())) + " (a minus: your foe answers instead)",
+                "cage": "cage" in stip.split(), "weapons": options.hardcore_weapons and ("hardcore" in stip.split() or kind == "grudge"),
+                "objects": options.objects is not None, "object_bonus": options.objects.bonus if options.objects else 2,
+                "interviews": options.interviews}
 
 
 __all__ = ["FaceToTheMat"]

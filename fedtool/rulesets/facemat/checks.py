@@ -99,7 +99,7 @@ def _facs(data: Any, file: str, problems: Collector) -> None:
         if kind == "GRUDGE" and card.get("grudge") not in ("gold", "silver", "bronze"):
             problems.add(file, where, "a Grudge card is gold, silver or bronze", "Face to the Mat 7.c")
         points = card.get("points")
-        if kind in FAC_TYPES - {"TV_MOVE", "GRUDGE", "WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"} and not (
+        if kind in FAC_TYPES - {"TV_MOVE", "GRUDGE", "WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH"} and not (
                 points == "d6" or isinstance(points, int) and not isinstance(points, bool) and 0 <= points <= 15):
             problems.add(file, where, f"points {points!r}: a {kind} card scores a whole number 0-15 or d6", "Face to the Mat 7.a")
 

@@ -53,6 +53,8 @@ class Options:
     ref_bump: str = "fac"  # 10.e: fac (reel K on the REF BUMP FAC), downed (and the ref is down a FAC), off
     out_of_ring: bool = False  # 10.f: the Out of the Ring board
     increased_kickouts: bool = False  # 10.g: chips on the first two PIN spaces
+    weapons: bool = False  # 9.f.iv: in a hardcore match a chart's object is a weapon in hand, option 10.b or not
+    cage_helped: str = "half_down"  # 9.b: HELPED points and help inside a cage: half, rounded down (or half_up)
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,7 @@ class Setup:
     first_to: int | None = None  # a mini-match ends when a token reaches this space
     ref_bump_at: int | None = None  # 10.e.ii: a scripted ref bump at this FAC
     tables: dict | None = field(default=None, repr=False, compare=False)  # a fed's own data files (else the packaged ones)
+    champions: dict = field(default_factory=dict)  # wrestler id -> the titles he holds (the league's, handed in by the core)
 
 
 @dataclass(slots=True)
@@ -156,6 +159,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     skip = [False] * n
     knocked = [False] * n  # 8.a: his token's last move was backwards (he did not reach where he stands)
     held = [False] * n  # 10.b: an object in hand
+    hidden = [False] * n  # the writeup has said he keeps his object back (use_object)
     helped = [False] * n  # a call for help is answered once a match
     card_chips = [0] * n  # 10.g: kickout chips a wrestler has taken onto his card
     chips = set(options.object_spaces) if options.objects else set()
@@ -228,10 +232,17 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return
         if points <= 0:
             return
-        if from_card and held[i] and wants_object(i):
-            held[i] = False
-            points += options.object_bonus
-            say("object", f"{names[i]} brings the object into play (+{options.object_bonus}).", i, options.object_bonus)
+        if from_card and held[i]:  # 10.b.iv: the player's use_object decides, and the story says so
+            choice = plan(i).use_object
+            if wants_object(i):
+                held[i] = hidden[i] = False
+                points += options.object_bonus
+                why = "while trailing, as planned" if choice == "when_trailing" else "as planned"
+                say("object", f"{names[i]} brings the object into play {why} (+{options.object_bonus}).", i, options.object_bonus)
+            elif not hidden[i]:
+                hidden[i] = True
+                why = ": the plan is never to use it" if choice == "never" else " until trailing, as planned"
+                say("object", f"{names[i]} keeps the object out of sight{why}.", i)
         space = pos[i] + points
         pos[i] = space = space if space < finish else finish
         knocked[i] = False
@@ -395,7 +406,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         elif kind == "pin_attempt":
             for i in whom(args["who"]):
                 attempt(i)
-        elif kind == "object" and options.objects:  # 10.b: chart objects count only with the option
+        elif kind == "object" and (options.objects or options.weapons and setup.chart == "hardcore"):  # 10.b; 9.f.iv weapons
             for i in whom(args["who"]):
                 held[i] = True
 
@@ -473,9 +484,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return trailing(card_trailing=True)
         if kind in ("TV_MOVE", "SIGNATURE"):
             candidates = list(ring)
-        elif kind == "GRUDGE":
-            top = max(w[k].grudge for k in ring)
-            candidates = [k for k in ring if w[k].grudge == top]
+        elif kind == "GRUDGE":  # 10.h: a wrestler whose tier is worth 0 has no such move
+            able = [k for k in ring if _tier(card, w[k], setup) > 0]
+            if not able:
+                return None
+            top = max(w[k].grudge for k in able)
+            candidates = [k for k in able if w[k].grudge == top]
             if len(candidates) == 1:
                 return candidates[0]
         else:
@@ -503,15 +517,29 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             helped[i] = True
             roll = dice.die(6, f"{names[i]} calls for help 1d6")
             entry = tables["advanced"]["help"][roll]
-            spaces = entry["spaces"] // 2 if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
+            spaces = _caged(entry["spaces"], options) if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
             who = allies[i] if i < len(allies) else "an ally"
             if entry["spaces"] < 0:
                 who = foes[i] if i < len(foes) else "a rival"
+            why = "at once, as planned" if choice == "at_once" else f"{pos[leader()] - pos[i]} spaces behind, as planned"
             put(i, pos[i] + spaces)
-            say("help", entry["text"].format(wrestler=names[i], ally=who, foe=who) + f" ({spaces:+d}, to space {pos[i]})", i, spaces)
+            say("help", f"{names[i]} calls for help ({why}): " + entry["text"].format(wrestler=names[i], ally=who, foe=who) + f" ({spaces:+d}, to space {pos[i]})", i, spaces)
             attempt(i)
             if state["winner"] is not None:
                 return
+
+    def title_holder(card: dict) -> None:
+        """The Title Holder FAC (its `rule` in facs.yaml): the champion in the ring performs
+        and scores the card's points; two champions, the tiebreaker (7); none, nobody."""
+        holders = [k for k in ring if w[k].id in setup.champions]
+        if not holders:
+            say("fac", f"FAC {drawn}: the champion's card; no champion in this match.")
+            return
+        i = holders[0] if len(holders) == 1 else trailing(among=holders)
+        points = _points(card, w[i], setup, tables, dice, names[i])
+        belts = " and ".join(setup.champions[w[i].id])
+        note((drawn, "fac", (_fac_text, (drawn, card["text"], values_for(i), belts)), i, points, tuple(pos)))
+        score(i, points, "Title Holder", True)
 
     def ref_bump() -> None:
         event(chart_event(tables["reels"]["reels"]["K"]["events"], "ref bump reel K 2d6"))
@@ -603,7 +631,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             if rolls.count(top) == 1:
                 score(ring[rolls.index(top)], top, "test of strength")
         elif kind == "TITLE_HOLDER":
-            say("fac", f"FAC {drawn}: the champion's card; no champion in this match.")
+            title_holder(card)
         if helping and state["winner"] is None:
             call_for_help()
         if pos == before and state["winner"] is None:
@@ -674,16 +702,31 @@ class _Fill(dict):
         return "{" + key + "}"
 
 
+def _tier(card: dict, wrestler: Wrestler, setup: Setup) -> int:
+    """7.c a Grudge card's points for this wrestler: his card's tiers (10.h), else the fed's."""
+    tiers = wrestler.tiers if isinstance(wrestler.tiers, tuple) else setup.tiers
+    return tiers[TIER_INDEX[card["grudge"]]]
+
+
+TIER_INDEX = {"gold": 0, "silver": 1, "bronze": 2}
+
+
 def _points(card: dict, wrestler: Wrestler, setup: Setup, tables: dict, dice: Dice, name: str) -> int:
     """7: skill cards base + 1d6 with the square icon; TV Move by grade; Grudge by tier."""
     kind, points = card["type"], card.get("points")
     if kind == "TV_MOVE":
         return tables["tv"]["tables"][setup.tv_table][wrestler.tv_grade]
     if kind == "GRUDGE":
-        return dict(zip(("gold", "silver", "bronze"), setup.tiers))[card["grudge"]]
+        return _tier(card, wrestler, setup)
     base = dice.roll(1, 6, f"{name} d6 points")[0] if points == "d6" else int(points or 0)
     if card.get("square"):
         base += dice.roll(1, 6, f"{name} square icon 1d6")[0]
     if kind == "HELPED" and setup.chart == "cage":
-        base //= 2  # 9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)"
+        base = _caged(base, setup.options)  # 9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)"
     return base
+
+
+def _caged(points: int, options: Options) -> int:
+    """9.b outside interference inside a cage: half, rounded down (a 1 is stopped) or, with
+    the fed's `cage_helped: half_up`, rounded up (a 1 still counts)."""
+    return (points + 1) // 2 if options.cage_helped == "half_up" else points // 2

@@ -28,6 +28,7 @@ class CardModel(FileModel):
     skills: dict[str, str] = {}
     finisher: FinisherModel
     signature_moves: dict[str, str] = {}
+    tiers: str | dict = "average"  # 10.h: superior, average, inferior, or {gold: N, silver: N, bronze: N}
     allies: list[str] = Field(default=[], max_length=50)  # wrestler ids: each a sheet in rosters/ (checked when booked)
     foes: list[str] = Field(default=[], max_length=50)
     bio: str = Field(default="", max_length=4000)
@@ -49,6 +50,7 @@ class Wrestler:
     members: tuple = field(default=())
     owner_name: str = ""
     owner_email: str = ""
+    tiers: str | tuple = "average"  # 10.h: superior | average | inferior, or (gold, silver, bronze) points
 
 
 def read_card(data: Any, file: str, wrestler_id: str) -> Wrestler:
@@ -79,7 +81,37 @@ def read_card(data: Any, file: str, wrestler_id: str) -> Wrestler:
                 problems.add(file, place(data, (section, index)), f"{other!r} is this wrestler himself: {section} are other wrestlers", "Face to the Mat 4.b")
             elif section == "foes" and other in model.allies:
                 problems.add(file, place(data, (section, index)), f"{other!r} is both an ally and a foe", "Face to the Mat 4.b")
+    tiers = _tiers(model.tiers, data, file, problems)
     problems.raise_if_any()
     return Wrestler(wrestler_id, model.name, grade, model.grudge, model.alignment, skills, model.finisher.name, finisher,
                     {k.strip().upper(): v for k, v in model.signature_moves.items()}, tuple(model.allies), tuple(model.foes),
-                    owner_name=model.owner.name, owner_email=str(model.owner.email))
+                    owner_name=model.owner.name, owner_email=str(model.owner.email), tiers=tiers)
+
+
+TIER_CLASSES = ("superior", "average", "inferior")  # 10.h "based on wrestler skill"
+TIER_NAMES = ("gold", "silver", "bronze")
+
+
+def _tiers(value: str | dict, data: Any, file: str, problems: Collector) -> str | tuple:
+    """10.h "Varied Gold-Silver-Bronze Moves": a class (superior, average, inferior; what each
+    is worth is the fed's: docs/rulings) or the card's own points, 0 to 10 each (0: the
+    wrestler has no such move)."""
+    rule = "Face to the Mat 10.h"
+    if isinstance(value, str):
+        if value.strip().lower() not in TIER_CLASSES:
+            problems.add(file, place(data, ("tiers",)), f"tiers {value[:40]!r}: superior, average or inferior, or {{gold: N, silver: N, bronze: N}}", rule)
+            return "average"
+        return value.strip().lower()
+    unknown = [str(key) for key in value if key not in TIER_NAMES]
+    if unknown:
+        problems.add(file, place(data, ("tiers", unknown[0])), f"unknown tier {unknown[0][:40]!r}: the tiers are gold, silver and bronze", rule)
+        return "average"
+    points = []
+    for name in TIER_NAMES:
+        got = value.get(name)
+        if not isinstance(got, int) or isinstance(got, bool) or not 0 <= got <= 10:
+            problems.add(file, place(data, ("tiers", name)) if name in value else place(data, ("tiers",)),
+                         f"tiers: {name} needs a whole number of points, 0 (no {name.upper()} move) to 10; got {got!r}", rule)
+            return "average"
+        points.append(got)
+    return tuple(points)
