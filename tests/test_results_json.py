@@ -23,6 +23,7 @@ from golden import demo_copy
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = json.loads((ROOT / "docs/results.schema.json").read_text(encoding="utf-8"))
 WEEKS = (1, 2, 3, 4, 5)
+DECK = {card["id"]: card["type"] for card in yaml.safe_load((ROOT / "fedtool/rulesets/facemat/data/facs.yaml").read_text(encoding="utf-8"))["cards"]}
 # matches.summary of the demo's five weeks as the fedtool before this change stored them (commit 586136c)
 OLD_SUMMARIES = json.loads((Path(__file__).parent / "data/summaries-before-results-json.json").read_text(encoding="utf-8"))["summaries"]
 
@@ -193,6 +194,10 @@ def test_face_to_the_mat_gives_the_facs_played_and_the_hotbox(results):
         m = every_match(results)[key]
         d = m["details"]
         assert d["facs"] == m["round"] > 0
+        # 6.a each card drawn, in order: one a FAC, numbered 1 to the last, from the deck
+        assert [c["fac"] for c in d["cards"]] == list(range(1, d["facs"] + 1))
+        assert {c["stage"] for c in d["cards"]} == {None}
+        assert all(DECK[c["id"]] == c["type"] for c in d["cards"])
         fronts = [s["id"] for s in m["sides"]][: 2 if m["match_type"] == "tag" else len(m["sides"])]
         assert [seat["for"] for seat in d["hotbox"]["allies"]] == [seat["for"] for seat in d["hotbox"]["foes"]] == fronts
         assert len(d["hotbox"]["grudge"]) == 2
@@ -304,3 +309,24 @@ def test_a_summary_with_nothing_in_it_prints_without_a_traceback(old_league):
     text = CliRunner().invoke(cli, ["results", "2", "--fed", str(old_league)])
     assert text.exit_code == 0 and text.exception is None, text.output
     assert "m3: (no sides recorded): mad-dog-maddox wins by pin in round 16" in text.output
+
+
+def test_a_battle_royale_gives_every_card_drawn_by_stage(tmp_path):
+    """9.e: a Match-Up or Quick-Play battle royale cuts the field before the final two
+    wrestle; its cards say which part drew them, and the final's are numbered as its FACs."""
+    from fedtool.kernel.dice import SeededDice
+    from fedtool.rulesets.facemat import royale
+    from fedtool.rulesets.facemat.engine import Setup
+    from fedtool.rulesets.facemat.sheet import Wrestler
+
+    men = tuple(Wrestler(f"w{k}", f"Man {k}", "C", 0, "heel" if k % 2 else "face", {"MEAN": "star", "QUICK": "square"}, "a move", (11, 33), {})
+                for k in range(5))
+    hotbox = {"allies": [None] * 5, "foes": [None] * 5, "grudge": []}
+    for method in ("match_up", "quick_play"):
+        result = royale.battle_royale(Setup("m1", men, hotbox, storylines=False), method, SeededDice(7), 12)
+        stages = [stage for stage, *_ in result.cards]
+        final = [fac for stage, fac, _, _ in result.cards if stage == "final"]
+        assert final == list(range(1, result.facs + 1))
+        assert stages[0].startswith("mini-match 1: " if method == "match_up" else "quick-play round 1: ")
+        assert stages.index("final") == len(stages) - len(final)  # the cut first, then the final
+        assert all(DECK[card] == kind for _, _, card, kind in result.cards)

@@ -585,6 +585,7 @@ class FaceToTheMat(Ruleset):
             "winners": won,
             "method": result.method,
             "round": result.facs,
+            "cards": [{"stage": stage, "fac": fac, "id": card, "type": kind} for stage, fac, card, kind in result.cards],
             "favored": ws[0].id,
             "sides": [{"id": w.id, "name": w.name, "track": result.positions[side_of[k]], "tv_grade": w.sheet.tv_grade} for k, w in enumerate(ws)],
             "eliminations": [{"wrestler": ws[side].id, "by": None if by is None else ws[by].id, "method": how, "fac": fac} for side, by, how, fac in result.eliminations],
@@ -641,7 +642,7 @@ class FaceToTheMat(Ruleset):
         """Face to the Mat in `fedtool results --json`: the match type (9: normal, grudge,
         tag, three_for_all, battle_royale), the Wild Card chart played (normal, cage,
         hardcore: a grudge match's roll decides it, 9.a), the grudge roll, the favored side
-        (4.a), the FACs played, each wrestler's final track space, the HOT BOX (4.b),
+        (4.a), the FACs played (how many, and each card drawn in order), each wrestler's final track space, the HOT BOX (4.b),
         eliminations and the storyline's events. A summary kept before the HOT BOX was
         recorded gives it as null."""
         grudge = summary.get("grudge") if isinstance(summary.get("grudge"), dict) else None
@@ -652,6 +653,7 @@ class FaceToTheMat(Ruleset):
             "grudge": {k: grudge.get(k) for k in ("type", "stakes", "type_text", "stakes_text")} if grudge else None,
             "favored": summary.get("favored"),
             "facs": summary.get("round"),
+            "cards": summary.get("cards") if isinstance(summary.get("cards"), list) else None,
             "winners": summary.get("winners"),
             "tracks": {side.get("id"): side.get("track") for side in summary.get("sides") or []},
             "hotbox": summary.get("hotbox"),

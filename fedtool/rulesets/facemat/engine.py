@@ -95,7 +95,8 @@ class Result:
     Line records when first read, so a simulation of thousands of matches never pays for them."""
 
     def __init__(self, winner: int | None, method: str, facs: int, positions: list, lines: list | None = None,
-                 league: list | None = None, log: list | None = None, eliminations: list | None = None, raw: bool = False):
+                 league: list | None = None, log: list | None = None, eliminations: list | None = None, raw: bool = False,
+                 cards: list | None = None):
         self.winner = winner  # the side that won (two-on-one: the side that scored the winning fall)
         self.method = method  # pin, finisher, time_limit (a mini-match: reached)
         self.facs = facs
@@ -105,6 +106,7 @@ class Result:
         self.league = league if league is not None else []  # (side, "grudge"|"tv"|"ally"|"foe", change, why)
         self.log = log if log is not None else []
         self.eliminations = eliminations if eliminations is not None else []  # (side, by side, method, FAC)
+        self.cards = cards if cards is not None else []  # each FAC drawn: (stage or None, FAC number, card id, type)
 
     @property
     def lines(self) -> list[Line]:
@@ -561,6 +563,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         return True
 
     drawn = 0
+    played: list = []  # each FAC drawn, for the results (Result.cards)
     helping = any(p.call_for_help != "never" for p in plans)
     if setup.storylines:
         storyline("pre-match")
@@ -579,6 +582,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             j = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")[0] - 1
             deck[j], deck[-1] = deck[-1], deck[j]
         card = deck.pop()
+        played.append((None, drawn, card.get("id"), card["type"]))
         if ref_down_until and drawn > ref_down_until:
             ref_down_until = 0
             if state["ref_down"]:  # only a referee who went down gets up (10.e, `downed`)
@@ -649,7 +653,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     if setup.storylines:
         storyline("post-match")
     say("end", "")
-    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out, raw=True)
+    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out, raw=True, cards=played)
 
 
 def _fac_text(drawn: int, template: str, values: dict | None, move_name: str | None) -> str:

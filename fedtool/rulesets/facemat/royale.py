@@ -25,10 +25,11 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> 
     lines: list[Line] = []
     log: list = []
     out: list = []  # (side, by side, method, FAC)
+    cards: list = []  # each FAC drawn on the way to the final two (Result.cards)
     if method == "match_up":
-        field = match_up(setup, dice, mini_match_to, lines, log, out)
+        field = match_up(setup, dice, mini_match_to, lines, log, out, cards)
     else:
-        field = quick_play(setup, dice, lines, out)
+        field = quick_play(setup, dice, lines, out, cards)
         log.extend(dice.take_log())
     final = _subset(setup, field, storylines=True)
     result = resolve(final, dice)
@@ -41,10 +42,11 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> 
     for k, side in enumerate(field):
         positions[side] = result.positions[k]
     league = [(field[i], kind, change, why) for i, kind, change, why in result.league]
-    return Result(winner, result.method, result.facs, positions, lines, league, log + result.log, out)
+    cards += [("final", fac, card, kind) for _, fac, card, kind in result.cards]
+    return Result(winner, result.method, result.facs, positions, lines, league, log + result.log, out, cards=cards)
 
 
-def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: list, out: list) -> list[int]:
+def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: list, out: list, cards: list | None = None) -> list[int]:
     """9.e.i: "Pair wrestlers for mini-matches; winners advance until two remain". Pairs go in
     billing order; an odd man out gets a bye. A mini-match has no storylines and ends when a
     token reaches `mini_match_to` (a pin, a finisher or that space: over the top rope)."""
@@ -59,6 +61,8 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
             mini = replace(_subset(setup, [a, b], storylines=False), first_to=mini_match_to)
             result = resolve(mini, dice)
             log.extend(result.log)
+            if cards is not None:
+                cards += [(f"mini-match {stage}: {setup.wrestlers[a].id} vs. {setup.wrestlers[b].id}", fac, card, kind) for _, fac, card, kind in result.cards]
             lines.append(Line(0, "storyline", f"Mini-match, stage {stage}: {setup.wrestlers[a].name} vs. {setup.wrestlers[b].name}.", positions=_zeros(setup)))
             lines.extend(_widen(ln, [a, b], len(setup.wrestlers)) for ln in result.lines if ln.kind != "end")
             if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
@@ -76,7 +80,7 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
     return field
 
 
-def quick_play(setup: Setup, dice: Dice, lines: list, out: list) -> list[int]:
+def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | None = None) -> list[int]:
     """9.e.ii: "Draw FACs for each wrestler; eliminate those who fail to score until two
     remain". Each round every wrestler left draws one FAC (in billing order, from one deck)
     and scores if he could perform it alone at the Start space; cards no one performs (Wild
@@ -98,6 +102,8 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list) -> list[int]:
                 j = dice.die(len(deck), f"Quick-Play: {man.name} draws a FAC: d{len(deck)}") - 1 if len(deck) > 1 else 0
                 deck[j], deck[-1] = deck[-1], deck[j]
                 card = deck.pop()
+                if cards is not None:
+                    cards.append((f"quick-play round {round_no}: {man.id}", round_no, card.get("id"), card["type"]))
                 if card["type"] not in passive:
                     break
             kind = card["type"]
