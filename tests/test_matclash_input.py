@@ -24,7 +24,7 @@ CASES = {
     "unknown situation": ("tommy-reyes.yaml", "  bottom: [reversal, escape_2, escape]", "  underwater: [reversal]",
                           ["strategies/week-03/tommy-reyes.yaml, line 6", "prefer.underwater", "[Mat Clash strategy]"]),
     "threshold not a number": ("tommy-reyes.yaml", "tie_when_trailing_by: 4", "tie_when_trailing_by: lots",
-                               ["strategies/week-03/tommy-reyes.yaml, line 12, field tie_when_trailing_by", "valid integer"]),
+                               ["strategies/week-03/tommy-reyes.yaml, line 12, field tie_when_trailing_by: give a whole number here, not 'lots'"]),
 }
 
 

@@ -81,6 +81,7 @@ class Scrap:
         self.taken_down = [False, False]  # i is on bottom from the opponent's Takedown (for 4.2's lost turn)
         self.stalled = [False, False]  # no Pin or MAT BEAST in i's next play
         self.resilient = [False, False]  # 4.6: i cannot be pinned this scrap
+        self.shown: list[list[Card]] = [[], []]  # the cards each has played, in order (what a policy's conditions see)
         self.turn = 0
         self.events: list[Event] = []
         self.fall: tuple[int, str] | None = None
@@ -206,6 +207,7 @@ class Scrap:
 
     def _spend(self, i: int, play: Play) -> None:
         self.hands[i].remove(play.card)
+        self.shown[i].append(play.card)
 
     def _credit(self, i: int, card: Card, points: int) -> None:
         self.stacks[i].append((card, points))
