@@ -134,7 +134,9 @@ class State:
         return sum(1 for c in shown[who] if c.id in ids) if shown else 0
 
     def unseen(self, ids) -> int:
-        """Copies not in my hand and not yet played: in the deck or the opponent's hand."""
+        """Copies not in my hand and not yet played: the deck list's count less my hand and the
+        cards shown, which is what lies in the deck and the opponent's hand (every card is in
+        exactly one place: ruling 4.4), so it is counted there."""
         s = self.scrap
         return sum(1 for c in s.deck if c.id in ids) + sum(1 for c in s.hands[1 - self.i] if c.id in ids)
 
@@ -652,7 +654,7 @@ def _key_text(key: str) -> str:
     if ":" in key:
         action = key.split(":")[1]
         return "Beastin'" if action == "beastin" else f"Beastin' as {catalogue()[action if action != 'escape' else 'escape'].name.split(' +')[0].split(' -')[0]}"
-    return catalogue()[key].name
+    return re.sub(r"\s*\(.*\)", "", catalogue()[key].name)  # "Comeback!", not "Comeback! (Tie the Match)"
 
 
 def _playable(key: str, position: str) -> bool:
