@@ -161,7 +161,7 @@ def test_a_plan_line_reads_the_transition_and_the_margin(turn, score, expected):
 def test_mat_beast_once_both_beastins_are_gone():
     """"MAT BEAST once both Beastin's are gone": the base deck's two, one in Red's hand and one
     shown by the opponent."""
-    p = policy("plan:\n  - when they cannot hold beastin, prefer mat_beast\n")
+    p = policy("plan:\n  - when they cannot hold beastin, prefer mat_beast\nprefer:\n  neutral: [feet_to_back]\n")
     scrap = scrap_of(["feet_to_back", "mat_beast", "beastin"], ["takedown", "beastin"], deck=["escape"] * 5)
     assert plays(p, scrap) == ("feet_to_back", "feet_to_back")  # the other Beastin' is unseen: it may be in his hand
     scrap.hands[1].remove(C["beastin"])
