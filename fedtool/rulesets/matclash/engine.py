@@ -375,7 +375,7 @@ class Scrap:
         o = 1 - i
         while self.fall is None:
             cut = [Play(c, "cut_em") for c in self.hands[i] if c.action == "cut_em"] if scored_takedown else []
-            another_takedown = [p for p in self._holding(i, "takedown") if p.card not in [c.card for c in cut]]
+            another_takedown = cut and [p for p in self._holding(i, "takedown") if p.card not in [c.card for c in cut]]
             if cut and another_takedown and self.policies[i].use_cut_em(self, i):
                 play = cut[0]
                 self._spend(i, play)

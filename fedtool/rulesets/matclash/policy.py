@@ -111,6 +111,25 @@ class Rule:
     draw: str | None = None
     momentum: str | None = None
 
+    @property
+    def lazy(self) -> bool:
+        """Whether the line only puts cards first (so it matters only when one is on offer)."""
+        return bool(self.prefer) and self.only is None and not (self.never or self.hold or self.draw or self.momentum or self.threat)
+
+    def bears_on(self, decision: str) -> bool:
+        if decision == "answer":
+            return bool(self.threat or self.never or self.hold)
+        if decision == "draw":
+            return bool(self.draw)
+        return bool(self.momentum or self.never)  # momentum (and Cut Em's `never`)
+
+    def test(self, state: State) -> bool:
+        """Whether the rule's conditions hold (its position is judged apart)."""
+        for cond in self.conds:
+            if not cond(state):
+                return False
+        return True
+
 
 class State:
     """What a condition may look at: the scrap as the wrestler sees it (his own hand, the
@@ -133,15 +152,15 @@ class State:
         shown = getattr(self.scrap, "shown", None)
         return sum(1 for c in shown[who] if c.id in ids) if shown else 0
 
-    def unseen(self, ids) -> int:
+    def unseen(self, ids) -> int:  # noqa: D401
         """Copies not in my hand and not yet played: the deck list's count less my hand and the
         cards shown, which is what lies in the deck and the opponent's hand (every card is in
         exactly one place: ruling 4.4), so it is counted there."""
         s = self.scrap
-        return sum(1 for c in s.deck if c.id in ids) + sum(1 for c in s.hands[1 - self.i] if c.id in ids)
+        return len([c for c in s.deck if c.id in ids]) + len([c for c in s.hands[1 - self.i] if c.id in ids])
 
     def holding(self, ids) -> int:
-        return sum(1 for c in self.scrap.hands[self.i] if c.id in ids)
+        return len([c for c in self.scrap.hands[self.i] if c.id in ids])
 
 
 def _compare(value: int, n: int, how: str | None, exact: bool = False) -> bool:
@@ -356,22 +375,56 @@ class Policy:
         base_hold = DEFAULT_HOLD if self.model.hold is None else {}
         self.base_hold = dict(base_hold)
         self._cache: dict = {}
+        self._asked: tuple = (None,) * 6  # (options, scrap, turn, deck size, wrestler, choice): the last choice
+        self._slots: dict = {}
+        self._bearing = {d: any(r.bears_on(d) for r in self.conditional) for d in ("answer", "draw", "momentum")}
         self.warnings: list = []
         self.lines: dict = {}
 
     # ------------------------------------------------------------ compiling
 
     def applying(self, state: State) -> list[Rule]:
-        return [r for r in self.rules if (r.positions is None or state.position in r.positions) and all(c(state) for c in r.conds)]
+        return [r for r in self.rules if (r.positions is None or state.position in r.positions) and r.test(state)]
 
-    def plan(self, state: State) -> Compiled:
-        key = (state.position, tuple(all(c(state) for c in r.conds) for r in self.conditional)) if self.conditional else state.position
+    def plan(self, state: State, offered: set | None = None, only_for: str | None = None) -> Compiled:
+        """The compiled plan for the state: the rules whose position and conditions hold.
+        With `offered` (the keys of the plays on offer), a line that only puts cards first and
+        names none of them is not judged: it cannot change the choice among those plays (the
+        others keep their order), and conditions are the costly part of a decision. With
+        `only_for` ("answer", "draw", "momentum") only the lines that bear on that decision are
+        judged, and only that part of the plan may be read."""
+        if not self.conditional:
+            return self._plain(state.position)
+        pos = state.position
+        slot = self._slots.get((pos, only_for))
+        if slot is None:  # the lines that bear on this decision here, with the cards of those that only put cards first
+            slot = self._slots[(pos, only_for)] = [
+                (r, frozenset(self._expand(r.prefer, pos)) if r.lazy and only_for is None else None) for r in self.conditional
+                if (r.positions is None or pos in r.positions) and (only_for is None or r.bears_on(only_for))]
+        if offered is None:
+            bits = tuple([r.test(state) for r, _ in slot])
+        else:
+            bits = tuple([(keys is None or not keys.isdisjoint(offered)) and r.test(state) for r, keys in slot])
+        key = (pos, only_for, bits)
         plan = self._cache.get(key)
         if plan is None:
-            rules = [r for r in self.rules if (r.positions is None or state.position in r.positions)
-                     and (not r.conds or key[1][self.conditional.index(r)])]
-            plan = self._cache[key] = self.compile(state.position, rules)
+            on = [r for (r, _), bit in zip(slot, bits) if bit]
+            rules = [r for r in self.rules if (r.positions is None or pos in r.positions) and (not r.conds or any(r is x for x in on))]
+            plan = self._cache[key] = self.compile(pos, rules)
         return plan
+
+    def _plain(self, position: str) -> Compiled:
+        """The plan of the lines without conditions (all a policy without plan conditions has)."""
+        plan = self._cache.get(position)
+        if plan is None:
+            plan = self._cache[position] = self.compile(position, [r for r in self.rules if not r.conds and (r.positions is None or position in r.positions)])
+        return plan
+
+    def _plan_for(self, scrap, i: int, decision: str) -> Compiled:
+        """The plan for an answer, a draw or Momentum: conditions judged only if a line bears on it."""
+        if not self._bearing[decision]:
+            return self._plain(scrap.positions[i])
+        return self.plan(State(scrap, i), only_for=decision)
 
     def compile(self, position: str, rules: list[Rule]) -> Compiled:
         explicit: list[str] = []
@@ -411,7 +464,7 @@ class Policy:
             if key not in seen:
                 seen.add(key)
                 order.append((key, None))
-        rank = {k: (n, gate) for n, (k, gate) in enumerate(order)}
+        rank = {k: (n, gate) for n, (k, gate) in enumerate(order) if k not in forbidden and (allowed is None or k in allowed)}  # what may be played
         holds = {}
         for k, n in hold.items():
             ids = members(k)
@@ -492,8 +545,8 @@ class Policy:
         ids, keep = rule
         return keep > 0 and sum(1 for c in scrap.hands[i] if c.id in ids) <= keep
 
-    def _gate(self, gate: str, scrap, i: int, state: State) -> bool:
-        behind = state.theirs - state.mine
+    def _gate(self, gate: str, scrap, i: int, state: State | None) -> bool:
+        behind = state.theirs - state.mine if state is not None else scrap.points[1 - i] - scrap.points[i]
         if gate == "tie":
             return behind >= self.model.tie_when_trailing_by
         if gate == "wizardry":
@@ -505,31 +558,36 @@ class Policy:
             return lead is not None and -behind >= lead
         return True  # pragma: no cover
 
-    def ranked(self, scrap, i: int, options, state: State | None = None) -> list:
-        """The options this policy would play, best first (the first is its choice)."""
-        state = state or State(scrap, i)
-        plan = self.plan(state)
-        out = []
-        for p in options:
-            k = self.key(p)
-            found = plan.rank.get(k)
-            if found is None or k in plan.forbidden or (plan.allowed is not None and k not in plan.allowed):
+    def choose(self, scrap, i, options, state: State | None = None):
+        """The play this policy makes among `options` (None: it passes)."""
+        asked = self._asked
+        if state is None and options is asked[0] and asked[1] is scrap and asked[2] == scrap.turn and asked[3] == len(scrap.deck) and asked[4] == i:
+            return asked[5]  # asked again at the same moment (whether to draw, then what to play)
+        keys = [p.card.id if p.card.action != "wild" else f"{p.card.id}:{p.action}" for p in options]
+        if state is not None or self.conditional:
+            plan = self.plan(state or State(scrap, i), set(keys) if self.conditional else None)
+        else:
+            plan = self._plain(scrap.positions[i])
+        best = best_n = None
+        rank = plan.rank
+        for p, k in zip(options, keys):
+            found = rank.get(k)
+            if found is None:
                 continue
             n, gate = found
+            if best_n is not None and n >= best_n:
+                continue
             if gate and not self._gate(gate, scrap, i, state):
                 continue
             if p.card.action == "wild" and self._held(scrap, i, p.card, plan):
                 continue
-            out.append((n, p))
-        out.sort(key=lambda x: x[0])
-        return [p for _, p in out]
-
-    def choose(self, scrap, i, options, state: State | None = None):
-        ranked = self.ranked(scrap, i, options, state)
-        return ranked[0] if ranked else None
+            best, best_n = p, n
+        if state is None:
+            self._asked = (options, scrap, scrap.turn, len(scrap.deck), i, best)
+        return best
 
     def answer(self, scrap, i, threat, options):
-        plan = self.plan(State(scrap, i))
+        plan = self._plan_for(scrap, i, "answer")
         rank, allowed, _ = plan.answers[threat]
         ending = threat in ENDING
         best, best_n = None, None
@@ -549,7 +607,7 @@ class Policy:
         return best
 
     def wants_draw(self, scrap, i, options) -> bool:
-        draw = self.plan(State(scrap, i)).draw
+        draw = self._plan_for(scrap, i, "draw").draw
         if draw == "never":
             return False
         if draw == "always":
@@ -568,7 +626,7 @@ class Policy:
         return self.choose(scrap, i, takedowns, state) is not None
 
     def use_momentum(self, scrap, i, scored_takedown: bool) -> bool:
-        plan = self.plan(State(scrap, i))
+        plan = self._plan_for(scrap, i, "momentum")
         if "momentum" in plan.forbidden:
             return False
         if plan.momentum == "never":
