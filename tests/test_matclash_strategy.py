@@ -7,6 +7,9 @@ policy read from YAML text is asked what it plays, as the engine asks it.
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 import pytest
 
 from fedtool.kernel.dice import ScriptedDice
@@ -225,3 +228,37 @@ def test_fedtool_read_shows_how_a_yaml_policy_reads(demo_fed, fedtool):
     result = fedtool("read", bad, "--fed", demo_fed)
     assert result.exit_code == 0  # a warning: the file stands
     assert "  line   6: warning: any Escape (+2 first) can never be played in neutral" in result.output, result.output
+
+
+# ---------------------------------------------------------------------------- the documentation
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_documented_strategies_read():
+    """Every YAML example of docs/mat-clash-strategy.md and the README's Mat Clash strategy stand."""
+    docs = (ROOT / "docs/mat-clash-strategy.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", docs, re.DOTALL)
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks.append(readme.split("# strategies/week-03/tommy-reyes.yaml\n", 1)[1].split("```", 1)[0])
+    assert len(blocks) == 3
+    for block in blocks:
+        assert policy(block).rules
+
+
+def test_the_worked_example_ride_the_lead_late():
+    """docs/mat-clash-strategy.md: in transition 5 (four complete: turn 8), 9-4 on top with Stalling
+    and a Near Fall +3, the back exposed: Stalling; at 9-6 the Near Fall."""
+    p = policy(STALL_LATE)
+    hand = ["stalling", "near_fall_3"]
+    assert plays(p, scrap_of(hand, positions=(TOP, BOTTOM), turn=8, score=(9, 4), exposed="momentum")) == ("stalling", "stalling")
+    assert plays(p, scrap_of(hand, positions=(TOP, BOTTOM), turn=8, score=(9, 6), exposed="momentum")) == ("near_fall_3", "near_fall")
+
+
+def test_bottom_only_gets_up():
+    """`only: {bottom: [reversal, escape]}`: no Stalling, tie card or Pin from bottom."""
+    p = policy("only:\n  bottom: [reversal, escape]\n")
+    scrap = scrap_of(["stalling", "comeback", "pin", "escape"], positions=(BOTTOM, TOP), turn=4, score=(0, 9))
+    assert plays(p, scrap) == ("escape", "escape")
+    scrap.hands[0].remove(C["escape"])
+    assert plays(p, scrap) is None
