@@ -262,3 +262,36 @@ def test_bottom_only_gets_up():
     assert plays(p, scrap) == ("escape", "escape")
     scrap.hands[0].remove(C["escape"])
     assert plays(p, scrap) is None
+
+
+OLD_ADA = """# Ada goes for the back: Feet to Back first, Wizardry when the opponent has 5 or more to erase.
+prefer:
+  neutral: [feet_to_back, takedown]
+  top: [spladle, near_fall_5, near_fall_4, near_fall_3, pin, mat_beast]
+answer:
+  feet_to_back: [clone, defense]
+wizardry_when_erasing: 5
+momentum: always
+"""
+OLD_GUS = """prefer:
+  neutral: [takedown]
+  bottom: [escape, reversal]
+answer:
+  takedown: [defense, scramble]
+  reversal: [defense]
+hold: {defense: 1, beastin: 1}
+stall_when_leading_by: 3
+draw: always
+"""
+
+
+def test_files_written_before_stand_and_say_what_changed():
+    """The demo's week-3 strategies as they were before the plan language still stand; `fedtool
+    read` names what now reads differently."""
+    notes = [r.reading for r in policy(OLD_ADA).readings() if r.reading.startswith("note")]
+    assert notes == ["note, what changed: `prefer:` lists sit on top of the default: cards they leave out are still played after them; "
+                     "write `only:` to play nothing else"]
+    gus = [(r.line, r.reading) for r in policy(OLD_GUS).readings() if r.reading.startswith("note")]
+    assert gus[1] == (2, "note, what changed: escape now means Escape +2, then Escape +1; write escape_1 for Escape +1 alone")
+    assert [(r.line, r.reading) for r in policy("hold: {}\n").readings() if r.reading.startswith("note")] == [
+        (1, "note, what changed: `hold: {}` keeps nothing back (it used to keep one Defense)")]

@@ -379,6 +379,7 @@ class Policy:
         self._slots: dict = {}
         self._bearing = {d: any(r.bears_on(d) for r in self.conditional) for d in ("answer", "draw", "momentum")}
         self.warnings: list = []
+        self.notes: list = []  # how a file written before the plan language reads now (docs/mat-clash-strategy.md)
         self.lines: dict = {}
 
     # ------------------------------------------------------------ compiling
@@ -704,6 +705,7 @@ class Policy:
                 changes.append("Momentum " + r.momentum.replace("_", " "))
             out.append(Reading(r.line, f"{' '.join(r.text.split())} -> " + "; ".join(changes)))
         out += [Reading(line, f"warning: {text}") for line, text in self.warnings]
+        out += [Reading(line, f"note, what changed: {text}") for line, text in self.notes]
         return out
 
 
@@ -871,11 +873,38 @@ def read_policy(data: Any, file: str, wrestler_id: str | None = None, wrestler_n
             for cid in members(key):
                 moves[cid] = move
     problems.raise_if_any()
+    notes = _what_changed(data)
     policy = Policy(model, rules, moves)
+    policy.notes = notes
     policy.base_hold = hold if model.hold is not None else dict(DEFAULT_HOLD)
     policy.warnings = warnings
     policy.lines = lines
     return policy
+
+
+CHANGED_NAMES = {
+    "near_fall": "near_fall now means any Near Fall, best first (it meant Near Fall +2 alone); write near_fall_2 for that card",
+    "escape": "escape now means Escape +2, then Escape +1; write escape_1 for Escape +1 alone",
+}
+
+
+def _what_changed(data: dict) -> list:
+    """Notes for a file that reads differently since the plan language (docs/mat-clash-strategy.md,
+    "What changed"): the file stands; the player is told what it now does."""
+    notes = []
+    if isinstance(data.get("prefer"), dict) and data["prefer"] and not any(k in data for k in ("only", "plan", "never")):
+        notes.append((line_of_place(data, ("prefer",)), "`prefer:` lists sit on top of the default: cards they leave out are still "
+                      "played after them; write `only:` to play nothing else"))
+    named = set()
+    for section in ("prefer", "answer", "only"):
+        for lst in (data.get(section) or {}).values() if isinstance(data.get(section), dict) else ():
+            for name in lst if isinstance(lst, list) else ():
+                if isinstance(name, str) and key_of(name) in CHANGED_NAMES and key_of(name) not in named:
+                    named.add(key_of(name))
+                    notes.append((line_of_place(data, (section,)), CHANGED_NAMES[key_of(name)]))
+    if data.get("hold") == {}:
+        notes.append((line_of_place(data, ("hold",)), "`hold: {}` keeps nothing back (it used to keep one Defense)"))
+    return notes
 
 
 def line_of_place(data: Any, loc: tuple) -> int:
