@@ -295,3 +295,11 @@ def test_files_written_before_stand_and_say_what_changed():
     assert gus[1] == (2, "note, what changed: escape now means Escape +2, then Escape +1; write escape_1 for Escape +1 alone")
     assert [(r.line, r.reading) for r in policy("hold: {}\n").readings() if r.reading.startswith("note")] == [
         (1, "note, what changed: `hold: {}` keeps nothing back (it used to keep one Defense)")]
+
+
+def test_a_plan_line_with_a_colon_reads_the_same():
+    """YAML reads "after transition 3: prefer stalling" as a mapping; it is the same line."""
+    p = policy("plan:\n  - after transition 3, when leading by 4 or more: prefer stalling\n")
+    assert plays(p, scrap_of(["takedown", "stalling"], turn=6, score=(7, 3))) == ("stalling", "stalling")
+    assert refusal("plan:\n  - [prefer, pin]\n") == [f"{FILE}, line 2, field plan.0: a plan line is one sentence, such as "
+                                                         "'after transition 3, when leading by 4 or more, prefer stalling' [Mat Clash strategy]"]

@@ -80,7 +80,8 @@ class StrategyModel(FileModel):
     never: Cards | None = None
     answer: dict[Literal["takedown", "reversal", "pin", "mat_beast", "feet_to_back", "spladle"], Cards] = {}
     hold: dict[str, Count] | None = None  # how many of each answer card are kept back from ordinary answers; {} holds nothing
-    plan: Annotated[list[str], Field(min_length=1, max_length=100)] | None = None
+    # a line with a colon ("after transition 3: prefer pin") is read by YAML as a one-key mapping: it reads the same
+    plan: Annotated[list[str | Annotated[dict[str, str], Field(min_length=1, max_length=1)]], Field(min_length=1, max_length=100)] | None = None
     draw: Literal["when_stuck", "always", "never"] = "when_stuck"
     stall_when_leading_by: Count | None = None
     tie_when_trailing_by: Annotated[StrictInt, Field(ge=1, le=50)] = 4  # Comeback, Mindset
@@ -792,10 +793,18 @@ def read_policy(data: Any, file: str, wrestler_id: str | None = None, wrestler_n
     try:
         model = StrategyModel.model_validate(data)
     except ValidationError as exc:
+        seen = set()
         for err in exc.errors():
             loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
             loc = tuple(p for p in loc if p != "[key]")
-            problems.add(file, place(data, loc), _words(err, data), RULE)
+            words = _words(err, data)
+            if loc[:1] == ("plan",) and len(loc) > 2:  # one of the forms a line may take: say what a line is
+                loc, words = loc[:2], "a plan line is one sentence, such as 'after transition 3, when leading by 4 or more, prefer stalling'"
+            elif loc == ("plan",) and err["type"] == "too_short":
+                words = "an empty list: write at least one line, or leave `plan:` out"
+            if (loc, words) not in seen:
+                seen.add((loc, words))
+                problems.add(file, place(data, loc), words, RULE)
     if model is not None and model.wrestler is not None and wrestler_id is not None and model.wrestler != wrestler_id \
             and model.wrestler.casefold() != (wrestler_name or "").casefold():
         problems.add(file, place(data, ("wrestler",)), f"this strategy names {model.wrestler!r}, but it is {wrestler_name}'s ({wrestler_id}): "
@@ -812,6 +821,8 @@ def read_policy(data: Any, file: str, wrestler_id: str | None = None, wrestler_n
     if isinstance(plan, list):
         for n, text in enumerate(plan):
             where = place(data, ("plan", n))
+            if isinstance(text, dict) and len(text) == 1 and all(isinstance(x, str) for x in (*text, *text.values())):
+                text = ", ".join(*text.items())
             if not isinstance(text, str):
                 continue  # the model has said so
             try:
