@@ -186,12 +186,16 @@ def test_a_wrestler_card_names_its_tiers(value, tiers):
     ("{gold: 11, silver: 2, bronze: 1}", "tiers: gold needs a whole number of points, 0 (no GOLD move) to 10; got 11"),
     ("{gold: 5, silver: 2}", "tiers: bronze needs a whole number of points"),
     ("{gold: 5, silver: 2, bronze: 1, platinum: 9}", "unknown tier 'platinum'"),
+    ("5", "tiers 5: superior, average or inferior"),  # neither a class nor points: one problem, not pydantic's two
+    ("null", "tiers None: superior, average or inferior"),
+    ("[5, 2, 1]", "tiers [5, 2, 1]: superior, average or inferior"),
 ])
 def test_bad_tiers_on_a_card_are_refused_with_file_line_and_rule(value, message):
     with pytest.raises(FedError) as caught:
         read_card(card_data(tiers=value), "card.yaml", "test")
     text = str(caught.value)
     assert message in text and "card.yaml, line" in text and "Face to the Mat 10.h" in text
+    assert len(caught.value.problems) == 1, text
 
 
 GOLD = {"id": "g", "type": "GRUDGE", "points": "none", "grudge": "gold", "square": False, "control": False, "text": "{performer} lets it all out."}
