@@ -303,7 +303,10 @@ class FaceToTheMat(Ruleset):
 
         if wrestler_id is not None:
             if wrestler_id not in roster:
-                raise FedError(Problem(None, None, f"{wrestler_id!r} is no Face to the Mat wrestler of the fed (rosters/{wrestler_id}.yaml)", rule))
+                sheet = fed.roster_files.get(wrestler_id)
+                why = (f"{fed.shown(sheet)} is not a Face to the Mat wrestler's card: grudge matches are Face to the Mat's (9.a)" if sheet is not None
+                       else f"no wrestler {wrestler_id!r} is on the fed's roster (there is no rosters/{wrestler_id}.yaml)")
+                raise FedError(Problem(None, None, why, rule))
             if wrestler_id not in free:
                 raise FedError(Problem(None, None, f"{name(wrestler_id)} left town after losing a loser-leaves-town grudge match", "Face to the Mat 9.a"))
             state = now(wrestler_id)
