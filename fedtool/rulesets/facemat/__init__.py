@@ -152,6 +152,8 @@ def match_type(stipulation: str | None) -> tuple[str, str]:
     chart = "hardcore" if "hardcore" in words else "cage" if "cage" in words else "normal"
     kinds = [w for w in words if w not in ("hardcore", "cage", "normal")]
     kind = kinds[0] if len(kinds) == 1 else "normal" if not kinds else "?"
+    if len(set(words)) < len(words) or "normal" in words and chart != "normal":  # `cage cage`, `cage normal`: no match type
+        kind = "?"
     return kind, chart
 
 
