@@ -367,3 +367,24 @@ def test_an_odd_stored_summary_reads_as_empty_with_no_traceback(demo_league, tmp
         assert text.exit_code == 0 and text.exception is None, text.output
     verify = CliRunner().invoke(cli, ["verify", "5", "--fed", str(fed)])
     assert verify.exception is None or isinstance(verify.exception, SystemExit), verify.exception
+
+
+@pytest.mark.parametrize("odd", ["{not json", "[1, 2]", json.dumps({"scraps": 5, "team_points": "x"}),
+                                 json.dumps({"scraps": [1, {"winner": "gus-halvorsen", "method": "fall", "team_points": "6"}], "team_points": [None, True]})])
+def test_standings_read_an_odd_mat_clash_summary_as_counting_nothing(demo_league, tmp_path, odd):
+    """The standings' Mat Clash columns (team points, falls) come from each match's stored
+    summary: one a hand edit left odd counts nothing for that match, never a traceback."""
+    fed = Path(shutil.copytree(demo_league, tmp_path / "fed"))
+    before = json.loads(CliRunner().invoke(cli, ["standings", "--ruleset", "matclash", "--json", "--fed", str(fed)]).output)
+    db = sqlite3.connect(fed / "fed.db")
+    try:
+        with db:
+            assert db.execute("UPDATE matches SET summary = ? WHERE id = 'week-03/m2'", [odd]).rowcount == 1
+    finally:
+        db.close()
+    result = CliRunner().invoke(cli, ["standings", "--ruleset", "matclash", "--json", "--fed", str(fed)])
+    assert result.exit_code == 0 and result.exception is None, result.output
+    points = {r["wrestler_id"]: (r["match_points"], r["falls"]) for t in json.loads(result.output) for r in t["rows"]}
+    was = {r["wrestler_id"]: (r["match_points"], r["falls"]) for t in before for r in t["rows"]}
+    assert points.keys() == was.keys() and all(isinstance(p, int) and isinstance(f, int) for p, f in points.values())
+    assert sum(p for p, _ in points.values()) < sum(p for p, _ in was.values())  # the Dual Match's team points no longer count

@@ -529,6 +529,11 @@ def _stored_json(text: str | None, empty: dict | list) -> Any:
     return value if isinstance(value, type(empty)) else empty
 
 
+def read_summary(text: str | None) -> dict:
+    """A match's stored summary read: empty when it holds no JSON object (a hand edit, damage)."""
+    return _stored_json(text, {})
+
+
 def stored_revision(summary: dict | str | None) -> int:
     """The ruleset's rules revision a stored match was run under (`Ruleset.rules_revision`),
     from its summary (as stored, or read): 1 for a match stored before runs kept it."""

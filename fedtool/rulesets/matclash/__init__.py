@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -152,14 +151,17 @@ class MatClash(Ruleset):
         won and Dual Matches' team totals, and falls won."""
         points = falls = 0
         for m in matches:
-            summary = json.loads(m["summary"])
-            for scrap in summary.get("scraps") or []:
+            summary = m["summary"]  # read by the core; what a hand edit left odd counts nothing
+            scraps = [s for s in summary.get("scraps") or [] if isinstance(s, dict)] if isinstance(summary.get("scraps"), list) else []
+            for scrap in scraps:
                 if scrap.get("winner") == wrestler_id and scrap.get("method") == "fall":
                     falls += 1
-            if summary.get("team_points"):
-                points += summary["team_points"][m["side"]]
+            team = summary.get("team_points")
+            if team:
+                side = team[m["side"]] if isinstance(team, list) and isinstance(m["side"], int) and 0 <= m["side"] < len(team) else 0
+                points += side if isinstance(side, int) and not isinstance(side, bool) else 0
             else:
-                points += sum(s.get("team_points", 0) for s in summary.get("scraps") or [] if s.get("winner") == wrestler_id)
+                points += sum(s["team_points"] for s in scraps if s.get("winner") == wrestler_id and isinstance(s.get("team_points"), int))
         return {"match_points": points, "falls": falls}
 
     def standing_columns(self) -> tuple[Column, ...]:
