@@ -81,6 +81,9 @@ class Played:
 class MatClash(Ruleset):
     id = "matclash"
     name = "Mat Clash"
+    # 2 (issue 15): Wizardry erases the opponent's own last three cards, Resilience stops a Spladle's
+    # fall, a tie card ties the score when ahead too (docs/rulings/mat-clash.md 4.14, 4.16, 4.18)
+    rules_revision = 2
     template = "matclash/match"
     card_fields = CardFields
     finishes = ("fall", "tech_fall", "major", "decision", "dual")
