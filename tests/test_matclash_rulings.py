@@ -11,8 +11,30 @@ import re
 from pathlib import Path
 
 import pytest
-from test_matclash_cards import Prefer, Script, actions, give, ids, kept_in_place, scrap_of, score, stack, winning
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_matclash_cards import (
+    Prefer,
+    Script,
+    actions,
+    give,
+    ids,
+    kept_in_place,
+    score,
+    scrap_of,
+    stack,
+    winning,
+)
+from test_matclash_properties import (
+    NAMES,
+    assert_clean,
+    deck_of,
+    games,
+    policies,
+    watching,
+)
 
+from fedtool.kernel.dice import SeededDice
 from fedtool.kernel.errors import FedError
 from fedtool.rulesets.base import Booking
 from fedtool.rulesets.matclash import MatClash, MatClashSettings, Played, engine
@@ -345,3 +367,31 @@ def test_writeup_names_what_skipped_a_turn():
     result = engine.ScrapResult(0, "decision", "score", score(scrap), 2, 1, 0, scrap.events)
     lines = described(result)["scraps"][0]["transitions"][0]["lines"]
     assert lines[-1] == "Blue's turn is skipped (Red's Momentum)."
+
+
+# ---------------------------------------------------------------------------- every setting, random play
+
+RULES = st.builds(engine.Rules, stalling_ban=st.just("next_play"), wizardry_erases=st.sampled_from(["his_cards", "stack", "scoring"]),
+                  resilience_stops_spladle=st.booleans(), early_falls=st.sampled_from(["fall", "no_fall"]),
+                  tie_when_ahead=st.sampled_from(["tie", "no_points", "not_playable"]))
+
+
+@settings(max_examples=120, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(games(), RULES, st.sampled_from([(2, 1), (3, 2)]))
+def test_every_setting_keeps_every_invariant(game, chosen, limits):
+    """Under any choice of the settings (stalling_ban aside: the watcher reads it as next_play), random legal
+    play keeps the books, the scores as the sums of their stacks, the timing and the results
+    (test_matclash_properties' watcher); with `early_falls: no_fall` no Feet to Back or Spladle falls before
+    the Pin timing, and with `resilience_stops_spladle` no Spladle pins a Resilient wrestler."""
+    seed, deck_name, tempers = game
+    draws, pin_after = limits
+    for k in range(4):
+        with watching() as made:
+            result = engine.quick_scrap(NAMES, policies(seed + k, tempers), deck_of(deck_name), SeededDice(seed + k), draws, pin_after, chosen)
+        made[0].watch.finish(result)
+        assert_clean(made)
+        scrap = made[0]
+        if result.finish in ("feet_to_back", "spladle") and chosen.early_falls == "no_fall":
+            assert (result.turns - 1) // 2 >= pin_after
+        if result.finish == "spladle" and chosen.resilience_stops_spladle:
+            assert not scrap.resilient[1 - result.winner]
