@@ -130,6 +130,9 @@ def test_the_fed_data_replaces_the_packaged_tables(demo_fed, fedtool):
     ("three_for_all", "quick_play", ["vince-valor", "the-warden", "kid-comet"], "format 'quick_play' does not apply to a three_for_all match"),
     ("steel_chair", None, ["vince-valor", "the-warden"], "stipulation 'steel_chair'"),
     ("hardcore three_for_all", None, ["vince-valor", "the-warden", "sister-sorrow"], "Vince Valor is not MEAN"),
+    ("cage cage", None, ["vince-valor", "the-warden"], "stipulation 'cage cage': a Face to the Mat match is one of"),
+    ("cage normal", None, ["vince-valor", "the-warden"], "stipulation 'cage normal': a Face to the Mat match is one of"),
+    ("grudge grudge", None, ["vince-valor", "the-warden"], "stipulation 'grudge grudge'"),
 ])
 def test_match_types_are_checked_on_the_card(demo_fed, stipulation, fmt, sides, message):
     card = demo_fed / "strategies/week-03/card.yaml"

@@ -8,6 +8,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import given, settings, strategies as st
 
 from fedtool.fed.settings import Fed
@@ -186,12 +187,16 @@ def test_a_wrestler_card_names_its_tiers(value, tiers):
     ("{gold: 11, silver: 2, bronze: 1}", "tiers: gold needs a whole number of points, 0 (no GOLD move) to 10; got 11"),
     ("{gold: 5, silver: 2}", "tiers: bronze needs a whole number of points"),
     ("{gold: 5, silver: 2, bronze: 1, platinum: 9}", "unknown tier 'platinum'"),
+    ("5", "tiers 5: superior, average or inferior"),  # neither a class nor points: one problem, not pydantic's two
+    ("null", "tiers None: superior, average or inferior"),
+    ("[5, 2, 1]", "tiers [5, 2, 1]: superior, average or inferior"),
 ])
 def test_bad_tiers_on_a_card_are_refused_with_file_line_and_rule(value, message):
     with pytest.raises(FedError) as caught:
         read_card(card_data(tiers=value), "card.yaml", "test")
     text = str(caught.value)
     assert message in text and "card.yaml, line" in text and "Face to the Mat 10.h" in text
+    assert len(caught.value.problems) == 1, text
 
 
 GOLD = {"id": "g", "type": "GRUDGE", "points": "none", "grudge": "gold", "square": False, "control": False, "text": "{performer} lets it all out."}
@@ -321,7 +326,7 @@ def test_book_grudge_proposes_the_challenge_from_the_league(demo_fed, fedtool):
     for args in (("the-warden",), ()):
         result = fedtool("--fed", demo_fed, "book", "grudge", *args)
         assert result.exit_code == 0, result.output
-        assert result.output.endswith('- ruleset: facemat\n  title: "Grudge match: The Warden vs. La Rosa Negra"\n  stipulation: grudge\n  sides: [the-warden, lucha-rosa]\n')
+        assert result.output.endswith("- ruleset: facemat\n  title: 'Grudge match: The Warden vs. La Rosa Negra'\n  stipulation: grudge\n  sides: [the-warden, lucha-rosa]\n")
         assert "going into week 5: The Warden challenged La Rosa Negra (9.a" in result.output
 
 
@@ -339,11 +344,25 @@ def test_book_grudge_takes_the_hot_box_foe_then_the_highest_grudges(demo_fed, fe
     assert booking.extra["match_type"] == "grudge" and booking.match.sides == ["sister-sorrow", "lucha-rosa"]
 
 
-@pytest.mark.parametrize("args, message", [(("nobody",), "'nobody' is no Face to the Mat wrestler of the fed"),
-                                           (("silent-crane",), "'silent-crane' is no Face to the Mat wrestler of the fed")])
+@pytest.mark.parametrize("args, message", [
+    (("nobody",), "no wrestler 'nobody' is on the fed's roster (there is no rosters/nobody.yaml)"),
+    (("silent-crane",), "rosters/silent-crane.yaml is not a Face to the Mat wrestler's card: grudge matches are Face to the Mat's (9.a)"),
+    (("--week", "99"), "the league cannot say how week 99 begins: it has run 0 weeks, so the weeks to book for are 1 to 1"),
+    (("--week", "0"), "the weeks to book for are 1 to 1"),
+])
 def test_book_grudge_refuses_clearly(demo_fed, fedtool, args, message):
     result = fedtool("--fed", demo_fed, "book", "grudge", *args)
     assert result.exit_code == 1 and message in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("value", ["yes", "null", "123", "the-warden", "Grudge match: A vs. B", "Relámpago", ["no", "off"], "~", "'quoted'"])
+def test_a_proposed_entry_reads_back_as_written(value):
+    """`fedtool book` prints YAML to paste into a card: a value YAML would read as something
+    else (an id `yes` or `123`, a title with a colon) is quoted, on one line."""
+    from fedtool.week.booking import dump_value
+
+    shown = dump_value(value)
+    assert "\n" not in shown and yaml.safe_load(f"key: {shown}") == {"key": value}
 
 
 # ---------------------------------------------------------------- 12: strategies that matter

@@ -667,15 +667,16 @@ def test_comeback_ties_the_score_and_puts_him_on_top(positions):
     assert stack(scrap, 0) == [("escape", 1), ("comeback", 6)]
 
 
-def test_comeback_when_ahead_scores_nothing():
-    """Comeback ties the score; rulings 4.4: "a tie card is credited the points that tie the score (never
-    negative: Comeback when ahead scores 0)". He still goes on top."""
+def test_comeback_when_ahead_ties_the_score():
+    """Comeback "Immediately ties the score at that moment"; rulings 4.4: "a tie card is credited the points
+    that tie the score (negative when its player is ahead: 4.18)". He goes on top. (The settings of 4.18:
+    tests/test_matclash_rulings.py.)"""
     red = Script(plays=["comeback"])
     scrap = scrap_of([["comeback"], []], positions=(BOTTOM, TOP), scripts=(red, Script()))
     give(scrap, 0, ("takedown", 3))
     scrap.take_turn(0)
-    assert score(scrap) == (3, 0)
-    assert stack(scrap, 0) == [("takedown", 3), ("comeback", 0)]
+    assert score(scrap) == (0, 0)
+    assert stack(scrap, 0) == [("takedown", 3), ("comeback", -3)]
     assert scrap.positions == [TOP, BOTTOM]
 
 

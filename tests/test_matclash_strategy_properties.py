@@ -69,7 +69,7 @@ def gate_holds(text: str, p: Policy, scrap, i: int) -> bool:
     if "behind)" in text:
         return behind >= m.tie_when_trailing_by
     if "erases" in text:
-        return sum(points for _, points in scrap.stacks[1 - i][-3:]) >= m.wizardry_when_erasing
+        return sum(scrap.stacks[1 - i][n][1] for n in scrap.erasable(i)) >= m.wizardry_when_erasing
     if "once Pins are legal" in text:
         return m.resilience_when_leading and behind < 0 and scrap.transitions >= scrap.pin_after
     if "when ahead by" in text:

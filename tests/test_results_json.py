@@ -312,7 +312,8 @@ def test_a_summary_with_nothing_in_it_prints_without_a_traceback(old_league):
     assert [m["details"]["style_table"] for m in json.loads(result.output)] == [[], [], [], []]
     text = CliRunner().invoke(cli, ["results", "2", "--fed", str(old_league)])
     assert text.exit_code == 0 and text.exception is None, text.output
-    assert "m3: (no sides recorded): mad-dog-maddox wins by pin in round 16" in text.output
+    # the sides the summary lost are the league's match_sides rows (the schema wants them)
+    assert "Mad Dog Maddox wins by pin in round 16" in text.output and "(no sides recorded)" not in text.output
 
 
 def test_a_battle_royale_gives_every_card_drawn_by_stage(tmp_path):
@@ -334,3 +335,60 @@ def test_a_battle_royale_gives_every_card_drawn_by_stage(tmp_path):
         assert stages[0].startswith("mini-match 1: " if method == "match_up" else "quick-play round 1: ")
         assert stages.index("final") == len(stages) - len(final)  # the cut first, then the final
         assert all(DECK[card] == kind for _, _, card, kind in result.cards)
+
+
+ODD_SUMMARIES = {  # (match, what replaces its stored summary): each read as an empty summary, no traceback
+    "week-03/m3": "{not json",  # not JSON at all (a hand edit)
+    "week-01/m1": json.dumps({"sides": ["brother-bob", 1], "styles": 5, "style_table": [1, 2], "picks": [1]}),
+    "week-01/m2": json.dumps({"sides": {"a": 1}, "style_table": {"a": 1}}),
+    "week-04/m1": json.dumps({"sides": [{"id": "x"}], "stipulation": 5, "grudge": [1]}),
+    "week-05/m1": "[" * 5000 + "]" * 5000,  # nested past the JSON reader's recursion limit
+}
+
+
+def test_an_odd_stored_summary_reads_as_empty_with_no_traceback(demo_league, tmp_path):
+    """A summary of the wrong shape (hand-edited, damaged) reads as an empty one, like a
+    null summary (test above): results --json still prints and validates, results prints
+    the match from its row, and verify still checks the week instead of a traceback."""
+    fed = Path(shutil.copytree(demo_league, tmp_path / "fed"))
+    db = sqlite3.connect(fed / "fed.db")
+    try:
+        with db:
+            for match_id, text in ODD_SUMMARIES.items():
+                assert db.execute("UPDATE matches SET summary = ? WHERE id = ?", [text, match_id]).rowcount == 1
+    finally:
+        db.close()
+    check = validator()
+    for week in (1, 3, 4, 5):
+        result = CliRunner().invoke(cli, ["results", str(week), "--json", "--fed", str(fed)])
+        assert result.exit_code == 0 and result.exception is None, result.output
+        matches = json.loads(result.output)
+        assert [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in check.iter_errors(matches)] == []
+        for m in matches:
+            if f"week-{week:02d}/{m['id']}" in ODD_SUMMARIES:
+                assert [s["id"] for s in m["sides"]] == list(m["outcomes"]) and m["stipulation"] is None, m
+        text = CliRunner().invoke(cli, ["results", str(week), "--fed", str(fed)])
+        assert text.exit_code == 0 and text.exception is None, text.output
+    verify = CliRunner().invoke(cli, ["verify", "5", "--fed", str(fed)])
+    assert verify.exception is None or isinstance(verify.exception, SystemExit), verify.exception
+
+
+@pytest.mark.parametrize("odd", ["{not json", "[1, 2]", json.dumps({"scraps": 5, "team_points": "x"}),
+                                 json.dumps({"scraps": [1, {"winner": "gus-halvorsen", "method": "fall", "team_points": "6"}], "team_points": [None, True]})])
+def test_standings_read_an_odd_mat_clash_summary_as_counting_nothing(demo_league, tmp_path, odd):
+    """The standings' Mat Clash columns (team points, falls) come from each match's stored
+    summary: one a hand edit left odd counts nothing for that match, never a traceback."""
+    fed = Path(shutil.copytree(demo_league, tmp_path / "fed"))
+    before = json.loads(CliRunner().invoke(cli, ["standings", "--ruleset", "matclash", "--json", "--fed", str(fed)]).output)
+    db = sqlite3.connect(fed / "fed.db")
+    try:
+        with db:
+            assert db.execute("UPDATE matches SET summary = ? WHERE id = 'week-03/m2'", [odd]).rowcount == 1
+    finally:
+        db.close()
+    result = CliRunner().invoke(cli, ["standings", "--ruleset", "matclash", "--json", "--fed", str(fed)])
+    assert result.exit_code == 0 and result.exception is None, result.output
+    points = {r["wrestler_id"]: (r["match_points"], r["falls"]) for t in json.loads(result.output) for r in t["rows"]}
+    was = {r["wrestler_id"]: (r["match_points"], r["falls"]) for t in before for r in t["rows"]}
+    assert points.keys() == was.keys() and all(isinstance(p, int) and isinstance(f, int) for p, f in points.values())
+    assert sum(p for p, _ in points.values()) < sum(p for p, _ in was.values())  # the Dual Match's team points no longer count

@@ -479,16 +479,25 @@ def week_results(db: Database, week: int, titles: dict[str, str] | None = None) 
     outcomes: dict[str, dict[str, str]] = {}
     for row in db["match_sides"].rows_where("week = ?", [week], order_by="match_id, side"):
         outcomes.setdefault(row["match_id"], {})[row["wrestler_id"]] = row["outcome"]
+    # a summary without its sides (damaged, hand-edited): each side from the league's match_sides rows
+    recorded_sides = {mid: [{"id": wid, "name": names.get(wid) or wid} for wid in sides] for mid, sides in outcomes.items()}
     out = []
     for row in db["matches"].rows_where("week = ?", [week], order_by="position"):
         summary = _stored_json(row["summary"], {})
-        details = _result_details(row["ruleset"], summary)
+        try:
+            if not (isinstance(summary.get("sides", []), list) and all(isinstance(s, dict) for s in summary.get("sides", []))):
+                raise TypeError("sides")
+            details = _result_details(row["ruleset"], summary)
+        except (AttributeError, TypeError, KeyError, IndexError, ValueError):
+            # a summary not of the shape fedtool stores (hand-edited, damaged) reads as empty, like a null one
+            summary = {}
+            details = _result_details(row["ruleset"], summary)
         changes = summary.get("league_changes")
         out.append(
             {
                 "id": row["match"],
                 "ruleset": row["ruleset"],
-                "sides": summary.get("sides", []),
+                "sides": summary.get("sides") or recorded_sides.get(row["id"], []),
                 "winner": row["winner"],
                 "method": row["method"],
                 "round": row["end_round"],
@@ -512,19 +521,24 @@ def week_results(db: Database, week: int, titles: dict[str, str] | None = None) 
 
 
 def _stored_json(text: str | None, empty: dict | list) -> Any:
-    """A JSON column as stored, or `empty` when it holds nothing of that kind."""
-    value = json.loads(text) if text else empty
+    """A JSON column as stored, or `empty` when it holds nothing of that kind or is no JSON."""
+    try:
+        value = json.loads(text) if text else empty
+    except (ValueError, RecursionError):  # not JSON (a hand edit), or nested past the reader's limit
+        return empty
     return value if isinstance(value, type(empty)) else empty
+
+
+def read_summary(text: str | None) -> dict:
+    """A match's stored summary read: empty when it holds no JSON object (a hand edit, damage)."""
+    return _stored_json(text, {})
 
 
 def stored_revision(summary: dict | str | None) -> int:
     """The ruleset's rules revision a stored match was run under (`Ruleset.rules_revision`),
     from its summary (as stored, or read): 1 for a match stored before runs kept it."""
     if not isinstance(summary, dict):
-        try:
-            summary = _stored_json(summary, {})
-        except ValueError:
-            return 1
+        summary = _stored_json(summary, {})
     found = summary.get("rules_revision", 1)
     return found if isinstance(found, int) and not isinstance(found, bool) and found >= 1 else 1
 

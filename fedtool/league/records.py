@@ -30,7 +30,7 @@ from fedtool.rulesets import REGISTRY, all_rulesets, check_ruleset, get_ruleset,
 from fedtool.rulesets.base import Ruleset
 
 from .away import RECORDS, player_records, wrestler_records
-from .db import states_before
+from .db import read_summary, states_before
 from .sheets import read_roster_sheet
 
 RULE = "fed settings: titles"
@@ -579,7 +579,7 @@ def _standing_row(league: _League, wid: str, member: _Member) -> dict:
     }
     known = _ruleset(member.ruleset)
     if known is not None:
-        row.update(known.standing_extras(wid, matches))
+        row.update(known.standing_extras(wid, [{**m, "summary": read_summary(m.get("summary"))} for m in matches]))
     return row
 
 

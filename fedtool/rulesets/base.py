@@ -303,7 +303,7 @@ class Ruleset:
 
     def standing_extras(self, wrestler_id: str, matches: list[dict]) -> dict:
         """Ruleset columns for a standings row, from the wrestler's matches (each with its
-        "summary" JSON and "side")."""
+        "summary", as stored and read: a dict, empty when the league holds none, and "side")."""
         return {}
 
     def standing_columns(self) -> tuple[Column, ...]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import yaml
+
 from fedtool.fed.card import Card, CardMatch, load_card, strategy_path
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import Collector, FedError, Problem
@@ -148,7 +150,11 @@ def propose_match(fed: Fed, ruleset_id: str, kind: str, wrestler_id: str | None 
     week after the latest run), as YAML to paste under `matches:` in a week's card.yaml,
     with why as comments (`fedtool book grudge`: Face to the Mat 9.a from the HOT BOX)."""
     db = open_league(fed.database, create=False)
-    week = week if week is not None else max(ran_weeks(db), default=0) + 1
+    following = max(ran_weeks(db), default=0) + 1
+    if week is not None and not 1 <= week <= following:
+        raise FedError(Problem(None, None, f"the league cannot say how week {week} begins: it has run {following - 1} week{'' if following == 2 else 's'}, "
+                               f"so the weeks to book for are 1 to {following}", f"fedtool book {kind}"))
+    week = week if week is not None else following
     ruleset = get_ruleset(ruleset_id)
     entry, why = ruleset.propose(kind, fed, states_before(db, week), fed.ruleset_settings(ruleset_id), wrestler_id)
     lines = [f"# fedtool book {kind}, going into week {week}: {line}" for line in why]
@@ -157,9 +163,6 @@ def propose_match(fed: Fed, ruleset_id: str, kind: str, wrestler_id: str | None 
 
 
 def dump_value(value) -> str:
-    """A card field's value as flow YAML on one line."""
-    import json
-
-    if isinstance(value, list):
-        return "[" + ", ".join(dump_value(v) for v in value) + "]"
-    return json.dumps(value, ensure_ascii=False) if isinstance(value, str) and not value.replace("-", "").replace("_", "").isalnum() else str(value)
+    """A card field's value as flow YAML on one line, quoted where YAML would read it as
+    something else (an id `yes`, `null` or `123`, a title with a colon)."""
+    return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1_000_000).removesuffix("\n...\n").strip()

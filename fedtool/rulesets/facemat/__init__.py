@@ -152,6 +152,8 @@ def match_type(stipulation: str | None) -> tuple[str, str]:
     chart = "hardcore" if "hardcore" in words else "cage" if "cage" in words else "normal"
     kinds = [w for w in words if w not in ("hardcore", "cage", "normal")]
     kind = kinds[0] if len(kinds) == 1 else "normal" if not kinds else "?"
+    if len(set(words)) < len(words) or "normal" in words and chart != "normal":  # `cage cage`, `cage normal`: no match type
+        kind = "?"
     return kind, chart
 
 
@@ -303,7 +305,10 @@ class FaceToTheMat(Ruleset):
 
         if wrestler_id is not None:
             if wrestler_id not in roster:
-                raise FedError(Problem(None, None, f"{wrestler_id!r} is no Face to the Mat wrestler of the fed (rosters/{wrestler_id}.yaml)", rule))
+                sheet = fed.roster_files.get(wrestler_id)
+                why = (f"{fed.shown(sheet)} is not a Face to the Mat wrestler's card: grudge matches are Face to the Mat's (9.a)" if sheet is not None
+                       else f"no wrestler {wrestler_id!r} is on the fed's roster (there is no rosters/{wrestler_id}.yaml)")
+                raise FedError(Problem(None, None, why, rule))
             if wrestler_id not in free:
                 raise FedError(Problem(None, None, f"{name(wrestler_id)} left town after losing a loser-leaves-town grudge match", "Face to the Mat 9.a"))
             state = now(wrestler_id)

@@ -28,7 +28,7 @@ class CardModel(FileModel):
     skills: dict[str, str] = {}
     finisher: FinisherModel
     signature_moves: dict[str, str] = {}
-    tiers: str | dict = "average"  # 10.h: superior, average, inferior, or {gold: N, silver: N, bronze: N}
+    tiers: Any = "average"  # 10.h: superior, average, inferior, or {gold: N, silver: N, bronze: N} (checked by _tiers: one problem for any other value)
     allies: list[str] = Field(default=[], max_length=50)  # wrestler ids: each a sheet in rosters/ (checked when booked)
     foes: list[str] = Field(default=[], max_length=50)
     bio: str = Field(default="", max_length=4000)
@@ -92,14 +92,14 @@ TIER_CLASSES = ("superior", "average", "inferior")  # 10.h "based on wrestler sk
 TIER_NAMES = ("gold", "silver", "bronze")
 
 
-def _tiers(value: str | dict, data: Any, file: str, problems: Collector) -> str | tuple:
+def _tiers(value: Any, data: Any, file: str, problems: Collector) -> str | tuple:
     """10.h "Varied Gold-Silver-Bronze Moves": a class (superior, average, inferior; what each
     is worth is the fed's: docs/rulings) or the card's own points, 0 to 10 each (0: the
-    wrestler has no such move)."""
+    wrestler has no such move). Anything else (a number, null, a list) is one problem."""
     rule = "Face to the Mat 10.h"
-    if isinstance(value, str):
-        if value.strip().lower() not in TIER_CLASSES:
-            problems.add(file, place(data, ("tiers",)), f"tiers {value[:40]!r}: superior, average or inferior, or {{gold: N, silver: N, bronze: N}}", rule)
+    if not isinstance(value, dict):
+        if not isinstance(value, str) or value.strip().lower() not in TIER_CLASSES:
+            problems.add(file, place(data, ("tiers",)), f"tiers {str(value)[:40] if not isinstance(value, str) else repr(value[:40])}: superior, average or inferior, or {{gold: N, silver: N, bronze: N}}", rule)
             return "average"
         return value.strip().lower()
     unknown = [str(key) for key in value if key not in TIER_NAMES]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -54,6 +53,15 @@ class MatClashSettings(FileModel):
     deck: str | None = None  # a fed's own deck file, relative to rosters/
     # a side that sent no strategy: play the built-in default policy (and say so), or refuse the week
     missing_strategy: Literal["default", "refuse"] = "default"
+    # readings fedheads differ on (docs/rulings/mat-clash.md, the settings table); each default is the rulebook's
+    stalling_ban: Literal["next_play", "turn"] = "next_play"  # 4.10
+    wizardry_erases: Literal["his_cards", "stack", "scoring"] = "his_cards"  # 4.14
+    resilience_stops_spladle: bool = True  # 4.16
+    early_falls: Literal["fall", "no_fall"] = "fall"  # 4.17
+    tie_when_ahead: Literal["tie", "no_points", "not_playable"] = "tie"  # 4.18
+
+    def rules(self) -> engine.Rules:
+        return engine.Rules(self.stalling_ban, self.wizardry_erases, self.resilience_stops_spladle, self.early_falls, self.tie_when_ahead)
 
 
 @dataclass
@@ -72,6 +80,9 @@ class Played:
 class MatClash(Ruleset):
     id = "matclash"
     name = "Mat Clash"
+    # 2 (issue 15): Wizardry erases the opponent's own last three cards, Resilience stops a Spladle's
+    # fall, a tie card ties the score when ahead too (docs/rulings/mat-clash.md 4.14, 4.16, 4.18)
+    rules_revision = 2
     template = "matclash/match"
     card_fields = CardFields
     finishes = ("fall", "tech_fall", "major", "decision", "dual")
@@ -123,7 +134,8 @@ class MatClash(Ruleset):
             problems.extend(exc)
         problems.raise_if_any()
         moves = [dict(w.sheet.moves, **p.moves) for w, p in zip(wrestlers, policies)]
-        setup = {"format": fmt, "names": [w.name for w in wrestlers], "ids": [w.id for w in wrestlers], "policies": policies, "deck": deck, "moves": moves}
+        setup = {"format": fmt, "names": [w.name for w in wrestlers], "ids": [w.id for w in wrestlers], "policies": policies, "deck": deck, "moves": moves,
+                 "rules": options.rules()}
         return Booking(match, setup, wrestlers, notes, {"format": fmt})
 
     def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
@@ -136,9 +148,9 @@ class MatClash(Ruleset):
     def resolve(self, booking: Booking, dice: Dice) -> Played:
         s = booking.setup
         if s["format"] == "dual_match":
-            dual = engine.dual_match(s["names"], s["policies"], s["deck"], dice)
+            dual = engine.dual_match(s["names"], s["policies"], s["deck"], dice, s.get("rules"))
             return Played("dual_match", dual.scraps, dual.winner, "dual", dual.team, dual.tiebreaker, dice.take_log())
-        scrap = engine.quick_scrap(s["names"], s["policies"], s["deck"], dice)
+        scrap = engine.quick_scrap(s["names"], s["policies"], s["deck"], dice, rules=s.get("rules"))
         return Played("quick_scrap", [scrap], scrap.winner, scrap.method, None, False, dice.take_log())
 
     def outcomes(self, booking: Booking, result: Played) -> list[str]:
@@ -158,14 +170,17 @@ class MatClash(Ruleset):
         won and Dual Matches' team totals, and falls won."""
         points = falls = 0
         for m in matches:
-            summary = json.loads(m["summary"])
-            for scrap in summary.get("scraps") or []:
+            summary = m["summary"]  # read by the core; what a hand edit left odd counts nothing
+            scraps = [s for s in summary.get("scraps") or [] if isinstance(s, dict)] if isinstance(summary.get("scraps"), list) else []
+            for scrap in scraps:
                 if scrap.get("winner") == wrestler_id and scrap.get("method") == "fall":
                     falls += 1
-            if summary.get("team_points"):
-                points += summary["team_points"][m["side"]]
+            team = summary.get("team_points")
+            if team:
+                side = team[m["side"]] if isinstance(team, list) and isinstance(m["side"], int) and 0 <= m["side"] < len(team) else 0
+                points += side if isinstance(side, int) and not isinstance(side, bool) else 0
             else:
-                points += sum(s.get("team_points", 0) for s in summary.get("scraps") or [] if s.get("winner") == wrestler_id)
+                points += sum(s["team_points"] for s in scraps if s.get("winner") == wrestler_id and isinstance(s.get("team_points"), int))
         return {"match_points": points, "falls": falls}
 
     def standing_columns(self) -> tuple[Column, ...]:
@@ -213,19 +228,18 @@ class MatClash(Ruleset):
         cards = catalogue()
         scraps = []
         for n, scrap in enumerate(result.scraps, 1):
-            transitions: dict[int, list[str]] = {}
-            for e in scrap.events:
-                line = _event_text(e, names, moves, cards)
-                if line:
-                    transitions.setdefault(e.turn // 2 + 1, []).append(line)
+            opening, transitions, overtime = _tell(scrap, names, moves, cards)
             winner = names[scrap.winner]
             how = f"by fall ({FINISH_WORDS[scrap.finish]})" if scrap.method == "fall" else METHOD_TITLES[scrap.method] + (" in overtime" if scrap.finish == "overtime" else "")
+            won, lost = scrap.score[scrap.winner], scrap.score[1 - scrap.winner]  # the winner's score first
             scraps.append({
                 "number": n,
                 "tiebreaker": result.tiebreaker and n == 6,
                 "first": names[scrap.first],
-                "transitions": [{"number": k, "lines": v} for k, v in sorted(transitions.items())],
-                "result": f"{winner} wins {how}, {scrap.score[0]}-{scrap.score[1]}",
+                "opening": opening,
+                "transitions": transitions,
+                "overtime": overtime,
+                "result": f"{winner} wins {how}, {won}-{lost}",
                 "score": scrap.score,
                 "team_points": scrap.team_points,
                 "winner": winner,
@@ -244,32 +258,126 @@ class MatClash(Ruleset):
         return {"headline": headline, "format": fmt, "names": names, "scraps": scraps, "team": list(result.team) if result.team else None, "team_table": table}
 
 
-def _event_text(e: engine.Event, names: list[str], moves: list[dict], cards: dict) -> str:
-    who = names[e.wrestler] if e.wrestler is not None else ""
-    score = f"{_short(names[0])} {e.score[0]}, {_short(names[1])} {e.score[1]}"
-    if e.kind in ("play", "answer"):
-        card_name = e.card
-        card = next((c for c in cards.values() if c.name == card_name.split(" as ")[0]), None)
-        move = moves[e.wrestler].get(card.id) if card else None
-        shown = f"{move} ({card_name})" if move else card_name
-        verb = "answers with" if e.kind == "answer" else "plays"
-        points = f", {'+' if e.points > 0 else ''}{e.points}" if e.points else ""
-        return f"{who} {verb} {shown}{points}: {e.text} ({score})."
-    if e.kind == "fall":
-        return f"**{who} wins by fall: {e.text}!**"
-    if e.kind == "skip":
-        return f"{who}'s turn is skipped."
-    if e.kind == "pass":
-        return f"{who} has no card to play."
-    if e.kind == "draw" and e.text == "draw":
-        return f"{who} draws a card."
-    if e.kind == "tenth" and e.text.startswith("wins"):
+SKIPPERS = {"momentum": "Momentum", "stalling": "Stalling", "cut_em": "Cut Em", "resilience": "Resilience"}
+
+
+def _played_action(card_text: str, cards: dict) -> str:
+    """What a logged play was played as: "Beastin' (Wild) as Momentum" -> momentum."""
+    if " as " in card_text:
+        return card_text.rsplit(" as ", 1)[1].lower().replace(" ", "_")
+    card = next((c for c in cards.values() if c.name == card_text), None)
+    return card.action if card else ""
+
+
+def _where(positions: tuple, names: list[str]) -> str:
+    """The positions in a commentator's words."""
+    if positions[0] == positions[1] == engine.NEUTRAL:
+        return "both neutral"
+    top = 0 if positions[0] == engine.TOP else 1
+    return f"{_short(names[top])} on top, {_short(names[1 - top])} on bottom"
+
+
+def _tell(scrap: engine.ScrapResult, names: list[str], moves: list[dict], cards: dict) -> tuple[list, list, list]:
+    """A scrap told so a player can follow it: the 10th-card draw; each transition with the
+    positions and score it starts from, every play with its points, the score after and any
+    change of position, every skipped turn with the card that skipped it, every pass; overtime."""
+    opening: list[str] = []
+    transitions: list[dict] = []
+    overtime: list[str] = []
+    positions: tuple = (engine.NEUTRAL, engine.NEUTRAL)
+    score: tuple = (0, 0)
+    skipped_by: dict = {}
+    for e in scrap.events:
+        if e.kind == "tenth":
+            line = _tenth_text(e, names, cards)
+            if line:
+                opening.append(line)
+            continue
+        if e.kind == "overtime":
+            overtime.append(_overtime_text(e, names, cards))
+            continue
+        number = e.turn // 2 + 1
+        if not transitions or transitions[-1]["number"] != number:
+            transitions.append({"number": number, "state": f"{_where(positions, names)}; {_score_text(score, names)}", "lines": []})
+        lines = transitions[-1]["lines"]
+        who = names[e.wrestler] if e.wrestler is not None else ""
+        if e.kind == "draw":
+            if e.text != "draw":
+                continue  # dealt, or Stalling's extra card (the Stalling line says so)
+            if lines and lines[-1].startswith(f"{who} draws "):
+                count = 2 if lines[-1] == f"{who} draws a card." else int(lines[-1].split()[-2]) + 1
+                lines[-1] = f"{who} draws {count} cards."
+            else:
+                lines.append(f"{who} draws a card.")
+            continue
+        if e.kind == "skip":
+            by = skipped_by.pop(e.wrestler, "")
+            lines.append(f"{who}'s turn is skipped" + (f" ({by})." if by else "."))
+            continue
+        if e.kind == "pass":
+            lines.append(f"{who} passes, {'on ' + positions[e.wrestler] if positions[e.wrestler] != engine.NEUTRAL else 'from neutral'}.")
+            continue
+        if e.kind in ("play", "answer"):
+            action = _played_action(e.card, cards)
+            if e.kind == "play" and action in SKIPPERS:
+                skipped_by[1 - e.wrestler] = f"{_short(who)}'s {SKIPPERS[action]}"
+            line = _event_text(e, names, moves, cards)
+        elif e.kind == "no_fall":
+            line = f"{who} is not pinned: {e.text}."
+        elif e.kind == "fall":
+            line = f"**{who} wins by fall: {e.text}!**"
+        else:
+            continue
+        if tuple(e.positions) != positions and e.kind != "fall":
+            line = f"{line[:-1]}; now {_where(e.positions, names)}."
+        lines.append(line)
+        positions, score = tuple(e.positions), tuple(e.score)
+    return opening, transitions, overtime
+
+
+def _score_text(score: tuple, names: list[str]) -> str:
+    return f"{_short(names[0])} {score[0]}, {_short(names[1])} {score[1]}"
+
+
+def _card_name(card_id: str, cards: dict) -> str:
+    return cards[card_id].name if card_id in cards else card_id.replace("_", " ")
+
+
+def _tenth_text(e: engine.Event, names: list[str], cards: dict) -> str:
+    """1.3 told: who drew what, specials back into the deck, ties redrawn, who starts."""
+    if e.wrestler is None:
+        drawn = e.card.split(" v ")
+        values = e.text.split(" v ")
+        if len(drawn) != 2 or len(values) != 2:
+            return f"10th-card draw: {e.text}."
+        told = " v ".join(f"{_short(names[i])} {_card_name(drawn[i], cards)} ({values[i]})" for i in (0, 1))
+        return f"10th-card draw: {told}" + (": a tie, both go back into the deck." if values[0] == values[1] else ".")
+    who = names[e.wrestler]
+    if e.text.startswith("wins"):
         return f"{who} wins the 10th-card draw and starts."
-    if e.kind == "tenth" and e.wrestler is None:
-        return f"10th-card draw: {e.text}."
-    if e.kind == "overtime":
-        return f"Overtime draw: {e.card.replace('_', ' ')}." if e.card else f"{who}: {e.text}."
+    if e.card:
+        return f"{who} draws {_card_name(e.card, cards)} for the 10th card: {e.text}."
     return ""
+
+
+def _overtime_text(e: engine.Event, names: list[str], cards: dict) -> str:
+    if e.card and " v " in e.card:
+        drawn = e.card.split(" v ")
+        return "Draw: " + " v ".join(f"{_short(names[i])} {_card_name(drawn[i], cards)}" for i in (0, 1)) + "."
+    return f"{names[e.wrestler]}: {e.text}." if e.wrestler is not None else f"Overtime: {e.text}."
+
+
+def _event_text(e: engine.Event, names: list[str], moves: list[dict], cards: dict) -> str:
+    """A play or an answer: the card (the wrestler's own move name for it), its points, what
+    it did and the score after."""
+    who = names[e.wrestler] if e.wrestler is not None else ""
+    card_name = e.card
+    card = next((c for c in cards.values() if c.name == card_name.split(" as ")[0]), None)
+    move = moves[e.wrestler].get(card.id) if card else None
+    shown = f"{move} ({card_name})" if move else card_name
+    verb = "answers with" if e.kind == "answer" else "plays"
+    points = f", {'+' if e.points > 0 else ''}{e.points}" if e.points else ""
+    return f"{who} {verb} {shown}{points}: {e.text} ({_score_text(e.score, names)})."
 
 
 def _short(name: str) -> str:

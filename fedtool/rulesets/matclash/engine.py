@@ -19,6 +19,23 @@ TURN_GUARD = 60  # 2.7: no real scrap is this long
 
 
 @dataclass(frozen=True)
+class Rules:
+    """The readings a fed may choose (`rulesets: matclash:` in rosters/fed.yaml; the settings
+    table of docs/rulings/mat-clash.md). Each default is the rulebook's reading."""
+
+    stalling_ban: str = "next_play"  # 4.10: or "turn" (only to the end of the staller's own turn)
+    wizardry_erases: str = "his_cards"  # 4.14: or "stack" (his stack as it lies), "scoring" (his cards that scored)
+    resilience_stops_spladle: bool = True  # 4.16: "Unpinnable": an undefended Spladle is no fall against him
+    early_falls: str = "fall"  # 4.17: or "no_fall" (no Feet to Back or Spladle fall before the Pin timing)
+    tie_when_ahead: str = "tie"  # 4.18: or "no_points" (0, the score stays), "not_playable"
+
+
+class Given(tuple):
+    """A score-stack entry (card, points) put there by the other wrestler's card: his Stalling
+    or Cut Em gives its point to this stack (4.4). It unpacks and compares as the pair."""
+
+
+@dataclass(frozen=True)
 class Play:
     """A card played, and what it is played as (Beastin' stands for a base card)."""
 
@@ -35,7 +52,7 @@ class Event:
 
     turn: int
     wrestler: int | None
-    kind: str  # draw, play, answer, skip, pass, fall, score, tenth, overtime
+    kind: str  # draw, play, answer, no_fall, skip, pass, fall, score, tenth, overtime
     card: str = ""
     points: int = 0
     text: str = ""
@@ -63,7 +80,9 @@ class ScrapResult:
 class Scrap:
     """One Quick Scrap. `policies[i]` decides for wrestler i (see policy.Policy)."""
 
-    def __init__(self, names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1):
+    def __init__(self, names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,
+                 rules: Rules | None = None):
+        self.rules = rules or Rules()
         self.names = names
         self.policies = policies
         self.dice = dice
@@ -79,7 +98,7 @@ class Scrap:
         self.skip_next = [False, False]
         self.exposed = ["", ""]  # 4.2: how the opponent's back is exposed to i: momentum, lost_turn, feet_to_back
         self.taken_down = [False, False]  # i is on bottom from the opponent's Takedown (for 4.2's lost turn)
-        self.stalled = [False, False]  # no Pin or MAT BEAST in i's next play
+        self.stalled = [False, False]  # 4.10: no Pin or MAT BEAST in i's next play (or to the end of his turn)
         self.resilient = [False, False]  # 4.6: i cannot be pinned this scrap
         self.shown: list[list[Card]] = [[], []]  # the cards each has played, in order (what a policy's conditions see)
         self.turn = 0
@@ -185,7 +204,8 @@ class Scrap:
         if self.transitions >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
             options += [Play(c, c.action) for c in hand if c.action in ("pin", "mat_beast")]
         options += self._holding(i, "stalling")
-        options += [Play(c, c.action) for c in hand if c.action in ("tie", "wizardry", "resilience")]
+        ahead = self.score(i) > self.score(o) and self.rules.tie_when_ahead == "not_playable"  # 4.18
+        options += [Play(c, c.action) for c in hand if c.action in ("wizardry", "resilience") or c.action == "tie" and not ahead]
         return options
 
     def _answer(self, i: int, threat: str, against: Play) -> Play | None:
@@ -209,9 +229,28 @@ class Scrap:
         self.hands[i].remove(play.card)
         self.shown[i].append(play.card)
 
-    def _credit(self, i: int, card: Card, points: int) -> None:
-        self.stacks[i].append((card, points))
+    def _credit(self, i: int, card: Card, points: int, given: bool = False) -> None:
+        self.stacks[i].append(Given((card, points)) if given else (card, points))
         self.points[i] += points
+
+    def _no_fall(self, o: int, action: str) -> str:
+        """Why an undefended Feet to Back or Spladle against o is no fall: Resilience (4.16) or
+        the Pin timing (4.17); "" when it is a fall."""
+        if self.resilient[o] and (action == "feet_to_back" or self.rules.resilience_stops_spladle):
+            return "Resilience: unpinnable"
+        if self.rules.early_falls == "no_fall" and self.transitions < self.pin_after:
+            return "too early for a fall: no pin before the Pin timing"
+        return ""
+
+    def erasable(self, i: int) -> list[int]:
+        """4.14: the places in the opponent's score stack that i's Wizardry would erase, oldest first."""
+        stack = self.stacks[1 - i]
+        mode = self.rules.wizardry_erases
+        if mode == "stack":
+            return list(range(max(0, len(stack) - 3), len(stack)))
+        places = [n for n in range(len(stack) - 1, -1, -1)
+                  if not isinstance(stack[n], Given) and (mode != "scoring" or stack[n][1] != 0)]
+        return sorted(places[:3])
 
     def _move(self, top: int | None) -> None:
         if top is None:
@@ -284,10 +323,11 @@ class Scrap:
                 self.exposed[i] = "feet_to_back"  # 4.2: "after a FEET TO BACK card is played and the opponent defends the pin"
                 self.log(o, "answer", str(answer), 0, "defends the pin, on bottom")
                 return True
-            if self.resilient[o]:  # Resilience: no converting Feet to Back into a Pin
+            why = self._no_fall(o, "feet_to_back")  # Resilience: no converting Feet to Back into a Pin; 4.17
+            if why:
                 self._move(i)
                 self.exposed[i] = "feet_to_back"
-                self.log(o, "answer", "Resilience", 0, "unpinnable")
+                self.log(o, "no_fall", "feet_to_back", 0, why)
                 return True
             self.fall = (i, "feet_to_back")
             self.log(i, "fall", card.id, 0, "Feet to Back with no Defense: a fall")
@@ -315,7 +355,10 @@ class Scrap:
             self._credit(i, card, card.points)
             self.log(i, "play", str(play), card.points, "Near Fall" if action == "near_fall" else "Spladle")
             self.exposed[i] = ""
-            if action == "spladle":
+            why = self._no_fall(o, "spladle") if action == "spladle" else ""
+            if why:  # 4.16, 4.17: the +4 stands; no fall, so Beastin' is not asked for
+                self.log(o, "no_fall", "spladle", 0, why)
+            elif action == "spladle":
                 answer = self._answer(o, "spladle", play)
                 if answer is None:
                     self.fall = (i, "spladle")
@@ -341,21 +384,25 @@ class Scrap:
             self.log(o, "answer", str(answer), 0, "kicks out")
             return False
         if action == "stalling":
-            self._credit(o, card, 1)  # "Playing Stalling gives your opponent 1 point"
+            self._credit(o, card, 1, given=True)  # "Playing Stalling gives your opponent 1 point"
             self.skip_next[o] = True
             self.stalled[i] = True
             self.log(i, "play", str(play), -1, "Stalling")
             self.draw(i, "Stalling's extra card")
             return False
-        if action == "tie":
-            gap = max(0, self.score(o) - self.score(i))
+        if action == "tie":  # 4.18: "immediately ties the score", ahead or behind
+            gap = self.score(o) - self.score(i)
+            if gap < 0 and self.rules.tie_when_ahead == "no_points":
+                gap = 0
             self._credit(i, card, gap)
             self._move(i)
-            self.log(i, "play", str(play), gap, "ties the score, on top")
+            self.log(i, "play", str(play), gap, "ties the score, on top" if self.score(i) == self.score(o) else "on top (the score stays)")
             return gap > 0
-        if action == "wizardry":
-            erased = self.stacks[o][-3:]
-            del self.stacks[o][-3:]
+        if action == "wizardry":  # 4.14
+            places = self.erasable(i)
+            erased = [self.stacks[o][n] for n in places]
+            for n in reversed(places):
+                del self.stacks[o][n]
             self.points[o] -= sum(p for _, p in erased)
             self.negate.extend(c for c, _ in erased)
             self._credit(i, card, 0)
@@ -379,7 +426,7 @@ class Scrap:
             if cut and another_takedown and self.policies[i].use_cut_em(self, i):
                 play = cut[0]
                 self._spend(i, play)
-                self._credit(o, play.card, 1)  # "gives them 1 point"
+                self._credit(o, play.card, 1, given=True)  # "gives them 1 point"
                 self.skip_next[o] = True
                 self._move(None)
                 self.log(i, "play", str(play), -1, "Cut Em: lets him up to take him down again")
@@ -413,6 +460,12 @@ class Scrap:
 
     def take_turn(self, i: int) -> bool:
         """One transition turn; returns False when i passed."""
+        moved = self._turn(i)
+        if self.rules.stalling_ban == "turn":
+            self.stalled[i] = False  # 4.10 as a fed may read it: the ban ends with his turn
+        return moved
+
+    def _turn(self, i: int) -> bool:
         o = 1 - i
         if self.skip_next[i]:
             self.skip_next[i] = False
@@ -443,9 +496,10 @@ class Scrap:
         return True
 
 
-def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1) -> ScrapResult:
+def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,
+                rules: Rules | None = None) -> ScrapResult:
     """Play one Quick Scrap (rulebook: Quick Scrap; docs/rulings/mat-clash.md)."""
-    scrap = Scrap(names, policies, deck, dice, draws, pin_after)
+    scrap = Scrap(names, policies, deck, dice, draws, pin_after, rules)
     scrap.shuffle()
     for _ in range(9):  # 1.2
         for i in (0, 1):
@@ -506,17 +560,17 @@ class DualResult:
     tiebreaker: bool
 
 
-def dual_match(names: list[str], policies: list[Any], deck: list[Card], dice: Dice) -> DualResult:
+def dual_match(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, rules: Rules | None = None) -> DualResult:
     """4.8: five Quick Scraps (3 draws each, Pin after the second transition), team points."""
     scraps = []
     team = [0, 0]
     for _ in range(5):
-        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2)
+        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2, rules=rules)
         scraps.append(result)
         team[result.winner] += result.team_points
     tiebreaker = team[0] == team[1]
     if tiebreaker:
-        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2)
+        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2, rules=rules)
         scraps.append(result)
         winner = result.winner
     else:

@@ -552,7 +552,8 @@ class Policy:
         if gate == "tie":
             return behind >= self.model.tie_when_trailing_by
         if gate == "wizardry":
-            return sum(points for _, points in scrap.stacks[1 - i][-3:]) >= self.model.wizardry_when_erasing
+            stack = scrap.stacks[1 - i]  # what Wizardry would erase there (4.14, by the fed's setting)
+            return sum(stack[n][1] for n in scrap.erasable(i)) >= self.model.wizardry_when_erasing
         if gate == "resilience":
             return self.model.resilience_when_leading and behind < 0 and scrap.transitions >= scrap.pin_after
         if gate == "stall":
