@@ -159,6 +159,12 @@ class MatClash(Ruleset):
     def missing_strategy(self, settings: dict) -> str:
         return settings.get("missing_strategy", "default")
 
+    def strategy_readings(self, path: Path, shown: str) -> list | None:
+        """How the strategy reads (`fedtool read`): each situation's cards in the order they
+        are played, the answers, what is held back, the draws, each plan line and a warning
+        for whatever can never apply (docs/mat-clash-strategy.md)."""
+        return read_policy(load_yaml(path, shown), shown).readings()
+
     def standing_extras(self, wrestler_id: str, matches: list[dict]) -> dict:
         """Team points (4.8: fall 6, technical fall 5, major 4, decision 3) over Quick Scraps
         won and Dual Matches' team totals, and falls won."""
