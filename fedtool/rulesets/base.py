@@ -211,6 +211,15 @@ class Ruleset:
         or leave the key out, never raise."""
         return {}
 
+    def rating_inputs(self, booking: Booking, result: Any) -> dict | None:
+        """What the match's star rating is made of (docs/ratings.md), read from the result and
+        the rolls already made: never rolling, never touching the dice. Plain data:
+        "closeness" (a Fraction from 0, a rout, to 1, dead even at the end), "lead_changes",
+        "near_falls" and "high_spots" (counts), "finish" ("clean", "countout", "dq" or
+        "draw") and "grudge" (True when the match settles a grudge). The core adds the title
+        at stake and turns these into stars. None: the ruleset's matches are not rated."""
+        return None
+
     def round_rows(self, result: Any) -> list[dict]:
         """The result's rounds for the league's `rounds` table: {"round", "style", "winner",
         "margin", "detail" (JSON)} each. A ruleset without rounds keeps none."""
