@@ -214,3 +214,18 @@ def test_ratings_setting_checked(demo_fed):
 @pytest.mark.parametrize("value", [True, "3", "x", -0.25, 5.25, 2.1, float("nan")])
 def test_stars_of_anything_else_is_empty(value):
     assert stars(value) == ""
+
+
+def test_card_show_by_hand():
+    """The card as a show: its headline is the first title that changed hands (else the
+    main event's, the last match's headline), its rating and match of the night as above."""
+    from fedtool.week.run import card_show
+
+    entries = [{"file": "m1", "headline": "A def. B", "rating": 2.0}, {"file": "m2", "headline": "C def. D", "rating": 3.25},
+               {"file": "m3", "headline": "E def. F", "rating": 2.5}]
+    show = card_show(entries, ["C wins the World title by pin from D"])
+    assert show == {"headline": "C wins the World title by pin from D", "rating": 2.5, "match_of_the_night": entries[1],
+                    "title_changes": ["C wins the World title by pin from D"]}
+    assert card_show(entries, [])["headline"] == "E def. F"
+    unrated = [dict(e, rating=None) for e in entries]
+    assert card_show(unrated, []) == {"headline": "E def. F", "rating": None, "match_of_the_night": None, "title_changes": []}

@@ -199,7 +199,7 @@ class Ruleset:
         by `result_details`: at least "winner" (a wrestler id or None), "method" (one of
         `finishes`, or a draw's name), "round" and "sides" ([{"id", "name", ...}]). The core
         also reads "stipulation", "format" and "referee" (a name) when given, else takes
-        them from the card; it adds "league_changes" itself (a key no ruleset writes)."""
+        them from the card; it adds "league_changes" and "rating" itself (keys no ruleset writes)."""
         raise NotImplementedError
 
     def result_details(self, summary: dict) -> dict:
