@@ -13,7 +13,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, WrestlerRecord
-from . import engine
+from . import engine, rating
 from .cards import SETS, build_deck, card_id, catalogue
 from .policy import Policy, read_policy
 
@@ -221,6 +221,10 @@ class MatClash(Ruleset):
                         "tiebreaker": None if tiebreaker is None else bool(tiebreaker and n == 6)}
                        for n, s in enumerate(scraps, 1)],
         }
+
+    def rating_inputs(self, booking: Booking, result: Played) -> dict:
+        """The star rating's inputs from the scraps' events (`rating.rating_inputs`)."""
+        return rating.rating_inputs(result.scraps, result.team)
 
     def describe(self, booking: Booking, result: Played) -> dict:
         s = booking.setup
