@@ -182,9 +182,10 @@ class Scrap:
 
     def _holding(self, i: int, action: str) -> list[Play]:
         """Plays of a base action from i's hand: the card itself, or Beastin' standing for it."""
-        wild = action in WILD_AS
-        plays = [Play(c, action) for c in self.hands[i] if c.action == action or wild and c.action == "wild"]
-        plays.sort(key=lambda p: p.card.action == "wild")  # the card itself before the wild
+        hand = self.hands[i]
+        plays = [Play(c, action) for c in hand if c.action == action]
+        if action in WILD_AS:  # the card itself before the wild, each in hand order
+            plays += [Play(c, action) for c in hand if c.action == "wild"]
         return plays
 
     def turn_options(self, i: int) -> list[Play]:
