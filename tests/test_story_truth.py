@@ -36,7 +36,7 @@ _ENVS: dict = {}
 
 def rendered(ruleset, described: dict, log: list) -> str:
     env = _ENVS.get(ruleset.id) or _ENVS.setdefault(ruleset.id, environment(None, {ruleset.id: ruleset.templates}))
-    context = {"match": described, "match_id": "m", "booking_title": None, "notes": [],
+    context = {"match": described, "match_id": "m", "booking_title": None, "title_outcome": None, "notes": [],
                "dice_log": {"count": len(log), "text": format_log(log)}}
     return render(env, f"{ruleset.template}.md.j2", **context)
 
@@ -183,3 +183,26 @@ def test_a_count_out_is_never_counted_to_three():
     call = d["rounds"][0]["pins"][0]["call"]
     assert "THREE" not in call and "TEN" in call
     assert "wins by count-out" in d["finish"]
+
+
+# ---------------------------------------------------------------- title outcomes in the writeup
+
+def _title_week_one(demo_fed, fedtool, changes_on: str = "") -> str:
+    """Week 1's m1 (Friendly Sam beats Brother Bob by DQ in round 3) for an Open Title Bob holds."""
+    from test_titles import CARD_1, OPEN_TITLE, replace_in, set_titles
+    set_titles(demo_fed, OPEN_TITLE % changes_on)
+    replace_in(demo_fed / CARD_1, "sides: [brother-bob, friendly-sam]\n", "sides: [brother-bob, friendly-sam]\n    for_title: open\n")
+    replace_in(demo_fed / CARD_1, "    for_title: world\n", "")
+    result = fedtool("run", "1", "--fed", demo_fed)
+    assert result.exit_code == 0, result.output
+    return (demo_fed / "outbox/week-01/m1.md").read_text(encoding="utf-8")
+
+
+def test_a_title_kept_on_a_dq_says_so_and_why_in_the_writeup(demo_fed, fedtool):
+    md = _title_week_one(demo_fed, fedtool)
+    assert "**Friendly Sam wins by disqualification, but Open Title does not change hands on a disqualification or a count-out: Brother Bob retains it.**" in md
+
+
+def test_a_title_won_is_told_in_the_writeup(demo_fed, fedtool):
+    md = _title_week_one(demo_fed, fedtool, ", changes_on: [pin, submission, countout, dq]")
+    assert "**New champion! Friendly Sam wins Open Title from Brother Bob by disqualification.**" in md
