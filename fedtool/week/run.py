@@ -36,7 +36,7 @@ from fedtool.kernel.yamlio import dump_yaml, parse_yaml
 from fedtool.league.away import no_show_streaks, record_punctuality, week_verdict
 from fedtool.league.backup import discard, take_snapshot
 from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, runs_of, undo_week, week_results
-from fedtool.league.records import check_card_titles, decide_title_matches, record_title_matches, NEVER_BY_DEFAULT
+from fedtool.league.records import NEVER_BY_DEFAULT, check_card_titles, decide_title_matches, record_title_matches
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
 
