@@ -233,7 +233,7 @@ def read_(fed: Fed, file: Path):
     check = check_strategy_file(fed, file)
     click.echo(f"{check.file}: {check.layout}")
     for reading in check.readings:
-        click.echo(f"  line {reading.line:>3}: {reading.reading}")
+        click.echo(f"  line {reading.line:>3}: {reading.reading}" if reading.line else f"  {'':8}  {reading.reading}")  # 0: the file as a whole
     for problem in check.problems:
         click.echo(click.style("error: ", fg="red", bold=True) + str(problem), err=True)
     # the strategy is not at fault (it stands, exit 0), but the match cannot be played as the fed's files stand

@@ -20,11 +20,11 @@ def week_three(demo_fed, fedtool):
 
 CASES = {
     "unknown card": ("tommy-reyes.yaml", "  neutral: [feet_to_back, takedown]", "  neutral: [feet_to_back, flying_armbar]",
-                     ["strategies/week-03/tommy-reyes.yaml, line 4, field prefer.neutral.1: unknown card 'flying_armbar'", "[Mat Clash strategy: cards]"]),
-    "unknown situation": ("tommy-reyes.yaml", "  bottom: [reversal, escape_2, escape]", "  underwater: [reversal]",
-                          ["strategies/week-03/tommy-reyes.yaml, line 6", "prefer.underwater", "[Mat Clash strategy]"]),
-    "threshold not a number": ("tommy-reyes.yaml", "tie_when_trailing_by: 4", "tie_when_trailing_by: lots",
-                               ["strategies/week-03/tommy-reyes.yaml, line 12, field tie_when_trailing_by", "valid integer"]),
+                     ["strategies/week-03/tommy-reyes.yaml, line 8, field prefer.neutral.1: unknown card 'flying_armbar'", "[Mat Clash strategy: cards]"]),
+    "unknown situation": ("tommy-reyes.yaml", "  bottom: [reversal, escape]", "  underwater: [reversal]",
+                          ["strategies/week-03/tommy-reyes.yaml, line 10", "prefer.underwater", "[Mat Clash strategy]"]),
+    "threshold not a number": ("tommy-reyes.yaml", "draw: when_stuck", "draw: when_stuck\ntie_when_trailing_by: lots",
+                               ["strategies/week-03/tommy-reyes.yaml, line 16, field tie_when_trailing_by: give a whole number here, not 'lots'"]),
 }
 
 

@@ -279,7 +279,7 @@ def test_a_negative_hold_is_refused(demo_fed, fedtool):
     lines = strategy.read_text(encoding="utf-8").count("\n")
     strategy.write_text(strategy.read_text(encoding="utf-8") + "hold: {defense: -3}\n", encoding="utf-8")
     refused(fedtool("run", "3", "--fed", demo_fed),
-            f"error: strategies/week-03/ada-okafor.yaml, line {lines + 1}, field hold.defense: Input should be greater than or equal to 0 [Mat Clash strategy]\n")
+            f"error: strategies/week-03/ada-okafor.yaml, line {lines + 1}, field hold.defense: -3 is too small: give 0 or more [Mat Clash strategy]\n")
 
 
 def test_a_nul_byte_in_a_plain_text_strategys_note_is_refused(demo_fed, fedtool):

@@ -41,7 +41,7 @@ _ENVS: dict = {}
 
 def rendered(ruleset, described: dict, log: list) -> str:
     env = _ENVS.get(ruleset.id) or _ENVS.setdefault(ruleset.id, environment(None, {ruleset.id: ruleset.templates}))
-    context = {"match": described, "match_id": "m", "booking_title": None, "title_outcome": None, "notes": [],
+    context = {"match": described, "match_id": "m", "booking_title": None, "title_outcome": None, "rating": None, "notes": [],
                "dice_log": {"count": len(log), "text": format_log(log)}}
     return render(env, f"{ruleset.template}.md.j2", **context)
 

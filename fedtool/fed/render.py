@@ -73,7 +73,23 @@ def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = N
     env.filters["md_code"] = md_code
     env.filters["md_fence"] = md_fence
     env.filters["plain_text"] = plain_text
+    env.filters["stars"] = stars
     return env
+
+
+def stars(value) -> str:
+    """A star rating (0 to 5 in quarter stars, docs/ratings.md) in words and signs:
+    3.25 -> "★★★¼ (3.25 stars)"; zero -> "DUD (0 stars)"; anything but a quarter from 0
+    to 5 -> "" (a hand-edited league's)."""
+    if isinstance(value, dict):
+        value = value.get("stars")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 5 or value * 4 != int(value * 4):
+        return ""
+    quarters = int(value * 4)
+    whole, part = divmod(quarters, 4)
+    signs = "★" * whole + ("", "¼", "½", "¾")[part]
+    figure = f"{quarters / 4:g}"
+    return f"{signs or 'DUD'} ({figure} star{'' if figure == '1' else 's'})"
 
 
 def _rendered(parts) -> MarkdownText:

@@ -138,6 +138,7 @@ class Settings(FileModel):
     rulesets: dict[str, dict[str, Any]] = {}
     titles: list[TitleSettings] = []
     backups: BackupSettings = BackupSettings()
+    ratings: bool = True  # star ratings for each match and the card (docs/ratings.md); false: none shown or kept
 
 
 @dataclass

@@ -514,10 +514,20 @@ def week_results(db: Database, week: int, titles: dict[str, str] | None = None) 
                 "title": _title_at_stake(title_rows.get(row["id"]), titles or {}),
                 "outcomes": outcomes.get(row["id"], {}),
                 "league_changes": [_league_change(c, names) for c in changes if isinstance(c, dict)] if isinstance(changes, list) else None,
+                "rating": stored_stars(summary.get("rating")),
                 "details": details,
             }
         )
     return out
+
+
+def stored_stars(rating: Any) -> float | None:
+    """A stored rating's stars (docs/ratings.md): a quarter from 0 to 5, else None (none
+    kept, or a hand edit)."""
+    stars = rating.get("stars") if isinstance(rating, dict) else None
+    if isinstance(stars, bool) or not isinstance(stars, (int, float)) or not 0 <= stars <= 5 or stars * 4 != int(stars * 4):
+        return None
+    return float(stars)
 
 
 def _stored_json(text: str | None, empty: dict | list) -> Any:

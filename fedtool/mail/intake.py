@@ -828,7 +828,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         candidate.unlink(missing_ok=True)
         listed = "\n".join(f"- {str(p).replace(fed.shown(candidate), 'your strategy')}" for p in errors)
         return refuse(f"The strategy for {wrestler.name} has problems:\n{listed}", week, wrestler_id)
-    echo = "\n".join(f"  line {r.line:>3}: {r.reading}" for r in check.readings) if check.readings else PASSWORD_LINE.sub("", text).strip("\n")
+    echo = "\n".join(f"  line {r.line:>3}: {r.reading}" if r.line else f"  {'':8}  {r.reading}" for r in check.readings) if check.readings else PASSWORD_LINE.sub("", text).strip("\n")
     if late is not None:  # held: checked and kept, but not filed until the fedhead says so
         held = folder / HELD_FOLDER
         held.mkdir(exist_ok=True)

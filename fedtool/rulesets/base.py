@@ -199,7 +199,7 @@ class Ruleset:
         by `result_details`: at least "winner" (a wrestler id or None), "method" (one of
         `finishes`, or a draw's name), "round" and "sides" ([{"id", "name", ...}]). The core
         also reads "stipulation", "format" and "referee" (a name) when given, else takes
-        them from the card; it adds "league_changes" itself (a key no ruleset writes)."""
+        them from the card; it adds "league_changes" and "rating" itself (keys no ruleset writes)."""
         raise NotImplementedError
 
     def result_details(self, summary: dict) -> dict:
@@ -210,6 +210,15 @@ class Ruleset:
         A summary stored by an older fedtool may lack what a newer one records: give null
         or leave the key out, never raise."""
         return {}
+
+    def rating_inputs(self, booking: Booking, result: Any) -> dict | None:
+        """What the match's star rating is made of (docs/ratings.md), read from the result and
+        the rolls already made: never rolling, never touching the dice. Plain data:
+        "closeness" (a Fraction from 0, a rout, to 1, dead even at the end), "lead_changes",
+        "near_falls" and "high_spots" (counts), "finish" ("clean", "countout", "dq" or
+        "draw") and "grudge" (True when the match settles a grudge). The core adds the title
+        at stake and turns these into stars. None: the ruleset's matches are not rated."""
+        return None
 
     def round_rows(self, result: Any) -> list[dict]:
         """The result's rounds for the league's `rounds` table: {"round", "style", "winner",

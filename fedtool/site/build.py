@@ -30,9 +30,10 @@ from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.league import records
 from fedtool.kernel.dice import commitment
-from fedtool.league.db import open_league, revealed_seed_text
+from fedtool.league.db import open_league, read_summary, revealed_seed_text, stored_stars
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
+from fedtool.week.ratings import card_rating, match_of_the_night
 from fedtool.week.verify import published_commitments
 
 SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never replaces anything else
@@ -245,6 +246,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
         match["sides_named"] = [{"id": s["wrestler_id"], "name": names.get(s["wrestler_id"], s["wrestler_id"]), "outcome": s["outcome"]} for s in match["sides"]]
         match["headline"] = match["writeup"]["headline"] if match["writeup"] else _plain_headline(match)
         match.setdefault("for_title", None)
+        match["rating"] = stored_stars(read_summary(match.get("summary")).get("rating"))  # docs/ratings.md
         matches_by_week[match["week"]].append(match)
         for side in match["sides"]:
             matches_of[side["wrestler_id"]].append(match)
@@ -268,6 +270,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
             # the fragment was rendered, escaped, by the run's own autoescaping templates
             matches=[dict(m, html=Markup(m["writeup"]["html"]) if m["writeup"] else None) for m in matches_by_week.get(number, [])],
             changes=_changes(league, number, names),
+            show=_show(matches_by_week.get(number, [])),
             dice=_revealed(number, matches_by_week.get(number, [])),
             previous=_neighbour(week_numbers, number, -1),
             next=_neighbour(week_numbers, number, +1),
@@ -337,6 +340,13 @@ def _check_out(fed: Fed, out: Path) -> None:
 
 def _changes(league: League, week: int, names: dict[str, str]) -> list[dict]:
     return [{"id": row["wrestler_id"], "name": names.get(row["wrestler_id"], row["wrestler_id"]), "reason": row["reason"]} for row in league.changes.get(week, []) if row["reason"]]
+
+
+def _show(matches: list[dict]) -> dict:
+    """A week's card as a show (docs/ratings.md): its rating and match of the night."""
+    ratings = [m["rating"] for m in matches]
+    best = match_of_the_night(ratings)
+    return {"rating": card_rating(ratings), "match_of_the_night": matches[best] if best is not None else None}
 
 
 def _revealed(week: int, matches: list[dict]) -> list[dict]:

@@ -40,6 +40,7 @@ from fedtool.league.records import NEVER_BY_DEFAULT, check_card_titles, decide_t
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
 
+from .ratings import card_rating, match_of_the_night, match_rating
 from .booking import book_all, card_context, card_field_problems, side_problems, week_card
 from .status import SideStatus, week_status
 
@@ -59,6 +60,7 @@ class Played:
     outcomes: list = field(default_factory=list)
     seed_text: str | None = None  # what the week's commitment hashes (a seeded league run only)
     league_changes: list = field(default_factory=list)  # what the match changed in the league (`league_change_rows`)
+    rating: dict | None = None  # its star rating and what made it (`ratings.match_rating`); None: ratings are off
 
     @cached_property
     def described(self) -> dict:
@@ -206,6 +208,8 @@ def _resolve_card(fed: Fed, card: Card, bookings: list[Booking], week: int | Non
         dice.take_log()
         result = ruleset.resolve(booking, dice)
         played.append(Played(booking, ruleset, result, seed, result.log, ruleset.summary(booking, result), ruleset.outcomes(booking, result), revealed))
+        if fed.settings.ratings:  # from the result: after the match, never with its dice
+            played[-1].rating = match_rating(ruleset.rating_inputs(booking, result), booking.match.for_title is not None)
     return played
 
 
@@ -279,7 +283,8 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     writeups: dict[str, dict] = {}  # kept in the league for `fedtool site` (m008)
     corrections = correction_lines(previous, played) if run > 1 else []
     files = render_card(fed, card, title, played, change_lines, week_log, label, writeups, date=moment, run=run,
-                        corrections=corrections if previous is not None else None, titles=title_outcomes(fed, title_rows, names))
+                        corrections=corrections if previous is not None else None,
+                        title_changes=[row["reason"] for row in title_rows if row["result"] == "won"], titles=title_outcomes(fed, title_rows, names))
     outbox = fed.outbox_week(week)
     ran_at = moment.isoformat(timespec="seconds")
     snapshot = take_snapshot(fed, f"before-{week_name(week)}-run-{run}", moment)
@@ -538,6 +543,7 @@ def _stored_summary(p: Played) -> dict:
             "referee": match.raw.get("referee") or (match.opening or {}).get("referee")}
     summary = {**{k: v for k, v in card.items() if v is not None and isinstance(v, str)}, **p.summary}
     summary["league_changes"] = p.league_changes
+    summary["rating"] = p.rating  # docs/ratings.md; None when the fed's ratings are off
     summary["rules_revision"] = p.ruleset.rules_revision  # what `fedtool verify` replays it under
     return summary
 
@@ -655,15 +661,16 @@ def title_outcomes(fed: Fed, rows: list[dict], names: dict[str, str]) -> dict[st
 
 def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str, writeups: dict | None = None,
                 *, date: datetime.datetime | None = None, run: int = 1, corrections: list[dict] | None = None,
-                titles: dict[str, str] | None = None) -> dict[str, str]:
+                title_changes: list[str] | None = None, titles: dict[str, str] | None = None) -> dict[str, str]:
     """Every file the run puts in the outbox, by name: writeups, the card, mails, the dice log.
 
     `writeups`, if given, is filled with each match's headline, Markdown and HTML fragment, by match id.
     `date` is every mail's Date header. A `run` after the first is a correction: its mails get
     new Message-IDs, subjects starting "Corrected: " and References to the first run's mail;
     `corrections` (from `correction_lines`; None when the previous run is not in the league)
-    is what the card and each player's mail say changed. `titles` is each title match's
-    outcome in words, by match id (`title_outcomes`), told at the end of its writeup."""
+    is what the card and each player's mail say changed. `title_changes`: the lines of the
+    titles that changed hands, for the card's show (`card_show`). `titles` is each title
+    match's outcome in words, by match id (`title_outcomes`), told at the end of its writeup."""
     env = _environment(fed, card)
     files: dict[str, str] = {}
     entries = []
@@ -679,6 +686,7 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
             "title_outcome": (titles or {}).get(match.id),
             "notes": p.booking.notes,
             "dice_log": {"count": len(p.log), "text": log_text},
+            "rating": p.rating,  # None: not rated (docs/ratings.md)
         }
         md = render(env, f"{p.ruleset.template}.md.j2", **context)
         fragment = render(env, f"{p.ruleset.template}.html.j2", **context)
@@ -687,7 +695,8 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
             writeups[match.id] = {"headline": described["headline"], "markdown": md, "html": fragment}
         files[f"{match.id}.html"] = _page(env, f"{fed.settings.name}: {described['headline']}", fragment)
         entries.append({"file": match.id, "id": match.id, "headline": described["headline"], "title": match.title, "seed": p.seed,
-                        "seed_text": p.seed_text, "commitment": commitment(p.seed_text) if p.seed_text else None})
+                        "seed_text": p.seed_text, "commitment": commitment(p.seed_text) if p.seed_text else None,
+                        "rating": p.rating["stars"] if p.rating else None})
         for wrestler in p.booking.wrestlers:
             per_owner.setdefault(wrestler.owner_email, [wrestler.owner_name, [], []])
             if md not in per_owner[wrestler.owner_email][1]:
@@ -697,7 +706,7 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
     if run > 1:
         corrected = {"run": run, "week_label": label, "matches": corrections}
     card_context = {"fed_name": fed.settings.name, "card_title": title, "notes": card.notes, "matches": entries, "league_changes": changes,
-                    "corrections": corrected}
+                    "corrections": corrected, "show": card_show(entries, title_changes or [])}
     card_md = render(env, "card.md.j2", **card_context)
     card_html = _page(env, f"{fed.settings.name}: {title}", render(env, "card.html.j2", **card_context))
     files["card.md"] = card_md
@@ -723,6 +732,17 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
                         references=_message_id(fed, label, "card", mail.list_address) if run > 1 else None)
         files["mail/card.eml"] = message.as_string()
     return files
+
+
+def card_show(entries: list[dict], title_changes: list[str]) -> dict:
+    """The card told as a show: its headline (the first title change, else the main event's
+    headline), its rating and match of the night (docs/ratings.md; None when not rated or
+    a one-match card), and the titles that changed hands."""
+    ratings = [e["rating"] for e in entries]
+    best = match_of_the_night(ratings)
+    main = entries[-1]["headline"] if entries else ""
+    return {"headline": title_changes[0] if title_changes else main, "rating": card_rating(ratings),
+            "match_of_the_night": entries[best] if best is not None else None, "title_changes": title_changes}
 
 
 def _correction_note(run: int, label: str, corrections: list[dict] | None, match_ids: list[str]) -> tuple[str, Markup]:

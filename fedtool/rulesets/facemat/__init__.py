@@ -14,7 +14,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, WrestlerRecord
-from . import engine, royale
+from . import engine, rating, royale
 from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
@@ -597,6 +597,11 @@ class FaceToTheMat(Ruleset):
             "storyline": [{"wrestler": ws[sides[side][0]].id, "kind": kind, "change": change} for side, kind, change, _ in result.league],
             "hotbox": self._hotbox_record(booking),
         }
+
+    def rating_inputs(self, booking: Booking, result: engine.Result) -> dict:
+        """The star rating's inputs from the lines and the track (`rating.rating_inputs`); a
+        grudge match (9.a) settles a grudge."""
+        return rating.rating_inputs(booking.setup, result, booking.extra.get("match_type") == "grudge")
 
     def describe(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers

@@ -18,7 +18,7 @@ from .push import Push, after_match, format_points
 from fedtool.kernel.validation import FileModel, validate
 from fedtool.kernel.yamlio import MAX_YAML_BYTES, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
-from . import engine
+from . import engine, rating
 from .grid import cell_style, format_grid, grid_style, read_grid, roll_grid
 from .narrate import describe_match
 from .plaintext import Reading, parse_plaintext
@@ -339,6 +339,10 @@ class MatchMatch(Ruleset):
                 for i, side in enumerate(setup.sides)
             ],
         }
+
+    def rating_inputs(self, booking: Booking, result: engine.MatchResult) -> dict:
+        """The star rating's inputs from the rounds played (`rating.rating_inputs`)."""
+        return rating.rating_inputs(booking.setup, result)
 
     def describe(self, booking: Booking, result: engine.MatchResult) -> dict:
         return describe_match(booking.setup, result)

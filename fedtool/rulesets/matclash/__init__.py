@@ -13,7 +13,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, WrestlerRecord
-from . import engine
+from . import engine, rating
 from .cards import SETS, build_deck, card_id, catalogue
 from .policy import Policy, read_policy
 
@@ -159,6 +159,12 @@ class MatClash(Ruleset):
     def missing_strategy(self, settings: dict) -> str:
         return settings.get("missing_strategy", "default")
 
+    def strategy_readings(self, path: Path, shown: str) -> list | None:
+        """How the strategy reads (`fedtool read`): each situation's cards in the order they
+        are played, the answers, what is held back, the draws, each plan line and a warning
+        for whatever can never apply (docs/mat-clash-strategy.md)."""
+        return read_policy(load_yaml(path, shown), shown).readings()
+
     def standing_extras(self, wrestler_id: str, matches: list[dict]) -> dict:
         """Team points (4.8: fall 6, technical fall 5, major 4, decision 3) over Quick Scraps
         won and Dual Matches' team totals, and falls won."""
@@ -215,6 +221,10 @@ class MatClash(Ruleset):
                         "tiebreaker": None if tiebreaker is None else bool(tiebreaker and n == 6)}
                        for n, s in enumerate(scraps, 1)],
         }
+
+    def rating_inputs(self, booking: Booking, result: Played) -> dict:
+        """The star rating's inputs from the scraps' events (`rating.rating_inputs`)."""
+        return rating.rating_inputs(result.scraps, result.team)
 
     def describe(self, booking: Booking, result: Played) -> dict:
         s = booking.setup

@@ -100,6 +100,7 @@ class Scrap:
         self.taken_down = [False, False]  # i is on bottom from the opponent's Takedown (for 4.2's lost turn)
         self.stalled = [False, False]  # 4.10: no Pin or MAT BEAST in i's next play (or to the end of his turn)
         self.resilient = [False, False]  # 4.6: i cannot be pinned this scrap
+        self.shown: list[list[Card]] = [[], []]  # the cards each has played, in order (what a policy's conditions see)
         self.turn = 0
         self.events: list[Event] = []
         self.fall: tuple[int, str] | None = None
@@ -226,6 +227,7 @@ class Scrap:
 
     def _spend(self, i: int, play: Play) -> None:
         self.hands[i].remove(play.card)
+        self.shown[i].append(play.card)
 
     def _credit(self, i: int, card: Card, points: int, given: bool = False) -> None:
         self.stacks[i].append(Given((card, points)) if given else (card, points))
@@ -420,7 +422,7 @@ class Scrap:
         o = 1 - i
         while self.fall is None:
             cut = [Play(c, "cut_em") for c in self.hands[i] if c.action == "cut_em"] if scored_takedown else []
-            another_takedown = [p for p in self._holding(i, "takedown") if p.card not in [c.card for c in cut]]
+            another_takedown = cut and [p for p in self._holding(i, "takedown") if p.card not in [c.card for c in cut]]
             if cut and another_takedown and self.policies[i].use_cut_em(self, i):
                 play = cut[0]
                 self._spend(i, play)

@@ -1,0 +1,112 @@
+"""Star ratings over many matches: how the formula of docs/ratings.md spreads, per ruleset,
+with seeded dice and the engines played directly (no rendering, no league). No title is at
+stake and no grudge settled: the table is the formula on the matches themselves.
+
+    python benchmarks/rating_distribution.py [--matches N]
+
+MatchMatch plays the demo fed's week-1 bookings (real sheets and strategies) in turn; Face
+to the Mat singles matches of every pairing of four TV grades; Mat Clash Quick Scraps and
+Dual Matches with the default policies and the base deck. Seeds are 0 to N-1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+from collections import Counter
+from fractions import Fraction
+from pathlib import Path
+
+from fedtool.kernel.dice import SeededDice
+from fedtool.week.ratings import match_rating
+
+ROOT = Path(__file__).resolve().parent.parent
+STEPS = [Fraction(q, 4) for q in range(21)]
+
+
+def matchmatch(n: int) -> list[float]:
+    from fedtool.fed.card import load_card
+    from fedtool.fed.settings import Fed
+    from fedtool.kernel.errors import Collector
+    from fedtool.league.sheets import load_wrestlers
+    from fedtool.rulesets.matchmatch import engine, rating
+    from fedtool.week.booking import book_all
+
+    fed = Fed.load(ROOT)
+    card = load_card(fed, fed.week_dir(1), 1)
+    problems = Collector()
+    wrestlers = load_wrestlers(fed, card, problems)
+    problems.raise_if_any()
+    states = {w.id: {"push_level": w.sheet.push_level, "push_points": 0, "injury": 0} for w in wrestlers.values()}
+    setups = [b.setup for b in book_all(fed, card, wrestlers, states)]
+    out = []
+    for seed in range(n):
+        setup = setups[seed % len(setups)]
+        out.append(match_rating(rating.rating_inputs(setup, engine.resolve(setup, SeededDice(seed))), False)["stars"])
+    return out
+
+
+def facemat(n: int) -> list[float]:
+    from fedtool.rulesets.facemat import rating
+    from fedtool.rulesets.facemat.engine import Setup, resolve
+    from fedtool.rulesets.facemat.sheet import Wrestler
+
+    skills_a = {"AGILE": "star", "QUICK": "circle", "FAVORITE": "square", "SMART": "star", "STRONG": "circle"}
+    skills_b = {"MEAN": "star", "CHEAT": "circle", "HEAVY": "square", "POWERFUL": "star", "OBJECT": "circle"}
+    grades = ("AAA", "A", "C", "F")
+    setups = [Setup("b", (Wrestler("a", "a", g1, 1, "face", skills_a, "the Finisher", (11, 33), {}),
+                          Wrestler("b", "b", g2, 1, "heel", skills_b, "the Finisher", (11, 33), {})), {})
+              for g1 in grades for g2 in grades]
+    out = []
+    for seed in range(n):
+        setup = setups[seed % len(setups)]
+        out.append(match_rating(rating.rating_inputs(setup, resolve(setup, SeededDice(seed)), False), False)["stars"])
+    return out
+
+
+def matclash(n: int, dual: bool) -> list[float]:
+    from fedtool.rulesets.matclash import rating
+    from fedtool.rulesets.matclash.cards import build_deck
+    from fedtool.rulesets.matclash.engine import dual_match, quick_scrap
+    from fedtool.rulesets.matclash.policy import Policy
+
+    deck, policies = build_deck(()), [Policy(), Policy()]
+    out = []
+    for seed in range(n):
+        if dual:
+            result = dual_match(["A", "B"], policies, deck, SeededDice(seed))
+            inputs = rating.rating_inputs(result.scraps, result.team)
+        else:
+            inputs = rating.rating_inputs([quick_scrap(["A", "B"], policies, deck, SeededDice(seed))], None)
+        out.append(match_rating(inputs, False)["stars"])
+    return out
+
+
+def table(columns: dict[str, list[float]]) -> str:
+    """A Markdown table: each rating's share of each ruleset's matches, then mean and median."""
+    counts = {name: Counter(Fraction(s).limit_denominator(4) for s in stars) for name, stars in columns.items()}
+    used = [s for s in STEPS if any(c[s] for c in counts.values())]
+    lines = ["| stars | " + " | ".join(columns) + " |", "|---:" + "|---:" * len(columns) + "|"]
+    for step in used:
+        cells = [f"{counts[name][step] / len(stars):.1%}" if counts[name][step] else "" for name, stars in columns.items()]
+        lines.append(f"| {float(step):g} | " + " | ".join(cells) + " |")
+    lines.append("| mean | " + " | ".join(f"{statistics.mean(s):.2f}" for s in columns.values()) + " |")
+    lines.append("| median | " + " | ".join(f"{statistics.median(s):g}" for s in columns.values()) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--matches", type=int, default=10000, help="matches per ruleset")
+    n = parser.parse_args().matches
+    columns = {
+        f"MatchMatch ({n:,})": matchmatch(n),
+        f"Face to the Mat ({n:,})": facemat(n),
+        f"Mat Clash Quick Scrap ({n:,})": matclash(n, dual=False),
+        f"Mat Clash Dual Match ({n:,})": matclash(n, dual=True),
+    }
+    print(table(columns))
+
+
+if __name__ == "__main__":
+    main()
