@@ -262,8 +262,15 @@ def test_a_player_replays_the_published_log_with_play(ran, fedtool, tmp_path):
     player, published = _player_copy(ran, tmp_path, 1)
     result = fedtool("--fed", player, "play", player / "strategies/week-01", "--dice", published / "dice.txt")
     assert result.exit_code == 0, result.output
+    # the writeup of week 1's title match (m5) ends with the title's outcome, a league fact an
+    # exhibition does not know (issue 16): the replay tells every other line the same
+    title_line = "**Relámpago wins by disqualification and retains DCW World Championship.**\n\n"
     for match in ("m1", "m2", "m3", "m4", "m5"):
-        assert (player / f"outbox/exhibitions/week-01/{match}.md").read_text() == (published / f"{match}.md").read_text()
+        told = (published / f"{match}.md").read_text()
+        if match == "m5":
+            assert told.count(title_line) == 1
+            told = told.replace(title_line, "")
+        assert (player / f"outbox/exhibitions/week-01/{match}.md").read_text() == told
 
 
 def test_a_published_log_without_the_match_fails_and_missing_files_are_named(ran, fedtool, tmp_path):

@@ -36,7 +36,7 @@ from fedtool.kernel.yamlio import dump_yaml, parse_yaml
 from fedtool.league.away import no_show_streaks, record_punctuality, week_verdict
 from fedtool.league.backup import discard, take_snapshot
 from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, runs_of, undo_week, week_results
-from fedtool.league.records import check_card_titles, decide_title_matches, record_title_matches
+from fedtool.league.records import NEVER_BY_DEFAULT, check_card_titles, decide_title_matches, record_title_matches
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
 
@@ -284,7 +284,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     corrections = correction_lines(previous, played) if run > 1 else []
     files = render_card(fed, card, title, played, change_lines, week_log, label, writeups, date=moment, run=run,
                         corrections=corrections if previous is not None else None,
-                        title_changes=[row["reason"] for row in title_rows if row["result"] == "won"])
+                        title_changes=[row["reason"] for row in title_rows if row["result"] == "won"], titles=title_outcomes(fed, title_rows, names))
     outbox = fed.outbox_week(week)
     ran_at = moment.isoformat(timespec="seconds")
     snapshot = take_snapshot(fed, f"before-{week_name(week)}-run-{run}", moment)
@@ -616,9 +616,52 @@ def correction_lines(previous: list[dict] | None, played: list[Played]) -> list[
 CORRECTED = "Corrected: "  # the subject prefix of a rerun's mails
 
 
+METHOD_WORDS = {"pin": "pinfall", "countout": "count-out", "dq": "disqualification", "double_countout": "double count-out",
+                "double_dq": "double disqualification", "time_limit": "time-limit draw", "tech_fall": "technical fall", "major": "major decision"}
+
+
+def _method_words(method: str | None) -> str:
+    return METHOD_WORDS.get(method or "", (method or "no result").replace("_", " "))
+
+
+def title_outcomes(fed: Fed, rows: list[dict], names: dict[str, str]) -> dict[str, str]:
+    """Each title match's outcome in the writeup's words, by match id: won, retained (and
+    why, when the challenger won by a finish that does not change hands), or still vacant
+    and why (issue 16: the story tells the title's outcome)."""
+    settings = {t.id: t for t in fed.settings.titles}
+    out: dict[str, str] = {}
+
+    def words(methods) -> str:
+        return " or a ".join(_method_words(m) for m in methods)
+
+    for row in rows:
+        title = settings[row["title_id"]]
+        if title.changes_on is None:  # the league's rule (records.changes_hands), in words
+            rule = f"does not change hands on a {words(NEVER_BY_DEFAULT)}"
+        else:
+            rule = f"changes hands only on a {words(title.changes_on)}" if title.changes_on else "changes hands on no finish"
+        holder, winner, how = row["holder_before"], row["winner"], _method_words(row["method"])
+        holder_name, winner_name = names.get(holder, holder), names.get(winner, winner)
+        if row["result"] == "won":
+            text = (f"New champion! {winner_name} wins {title.name} from {holder_name} by {how}." if holder
+                    else f"New champion! {winner_name} wins the vacant {title.name} by {how}.")
+        elif row["result"] == "defended" and winner == holder:
+            text = f"{holder_name} wins by {how} and retains {title.name}."
+        elif row["result"] == "defended" and winner is None:
+            text = f"No winner ({how}): {holder_name} retains {title.name}."
+        elif row["result"] == "defended":
+            text = f"{winner_name} wins by {how}, but {title.name} {rule}: {holder_name} retains it."
+        elif winner is not None:
+            text = f"{winner_name} wins by {how}, but {title.name} {rule}: it stays vacant."
+        else:
+            text = f"No winner ({how}): {title.name} stays vacant."
+        out[row["match_id"].rsplit("/", 1)[-1]] = text
+    return out
+
+
 def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str, writeups: dict | None = None,
                 *, date: datetime.datetime | None = None, run: int = 1, corrections: list[dict] | None = None,
-                title_changes: list[str] | None = None) -> dict[str, str]:
+                title_changes: list[str] | None = None, titles: dict[str, str] | None = None) -> dict[str, str]:
     """Every file the run puts in the outbox, by name: writeups, the card, mails, the dice log.
 
     `writeups`, if given, is filled with each match's headline, Markdown and HTML fragment, by match id.
@@ -626,7 +669,8 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
     new Message-IDs, subjects starting "Corrected: " and References to the first run's mail;
     `corrections` (from `correction_lines`; None when the previous run is not in the league)
     is what the card and each player's mail say changed. `title_changes`: the lines of the
-    titles that changed hands, for the card's show (`card_show`)."""
+    titles that changed hands, for the card's show (`card_show`). `titles` is each title
+    match's outcome in words, by match id (`title_outcomes`), told at the end of its writeup."""
     env = _environment(fed, card)
     files: dict[str, str] = {}
     entries = []
@@ -639,6 +683,7 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
             "match": described,
             "match_id": match.id,
             "booking_title": match.title,
+            "title_outcome": (titles or {}).get(match.id),
             "notes": p.booking.notes,
             "dice_log": {"count": len(p.log), "text": log_text},
             "rating": p.rating,  # None: not rated (docs/ratings.md)

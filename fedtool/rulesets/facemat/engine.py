@@ -83,7 +83,7 @@ class Line:
     """One thing that happened, for the writeup."""
 
     fac: int
-    kind: str  # storyline, fac, move, pin, finisher, boo, tag, object, help, elimination, post_match, end
+    kind: str  # storyline, fac, move, pin, finisher, boo, tag, object, help, elimination, bell (a time-limit draw), post_match, end
     text: str
     who: int | None = None
     points: int = 0
@@ -649,6 +649,8 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         else:
             quiet = 0
     dice.round = 0
+    if state["winner"] is None:  # the guard: told at the bell, not only in the headline (issue 16)
+        say("bell", f"FAC {drawn} was the last: the time limit runs out with no fall. A time-limit draw.")
     state["over"] = True  # the bell: the result is final (5.c); what follows is the league's (5.d)
     if setup.storylines:
         storyline("post-match")

@@ -64,7 +64,7 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
             if cards is not None:
                 cards += [(f"mini-match {stage}: {setup.wrestlers[a].id} vs. {setup.wrestlers[b].id}", fac, card, kind) for _, fac, card, kind in result.cards]
             lines.append(Line(0, "storyline", f"Mini-match, stage {stage}: {setup.wrestlers[a].name} vs. {setup.wrestlers[b].name}.", positions=_zeros(setup)))
-            lines.extend(_widen(ln, [a, b], len(setup.wrestlers)) for ln in result.lines if ln.kind != "end")
+            lines.extend(_widen(ln, [a, b], len(setup.wrestlers)) for ln in result.lines if ln.kind not in ("end", "bell"))  # a draw: "outlasted", below
             if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
                 winner, loser = a, b
             else:

@@ -47,6 +47,11 @@ class Stipulation:
     forbidden: tuple[str, ...] = ()
     description: str = ""
     id: str = ""
+    # how the writeup tells a won victory check (VII: "Victory is by escape"), the headline's
+    # words for it, and a check that falls short; empty: told as the finish recorded
+    victory: str = ""
+    victory_title: str = ""
+    near_victory: str = ""
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,29 @@ COUNT_CALLS = {
     2: ("ONE... TWO... kickout! So close!", "ONE... TWO... he gets the shoulder up at two!", "ONE, TWO... NO! A two count!"),
     3: ("ONE... TWO... THREE!", "ONE! TWO! THREE! It's over!", "The referee counts to three!"),
 }
+# IV.2.f: a check after a Submission round is a submission, after an Illegal or Vile Cheat
+# round a count-out (docs/rulings/matchmatch.md, "Victory checks"): the calls follow the
+# finish the check would give, so a count-out is never counted to three and a submission
+# never pinned (issue 16: the story never contradicts the result)
+SUBMISSION_CALLS = {
+    0: ("The hold is broken at once.", "He slips the hold before it is locked in.", "No grip: the hold comes apart."),
+    1: ("The hold is on... he reaches the ropes!", "He grimaces but will not give it up.", "The hold is broken in the ropes."),
+    2: ("The hold is locked in... he nearly taps! No, he holds on!", "His hand is up to tap... and he reaches the ropes!", "So close to a submission!"),
+    3: ("He taps out!", "He has no choice: he taps!", "The hold is locked in and he taps!"),
+}
+COUNTOUT_CALLS = {
+    0: ("He is back in the ring before the referee starts to count.", "The fight spills outside, and back in at once.", "No count: both are back inside."),
+    1: ("Left outside, he beats the count at four.", "The referee counts... he is back in at five.", "Outside... and back in at six."),
+    2: ("The referee counts... EIGHT... NINE... he dives back in!", "Outside and hurt... he beats the count at nine!", "He rolls in at the last second!"),
+    3: ("The referee counts... EIGHT... NINE... TEN! He cannot get back in!", "He is still outside at TEN!", "He never makes it back: the count reaches ten!"),
+}
+DOUBLE_COUNTOUT_CALL = "Both men are down outside... the referee counts to TEN and neither beats it!"
+DQ_CALL = "The referee has seen enough."
+
+
+def _calls_for(method: str) -> dict:
+    return SUBMISSION_CALLS if method == SUBMISSION else COUNTOUT_CALLS if method == COUNTOUT else COUNT_CALLS
+
 
 FINISH_TITLES = {
     PIN: "by pinfall",
@@ -93,6 +116,13 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
             "why": played.why,
         }
 
+    stip = setup.stipulation
+    # VII: a cage's "Victory is by escape" (a strap's four corners, a scaffold's ten count):
+    # a victory check is told as the stipulation's win, the method recorded stays the
+    # engine's (docs/rulings/matchmatch.md, "Specialty matches")
+    told = bool(stip.victory)
+    last = result.rounds[-1].number if result.rounds else None
+    standing = list(range(len(names)))
     rounds = []
     for rnd in result.rounds:
         style = name_of(rnd.style)
@@ -102,8 +132,16 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
             style_roll = str(rnd.style_faces[0])
         in_ring = [(i, played) for i, played in enumerate(rnd.sides) if played is not None]
         sides = [side_line(i, played, rnd.style) for i, played in in_ring]
-        if any(p.disqualified for _, p in in_ring):
-            outcome = "The referee has seen enough."
+        out = [i for i, p in in_ring if p.disqualified]
+        if out:
+            standing = [i for i in standing if i not in out]
+            gone = " and ".join(names[i] for i in out)
+            if len(names) == 2:
+                outcome = f"{DQ_CALL} {gone} is disqualified."
+            elif len(standing) <= 1:
+                outcome = f"{DQ_CALL} {gone} is disqualified and eliminated: {names[standing[0]]} is the last one standing."
+            else:
+                outcome = f"{DQ_CALL} {gone} is disqualified and eliminated; {' and '.join(names[i] for i in standing)} fight on."
         elif rnd.winner is None:
             best = max(p.total for _, p in in_ring)
             tied = [names[i] for i, p in in_ring if p.total == best]
@@ -136,9 +174,21 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
                 sum_text += f" {_signed(check.bonus)} bonus"
             injuries.append(f"Injury check on {names[check.side]} ({why}): {sum_text} = {check.total}: {verdict}.")
         pins = []
-        for check in rnd.checks:
-            calls = COUNT_CALLS[check.count]
-            call = "A natural 18! ONE! TWO! THREE!" if check.natural_18 else calls[rnd.number % len(calls)]
+        final_round = rnd.number == last and result.method != TIME_LIMIT
+        for k, check in enumerate(rnd.checks):
+            finish = rnd.sides[check.side].action.type.finish_after
+            if final_round and result.method == DOUBLE_COUNTOUT and check.count == 3:
+                call = ("He has done enough to win... but so has his opponent." if k < len(rnd.checks) - 1
+                        else "Both reach the win at the same moment, and the referee cannot split them." if told else DOUBLE_COUNTOUT_CALL)
+            elif told and check.count == 3:
+                call = stip.victory
+            elif told and check.count:
+                call = stip.near_victory or _calls_for(finish)[check.count][rnd.number % 3]
+            else:
+                calls = _calls_for(finish)[check.count]
+                call = calls[rnd.number % len(calls)]
+            if check.natural_18:
+                call = f"A natural 18! {call}"
             parts = [_dice(check.faces)]
             for value, label in (
                 (check.weight, "heavier"),
@@ -153,24 +203,30 @@ def describe_match(setup: MatchSetup, result: MatchResult) -> dict:
             pins.append({"name": names[check.side], "roll": " ".join(parts), "total": check.total, "count": check.count, "call": call})
         rounds.append({"number": rnd.number, "style": style, "style_roll": style_roll, "sides": sides, "outcome": outcome, "damage": damage, "injuries": injuries, "pins": pins})
 
+    title = FINISH_TITLES[result.method]
     if result.winner is not None:
         winner, loser = names[result.winner], names[result.loser]
-        finish_text = {
-            PIN: f"{winner} pins {loser} in round {result.end_round}.",
-            SUBMISSION: f"{loser} taps out! {winner} wins by submission in round {result.end_round}.",
-            COUNTOUT: f"{loser} cannot answer the count: {winner} wins by count-out in round {result.end_round}.",
-            DQ: f"{loser} is disqualified in round {result.end_round}: {winner} wins by DQ.",
-        }[result.method]
-        headline = f"{winner} def. {loser} ({FINISH_TITLES[result.method]}, round {result.end_round})"
+        if told and result.method != DQ:
+            finish_text = f"{winner} wins {stip.victory_title or 'the ' + stip.name} over {loser} in round {result.end_round} (recorded as a win {title})."
+            title = stip.victory_title or title
+        else:
+            finish_text = {
+                PIN: f"{winner} pins {loser} in round {result.end_round}.",
+                SUBMISSION: f"{loser} taps out! {winner} wins by submission in round {result.end_round}.",
+                COUNTOUT: f"{loser} cannot answer the count: {winner} wins by count-out in round {result.end_round}.",
+                DQ: f"{loser} is disqualified in round {result.end_round}: {winner} wins by DQ.",
+            }[result.method]
+        headline = f"{winner} def. {loser} ({title}, round {result.end_round})"
     else:
         finish_text = {
-            DOUBLE_COUNTOUT: f"Neither man beats the count in round {result.end_round}: a double count-out.",
+            DOUBLE_COUNTOUT: f"{'Neither man' if len(names) == 2 else 'No one'} beats the count in round {result.end_round}: a double count-out.",
             DOUBLE_DQ: f"Both men are disqualified in round {result.end_round}.",
             TIME_LIMIT: f"The bell rings after {result.end_round} rounds: a time-limit draw.",
         }[result.method]
-        headline = f"{' vs. '.join(names)}: {FINISH_TITLES[result.method]} (round {result.end_round})"
+        if result.method == DOUBLE_COUNTOUT and told:
+            finish_text = f"No one wins in round {result.end_round}: the referee cannot split them (recorded as a double count-out)."
+        headline = f"{' vs. '.join(names)}: {title} (round {result.end_round})"
 
-    stip = setup.stipulation
     if stip.id:
         headline = f"{stip.name}: {headline}"
     return {

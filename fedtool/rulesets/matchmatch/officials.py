@@ -94,6 +94,9 @@ class StipulationModel(FileModel):
     pin: int = Field(default=0, ge=-20, le=20)
     damage: int = Field(default=0, ge=-5, le=5)
     forbidden: list[str] = []
+    victory: str = Field(default="", max_length=300)
+    victory_title: str = Field(default="", max_length=60)
+    near_victory: str = Field(default="", max_length=300)
 
     @field_validator("added_styles", "halved_styles", "forbidden")
     @classmethod
@@ -134,6 +137,9 @@ def read_stipulation(stip_id: str, raw: Any, file: str, vocab: Vocabulary | None
         forbidden=tuple(forbidden),
         description=model.description,
         id=stip_id,
+        victory=model.victory,
+        victory_title=model.victory_title,
+        near_victory=model.near_victory,
     )
 
 

@@ -1,0 +1,451 @@
+"""The story never contradicts the result (issue 16, "Never contradict the result").
+
+For each ruleset, random matches are played on seeded dice, described and rendered with the
+packaged templates (to a string: nothing is written), and the writeup is read as a player
+would: the finish told is the finish recorded (the words of a pin, a submission, a count-out,
+a DQ, a draw; a cage's escape), the winner is named, eliminations are announced, and no line
+of play repeats more than `MAX_REPEAT` times in a row. A few hand-built matches pin the
+contradictions the issue names. Each ruleset plays `MATCHES` (the issue's 2,000): rendered to
+strings, they take a few seconds, so no slow marker.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+from fedtool.fed.render import environment, render
+from fedtool.kernel.dice import SeededDice, format_log
+from fedtool.rulesets.base import Booking, WrestlerRecord
+from fedtool.rulesets.facemat import FaceToTheMat
+from fedtool.rulesets.facemat import engine as fttm
+from fedtool.rulesets.facemat.sheet import Wrestler
+from fedtool.rulesets.facemat.terms import GRADES, SKILLS, SYMBOLS
+from fedtool.rulesets.matclash import FINISH_WORDS, METHOD_TITLES, MatClash, Played
+from fedtool.rulesets.matclash import engine as mc
+from fedtool.rulesets.matchmatch import MatchMatch, engine
+from fedtool.rulesets.matchmatch.narrate import FINISH_TITLES
+from fedtool.rulesets.matchmatch.officials import stipulations
+from mm_builders import STYLE_IDS, make_setup, make_sheet, make_strategy, run, uniform_grid
+from test_matclash_properties import deck_of, policies  # random legal policies
+
+MATCHES = 2000  # per ruleset (issue 16); the three take about 8 s together, so they run by default
+MAX_REPEAT = 3  # the same event line, word for word, at most this many times in a row
+
+MM = MatchMatch()
+STIPS = stipulations(None)
+
+
+_ENVS: dict = {}
+
+
+def rendered(ruleset, described: dict, log: list) -> str:
+    env = _ENVS.get(ruleset.id) or _ENVS.setdefault(ruleset.id, environment(None, {ruleset.id: ruleset.templates}))
+    context = {"match": described, "match_id": "m", "booking_title": None, "title_outcome": None, "rating": None, "notes": [],
+               "dice_log": {"count": len(log), "text": format_log(log)}}
+    return render(env, f"{ruleset.template}.md.j2", **context)
+
+
+def story_of(md: str) -> str:
+    """The writeup without its dice appendix (the appendix is a record, not the story)."""
+    return md.split("<details><summary>Dice log", 1)[0]
+
+
+def longest_run(lines: list[str]) -> int:
+    best = run_ = 0
+    last = None
+    for line in lines:
+        run_ = run_ + 1 if line == last else 1
+        last = line
+        best = max(best, run_)
+    return best
+
+
+# ---------------------------------------------------------------- MatchMatch
+
+PLUS_STYLES = [s for s in STYLE_IDS if s != "teamwork"]
+TYPES = ["normal"] * 8 + ["defensive"] * 2 + ["high_risk"] * 2 + ["high_spot", "illegal", "finisher", "cripple", "high_impact", "vile_cheat", "submission"]
+TARGETS = [*STYLE_IDS, *["stamina"] * 6]
+PIN_WORDS = ("THREE!",)
+ESCAPE_WORDS = {"cage": "escaped", "strap": "All four corners", "scaffold": "TEN!"}
+
+
+def random_mm(rng: random.Random, k: int):
+    n = rng.choice((2, 2, 2, 2, 3, 4))
+    stip = rng.choice([None, None, "cage", "strap", "scaffold"])
+    rounds = rng.randint(1, 20)
+    sides = []
+    for i in range(n):
+        sheet = make_sheet(f"w{i}", name=f"Wrestler {'ABCD'[i]}", stamina=rng.randint(0, 12),
+                           styles={s: rng.randint(0, 10) for s in STYLE_IDS}, defenses={s: rng.randint(0, 2) for s in STYLE_IDS})
+        types = [t for t in TYPES if not (stip == "cage" and t == "submission")]
+        plan = [(rng.choice(types), rng.choice(TARGETS)) for _ in range(rounds)]
+        grid = "A" if i == 0 else "1" if i == 1 else f"{'ABC'[i - 2]}{i}"
+        strategy = make_strategy(tuple(rng.sample(PLUS_STYLES, 2)), rng.choice(STYLE_IDS), grid, plan)
+        sides.append(engine.Side(sheet.id, sheet.name, sheet, strategy, injury=rng.randint(0, 3), dq_threshold=rng.choice((5, 8, 10, 12))))
+    kwargs = {"stipulation": STIPS[stip]} if stip else {}
+    return engine.MatchSetup(f"m{k}", tuple(sides), uniform_grid(rng.choice(PLUS_STYLES)), rounds, **kwargs)
+
+
+def mm_problems(setup, result, described: dict, md: str) -> list[str]:
+    """What the rendered MatchMatch writeup says against the recorded result."""
+    story = story_of(md)
+    names = described["names"]
+    problems = []
+    calls = re.findall(r"\*([^*\n]+)\*\n", story)  # each victory check's call
+    finish = described["finish"]
+    stip = setup.stipulation
+    told = bool(getattr(stip, "victory", "")) and result.method != engine.DQ
+    last_calls = [p["call"] for p in described["rounds"][-1]["pins"]] if described["rounds"] else []
+    said = " ".join(last_calls).lower()
+    if result.method == engine.PIN and not told and "three" not in said:
+        problems.append("a pin without a three count")
+    if result.method != engine.PIN or told:
+        if any("three" in c.lower() for c in calls if not (told and c.endswith(stip.victory))):
+            problems.append(f"a three count in a match won by {result.method}")
+        if told and " pins " in finish:
+            problems.append("a cage/strap/scaffold win told as a pin")
+    if result.method == engine.SUBMISSION and not told and "tap" not in said + finish:
+        problems.append("a submission nobody tapped to")
+    if result.method == engine.COUNTOUT and not told and "ten" not in said:
+        problems.append("a count-out the referee never counted to ten")
+    if result.method == engine.DOUBLE_COUNTOUT and not ("ten" in said.split("...")[-1] or "cannot split" in said):
+        problems.append("a double count-out not told as one")
+    if told and result.winner is not None and stip.victory not in " ".join(last_calls):
+        problems.append(f"a {stip.name} won without its victory ({stip.victory})")
+    if result.winner is not None:
+        if names[result.winner] not in finish or names[result.loser] not in finish:
+            problems.append("the finish does not name the winner and the loser")
+        if not described["headline"].split(": ", 1)[-1].startswith(f"{names[result.winner]} def."):
+            problems.append("the headline does not name the winner first")
+    words = {engine.PIN: "pins", engine.SUBMISSION: "submission", engine.COUNTOUT: "count-out", engine.DQ: "DQ",
+             engine.DOUBLE_COUNTOUT: "double count-out", engine.TIME_LIMIT: "time-limit draw"}
+    if result.method in words and not told and words[result.method] not in finish:
+        problems.append(f"the finish line does not say {words[result.method]}: {finish}")
+    if told and result.winner is not None and FINISH_TITLES[result.method] not in finish:
+        problems.append("a stipulation's win does not say what is recorded")
+    # every DQ is announced; in a match of three or four, as an elimination
+    for rnd, told_round in zip(result.rounds, described["rounds"]):
+        for i, played in enumerate(rnd.sides):
+            if played is not None and played.disqualified:
+                if f"{names[i]} is disqualified" not in told_round["outcome"]:
+                    problems.append(f"round {rnd.number}: {names[i]}'s DQ is not announced")
+                if len(names) > 2 and "eliminated" not in told_round["outcome"]:
+                    problems.append(f"round {rnd.number}: {names[i]}'s elimination is not announced")
+    lines = [ln for ln in story.splitlines() if ln.strip() and not ln.startswith(("#", ">", "`", "-"))]
+    if longest_run(lines) > MAX_REPEAT:
+        problems.append("a line repeats more than MAX_REPEAT times in a row")
+    return problems
+
+
+def _mm_cases(count: int):
+    rng = random.Random(16)
+    for k in range(count):
+        setup = random_mm(rng, k)
+        yield setup, engine.resolve(setup, SeededDice(rng.getrandbits(63)))
+
+
+def check_mm(count: int) -> None:
+    failures = []
+    methods = set()
+    for setup, result in _mm_cases(count):
+        methods.add(result.method)
+        described = MM.describe(Booking(None, setup, []), result)
+        problems = mm_problems(setup, result, described, rendered(MM, described, result.log))
+        if problems:
+            failures.append((setup.match_id, result.method, problems))
+    assert failures == []
+    assert {engine.PIN, engine.SUBMISSION, engine.COUNTOUT, engine.DQ, engine.TIME_LIMIT} <= methods  # the finishes were reached
+    if count >= MATCHES:
+        assert engine.DOUBLE_COUNTOUT in methods
+
+
+def test_matchmatch_story_agrees_with_the_result():
+    check_mm(MATCHES)
+
+
+def _two(stip=None, types=("illegal", "normal"), rounds=1):
+    a = make_sheet("alpha", name="Alpha", stamina=0, styles={"technical": 5})
+    b = make_sheet("bravo", name="Bravo", stamina=0, styles={"technical": 3})
+    sa = make_strategy(("technical", "power"), "teamwork", "A", [(types[0], "stamina")] * rounds)
+    sb = make_strategy(("martial_arts", "brawling"), "teamwork", "1", [(types[1], "stamina")] * rounds)
+    return make_setup(a, sa, b, sb, uniform_grid("technical"), rounds=rounds, stipulation=stip)
+
+
+def test_a_count_out_is_never_counted_to_three():
+    """IV.2.f: a win checked after an Illegal round is a count-out ("CO (ie. any finish or
+    other DQ which occurs as a result of Illegal actions)"): the call before "wins by
+    count-out" is a count to ten, not "ONE! TWO! THREE!"."""
+    setup = _two()
+    # style 1 (Technical); Alpha 3d6 = 6,6,6 and DQ check 1,1 (under 10); Bravo 1,1,1;
+    # Alpha wins the round; damage 1 + margin//5 to Stamina 0: no injury check (under 3)
+    # unless 3 or more: margin = 18+5+2 - (3+0) = 22 -> 1 + 4 = 5 damage: injury check 3d6;
+    # victory check 6,6,6 = natural 18
+    result = run(setup, [1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 1, 1, 6, 6, 6])
+    assert (result.winner, result.method) == (0, engine.COUNTOUT)
+    d = MM.describe(Booking(None, setup, []), result)
+    call = d["rounds"][0]["pins"][0]["call"]
+    assert "THREE" not in call and "TEN" in call
+    assert "wins by count-out" in d["finish"]
+
+
+def test_a_cage_match_is_won_by_escape_and_the_pin_is_the_record():
+    """VII Cage Match: "Victory is by escape -- climb up and get down to the floor" and "The Pin
+    chance is reduced by 4 ... to represent the difficulty in escaping the cage": the won
+    victory check is told as the escape, never "pins"; the league records the pin
+    (docs/rulings/matchmatch.md, "Specialty matches"). Style 1 (Technical); Alpha 6,6,6 + 5 =
+    23, Bravo 1,1,1 + 3 = 6: by 17, 1 + 3 = 4 damage, 2 or more in a cage: an injury check
+    1,1,1; Alpha's victory check 6,6,6, a natural 18."""
+    setup = _two(stip=STIPS["cage"], types=("normal", "normal"))
+    result = run(setup, [1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
+    assert (result.winner, result.method) == (0, engine.PIN)
+    d = MM.describe(Booking(None, setup, []), result)
+    assert d["rounds"][0]["pins"][0]["call"] == "A natural 18! He is up the cage wall, over the top... and down to the floor! He has escaped!"
+    assert d["finish"] == "Alpha wins by escape over Bravo in round 1 (recorded as a win by pinfall)."
+    assert d["headline"] == "Cage Match: Alpha def. Bravo (by escape, round 1)"
+    md = story_of(rendered(MM, d, result.log))
+    assert " pins " not in md and "THREE" not in md
+
+
+def test_a_submission_is_tapped_not_counted():
+    """IV.2.f: a win checked after a Submission round is a submission (docs/rulings/matchmatch.md,
+    "Victory checks"): "taps", never "the referee counts to three". Style 1 (Technical); Alpha
+    6,6,6 + 5 = 23, Bravo 1,1,1 + 3 = 4: by 19, 1 + 3 = 4 damage, 3 or more: an injury check
+    1,1,1; Alpha's victory check 6,6,6."""
+    setup = _two(types=("submission", "normal"))
+    result = run(setup, [1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
+    assert (result.winner, result.method) == (0, engine.SUBMISSION)
+    d = MM.describe(Booking(None, setup, []), result)
+    call = d["rounds"][0]["pins"][0]["call"]
+    assert "tap" in call and "three" not in call.lower()
+
+
+def test_a_disqualified_side_in_a_triangle_is_announced_as_eliminated():
+    """The triangle of tests/test_multiway.py: A is disqualified in round 1 (DQ check 5 + 5 = 10
+    reaches 10) and eliminated (docs/rulings/matchmatch.md, "Matches of three or more sides");
+    B pins C in round 2. The writeup says A is out and who fights on."""
+    from test_multiway import triangle
+
+    setup = triangle(types=("illegal", "normal", "normal"), rounds=2)
+    result = run(setup, [1, 2, 2, 2, 5, 5,   1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
+    d = MM.describe(Booking(None, setup, []), result)
+    assert d["rounds"][0]["outcome"] == "The referee has seen enough. A is disqualified and eliminated; B and C fight on."
+    assert d["finish"] == "B pins C in round 2."
+
+# ---------------------------------------------------------------- title outcomes in the writeup
+
+def _title_week_one(demo_fed, fedtool, changes_on: str = "") -> str:
+    """Week 1's m1 (Friendly Sam beats Brother Bob by DQ in round 3) for an Open Title Bob holds."""
+    from test_titles import CARD_1, OPEN_TITLE, replace_in, set_titles
+    set_titles(demo_fed, OPEN_TITLE % changes_on)
+    replace_in(demo_fed / CARD_1, "sides: [brother-bob, friendly-sam]\n", "sides: [brother-bob, friendly-sam]\n    for_title: open\n")
+    replace_in(demo_fed / CARD_1, "    for_title: world\n", "")
+    result = fedtool("run", "1", "--fed", demo_fed)
+    assert result.exit_code == 0, result.output
+    return (demo_fed / "outbox/week-01/m1.md").read_text(encoding="utf-8")
+
+
+def test_a_title_kept_on_a_dq_says_so_and_why_in_the_writeup(demo_fed, fedtool):
+    md = _title_week_one(demo_fed, fedtool)
+    assert "**Friendly Sam wins by disqualification, but Open Title does not change hands on a disqualification or a count-out: Brother Bob retains it.**" in md
+
+
+def test_a_title_won_is_told_in_the_writeup(demo_fed, fedtool):
+    md = _title_week_one(demo_fed, fedtool, ", changes_on: [pin, submission, countout, dq]")
+    assert "**New champion! Friendly Sam wins Open Title from Brother Bob by disqualification.**" in md
+
+
+# ---------------------------------------------------------------- Face to the Mat
+
+
+FTTM = FaceToTheMat()
+# (match type, format, chart, wrestlers): every legal Face to the Mat match (9.a-9.f), as tests/test_facemat_properties.py
+FTTM_TYPES = [("normal", None, "normal", 2), ("cage", None, "cage", 2), ("hardcore", None, "hardcore", 2),
+              ("grudge", None, "normal", 2), ("tag", None, "normal", 4), ("hardcore tag", None, "hardcore", 4),
+              ("three_for_all", "every_man", "normal", 3), ("three_for_all", "two_on_one", "cage", 3),
+              ("battle_royale", "match_up", "normal", 5), ("battle_royale", "quick_play", "normal", 6),
+              ("battle_royale", "four_play", "hardcore", 6)]
+RANGES = [(11, 16), (11, 26), (11, 33), (11, 43), (21, 36), (11, 66)]
+FTTM_NAMES = ["Ace Avery", "Bo Brant", "Cy Cole", "Dee Drake", "Eli East", "Fox Fane"]
+
+
+def random_fttm(rng: random.Random, k: int):
+    stipulation, fmt, chart, n = rng.choice(FTTM_TYPES)
+    kind = stipulation.split()[-1]
+    men = []
+    for i in range(n):
+        skills = {s: rng.choice(SYMBOLS) for s in rng.sample(SKILLS, rng.randint(2, 9))}
+        if chart == "hardcore":
+            skills["MEAN"] = skills.get("MEAN", "star")
+        men.append(Wrestler(f"w{i}", FTTM_NAMES[i], rng.choice(GRADES), rng.randint(-2, 6), rng.choice(("face", "heel")),
+                            skills, f"the {FTTM_NAMES[i].split()[0]} Drop", rng.choice(RANGES), {}))
+    options = fttm.Options(objects=rng.random() < 0.5, object_spaces=(4, 8, 11), advanced_tag=rng.random() < 0.5,
+                           refreshment=rng.random() < 0.5, ref_bump=rng.choice(("fac", "downed", "off")),
+                           out_of_ring=rng.random() < 0.5, increased_kickouts=rng.random() < 0.5)
+    plans = tuple(fttm.Plan(use_object=rng.choice(("always", "never", "when_trailing")),
+                            call_for_help=rng.choice(("never", "when_trailing", "at_once"))) for _ in range(n))
+    if kind == "tag":
+        front, partners = men[:2], men[2:]
+    else:
+        front, partners = men, []
+    mode = {"every_man": "every_man", "two_on_one": "two_on_one"}.get(fmt, "singles")
+    hotbox = {"allies": [f"Ally {j}" for j in range(len(front))], "foes": [f"Foe {j}" for j in range(len(front))], "grudge": ["G1", "G2"]}
+    setup = fttm.Setup(f"f{k}", tuple(front), hotbox, chart, rng.choice(("standard", "steep", "flat")), (3, 2, 1), rng.random() < 0.5,
+                       tuple(partners), mode=mode, plans=plans, options=options, ref_bump_at=rng.choice((None, rng.randint(1, 30))))
+    ordered = front + partners
+    records = [WrestlerRecord(w.id, w.name, "facemat", "o", "o@x.example", w) for w in ordered]
+    sides = [[j, j + len(front)] for j in range(len(front))] if kind == "tag" else [[j] for j in range(len(front))]
+    extra = {"stipulation": stipulation, "match_type": kind, "format": fmt, "sides": sides, "teams": list(fttm.teams_of(setup)),
+             "mini_match_to": rng.choice((8, 12, 15)), "names": {w.id: w.name for w in ordered}}
+    return Booking(None, setup, records, [], extra)
+
+
+def _fttm_cases(count: int):
+    rng = random.Random(1616)
+    for k in range(count):
+        booking = random_fttm(rng, k)
+        yield booking, FTTM.resolve(booking, SeededDice(rng.getrandbits(63)))
+
+
+def fttm_problems(booking, result, described: dict, md: str) -> list[str]:
+    """What the rendered Face to the Mat writeup says against the recorded result."""
+    story = story_of(md)
+    lines = described["lines"]
+    names = [w.name for w in booking.wrestlers]
+    problems = []
+    bell = next((k for k, ln in enumerate(lines) if ln["kind"] in ("post_match", "end")), len(lines))
+    decisive = [ln for ln in lines[:bell] if ln["kind"] in ("pin", "finisher") and ("THREE!" in ln["text"] or "That's it!" in ln["text"])]
+    if result.winner is None:
+        if "time-limit draw" not in described["headline"] or "time-limit draw" not in story.split("## ", 1)[1].split("\n", 1)[1]:
+            problems.append("a time-limit draw the story does not tell")
+    else:
+        sides, teams = FTTM._layout(booking)
+        winners = [names[k] for s, members in enumerate(sides) for k in members if teams[s] == teams[result.winner]]
+        if not any(described["headline"].startswith(w) for w in winners):
+            problems.append("the headline does not name the winner first")
+        if not decisive:
+            problems.append(f"a win by {result.method} with no fall told")
+        else:
+            last = decisive[-1]["text"]
+            word = {"pin": "THREE!", "finisher": "That's it!"}[result.method]
+            if word not in last:
+                problems.append(f"a win by {result.method} whose last fall reads: {last}")
+            if not any(last.startswith(w) for w in winners):
+                problems.append(f"the last fall is not the winner's: {last}")
+    # every man eliminated on the way is announced (the final fall is the finish's own line)
+    told = " ".join(ln["text"] for ln in lines)
+    way = result.eliminations[:-1] if result.winner is not None else result.eliminations
+    for loser, *_ in way:
+        if not re.search(re.escape(names[loser]) + r" is (?:\w+ )*(?:by .+ )?(?:and )?eliminated", told):
+            problems.append(f"{names[loser]}'s elimination is not announced")
+    if any(not ln["text"].startswith("After the bell: ") for ln in lines[bell:] if ln["kind"] == "post_match"):
+        problems.append("a post-match line not told after the bell")
+    if longest_run([ln["text"] for ln in lines]) > MAX_REPEAT:
+        problems.append("a line repeats more than MAX_REPEAT times in a row")
+    return problems
+
+
+def check_fttm(count: int) -> None:
+    failures = []
+    for booking, result in _fttm_cases(count):
+        described = FTTM.describe(booking, result)
+        problems = fttm_problems(booking, result, described, rendered(FTTM, described, result.log))
+        if problems:
+            failures.append((booking.setup.match_id, booking.extra["match_type"], result.method, problems))
+    assert failures == []
+
+
+def test_face_to_the_mat_story_agrees_with_the_result():
+    check_fttm(MATCHES)
+
+
+def test_a_face_to_the_mat_time_limit_draw_is_told(monkeypatch):
+    """A match that reaches the FAC guard (engine.FAC_GUARD, "a time-limit draw") says so at
+    the bell, before any post-match storyline: not just in the headline."""
+    monkeypatch.setattr(fttm, "FAC_GUARD", 2)  # two FACs: nobody gets near a PIN space from 0
+    a, b = (Wrestler(f"w{i}", FTTM_NAMES[i], "C", 0, "face", {"SMART": "star"}, "the Drop", (11, 16), {}) for i in range(2))
+    setup = fttm.Setup("f", (a, b), {"allies": ["A1", "A2"], "foes": ["F1", "F2"], "grudge": ["G1", "G2"]}, storylines=True)
+    booking = Booking(None, setup, [WrestlerRecord(w.id, w.name, "facemat", "o", "o@x.example", w) for w in (a, b)], [],
+                      {"match_type": "normal", "sides": [[0], [1]], "teams": [0, 1]})
+    result = FTTM.resolve(booking, SeededDice(16))
+    assert (result.winner, result.method, result.facs) == (None, "time_limit", 2)
+    described = FTTM.describe(booking, result)
+    texts = [ln["text"] for ln in described["lines"]]
+    bell = next(k for k, ln in enumerate(described["lines"]) if ln["kind"] in ("post_match", "end"))
+    assert texts[bell - 1] == "FAC 2 was the last: the time limit runs out with no fall. A time-limit draw."
+    assert fttm_problems(booking, result, described, rendered(FTTM, described, result.log)) == []
+
+
+# ---------------------------------------------------------------- Mat Clash
+
+
+MC = MatClash()
+MC_NAMES = ["Red Rourke", "Blue Bellamy"]
+
+
+def _mc_cases(count: int):
+    rng = random.Random(1617)
+    for k in range(count):
+        seed = rng.getrandbits(62)
+        tempers = [(rng.choice((0.02, 0.1, 0.3)), rng.random(), rng.random(), rng.random()) for _ in (0, 1)]
+        deck = deck_of(rng.choice(("base", "full")))
+        dice = SeededDice(seed)
+        if rng.random() < 0.25:
+            dual = mc.dual_match(MC_NAMES, policies(seed, tempers, checked=False), deck, dice)
+            played = Played("dual_match", dual.scraps, dual.winner, "team_points", dual.team, dual.tiebreaker, dice.take_log())
+        else:
+            scrap = mc.quick_scrap(MC_NAMES, policies(seed, tempers, checked=False), deck, dice)
+            played = Played("quick_scrap", [scrap], scrap.winner, scrap.method, None, False, dice.take_log())
+        yield Booking(None, {"names": MC_NAMES, "moves": [{}, {}]}, []), played
+
+
+def mc_problems(played, described: dict, md: str) -> list[str]:
+    """What the rendered Mat Clash writeup says against the recorded result."""
+    problems = []
+    winner = MC_NAMES[played.winner]
+    if not described["headline"].split(": ", 1)[1].startswith(f"{winner} def."):
+        problems.append("the headline does not name the winner first")
+    for scrap, told in zip(played.scraps, described["scraps"]):
+        lines = [ln for t in told["transitions"] for ln in t["lines"]]
+        falls = [ln for ln in lines if "wins by fall" in ln]
+        name = MC_NAMES[scrap.winner]
+        won, lost = scrap.score[scrap.winner], scrap.score[1 - scrap.winner]
+        if not told["result"].startswith(f"{name} wins {METHOD_TITLES[scrap.method]}") or not told["result"].endswith(f", {won}-{lost}"):
+            problems.append(f"scrap {told['number']}: the result line is not the recorded result: {told['result']}")
+        if scrap.method == "fall":
+            if len(falls) != 1 or not falls[0].startswith(f"**{name} wins by fall") or lines[-1] != falls[0]:
+                problems.append(f"scrap {told['number']}: a fall that is not told as the scrap's last play")
+            if FINISH_WORDS[scrap.finish] not in told["result"]:
+                problems.append(f"scrap {told['number']}: the fall's card is not named")
+        elif falls:
+            problems.append(f"scrap {told['number']}: a fall told in a scrap won {scrap.method}")
+        if scrap.method != "fall":
+            margin = won - lost
+            expected = "tech_fall" if margin >= 15 else "major" if margin >= 8 else "decision"
+            if scrap.finish != "overtime" and scrap.method != expected:
+                problems.append(f"scrap {told['number']}: {won}-{lost} is not a {scrap.method}")
+        if (scrap.finish == "overtime") != bool(told["overtime"]) or (scrap.finish == "overtime") != ("in overtime" in told["result"]):
+            problems.append(f"scrap {told['number']}: overtime told and played disagree")
+        if longest_run(lines) > MAX_REPEAT:
+            problems.append(f"scrap {told['number']}: a line repeats more than MAX_REPEAT times in a row")
+    if played.format == "dual_match":
+        team = played.team
+        if f"{max(team)}-{min(team)} in team points" not in described["headline"]:
+            problems.append("the team points are not the headline's")
+        if played.tiebreaker != ("after a tiebreaker" in described["headline"]):
+            problems.append("a tiebreaker told and played disagree")
+    return problems
+
+
+def check_mc(count: int) -> None:
+    failures = []
+    for booking, played in _mc_cases(count):
+        described = MC.describe(booking, played)
+        problems = mc_problems(played, described, rendered(MC, described, played.log))
+        if problems:
+            failures.append((played.format, problems))
+    assert failures == []
+
+
+def test_mat_clash_story_agrees_with_the_result():
+    check_mc(MATCHES)
