@@ -84,7 +84,7 @@ def check_events(events, who_allowed: set[str]) -> list[tuple[str, dict]]:
     found = []
     for total in TOTALS:
         event = events[total]
-        assert isinstance(event, dict) and set(event) == {"text", "effect"}, (total, event)
+        assert isinstance(event, dict) and {"text", "effect"} <= set(event) <= {"text", "effect", "post_text"}, (total, event)
         text = event["text"]
         assert isinstance(text, str) and text.strip(), (total, event)
         names = placeholders(text)
@@ -236,3 +236,34 @@ def test_no_two_texts_are_the_same():
 def test_each_file_explains_its_schema_in_a_header(name):
     first = (DATA / name).read_text(encoding="utf-8").splitlines()[0]
     assert first.startswith("# Face to the Mat")
+
+
+# Words that set an event before or during the match (issue 16: "taping ribs at the opening
+# bell", "the match goes on as booked"): a post-match wording uses none of them.
+BEFORE_THE_BELL = ("opening bell", "before the bell", "at the bell", "to the ring", "as booked", "entrance", "goes on",
+                   "comes out", "arrives", "get loose", "running start", "gets the jump", "out of the gate", "keep their focus")
+
+
+def test_every_reel_rolled_after_the_match_has_a_post_match_wording():
+    """5.d the post-match storyline rolls a reel of the `pick` table (A-F): each of its events
+    has `post_text`, worded for after the bell, with no placeholder its `text` lacks (the heel
+    and face only where the event names them: the reroll reads `text`). Reels I, J (interviews)
+    and K (a ref bump) are never rolled after a match and need none (docs/rulings)."""
+    data = load("highlight_reels.yaml")
+    picked = set(data["pick"].values())
+    assert picked == set("ABCDEF")
+    for letter in sorted(picked):
+        for total, event in data["reels"][letter]["events"].items():
+            post = event.get("post_text")
+            assert isinstance(post, str) and post.strip(), (letter, total)
+            assert placeholders(post) <= placeholders(event["text"]) | {"favored", "underdog", "ally", "foe"}, (letter, total)
+            assert not [w for w in BEFORE_THE_BELL if w in post.lower()], (letter, total, post)
+    for letter in "IJK":
+        assert all("post_text" not in e for e in data["reels"][letter]["events"].values())
+
+
+def test_the_pre_match_wordings_are_the_ones_the_issue_names():
+    """The check above can fail: the pre-match texts it replaces do use those words."""
+    data = load("highlight_reels.yaml")
+    texts = [e["text"].lower() for letter in "ABCDEF" for e in data["reels"][letter]["events"].values()]
+    assert sum(any(w in t for w in BEFORE_THE_BELL) for t in texts) >= 15

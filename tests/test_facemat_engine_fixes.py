@@ -37,7 +37,7 @@ def tables(cards, wild=None, reel=None):
     """The real track and tables, `cards` as the deck; every Wild Card chart is `wild` (a 2d6
     total -> event; unlisted totals quiet) and reel A (picked on every 1d6) is `reel`."""
     chart = {n: (wild or {}).get(n, QUIET) for n in range(2, 13)}
-    events = {n: (reel or {}).get(n, QUIET) for n in range(2, 13)}
+    events = {n: {"post_text": e["text"], **e} for n, e in ((n, (reel or {}).get(n, QUIET)) for n in range(2, 13))}  # told alike after the bell
     reels = {"pick": {n: "A" for n in range(1, 7)},
              "reels": {"A": {"title": "A", "events": events}, "K": {"title": "K", "events": {n: QUIET for n in range(2, 13)}}}}
     return {**data(), "facs": cards, "wild": {"normal": chart, "cage": chart, "hardcore": chart}, "reels": reels}

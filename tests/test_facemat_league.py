@@ -51,7 +51,7 @@ def test_the_title_holder_card_is_performed_by_the_league_s_champion(demo_fed, f
     dice = ScriptedDice([1, 1, 1, 4, 1, 1, 1])
     played = engine.resolve(booking.setup, dice)
     facs = [ln.text for ln in played.lines if ln.kind == "fac"]
-    assert facs == ["FAC 1: Vince Valor taps the gold around the waist, then takes it to The Warden the way a champion should. (DCW Television Championship)"]
+    assert facs == ["FAC 1: Vince Valor, holder of the DCW Television Championship, taps the gold around the waist, then takes it to The Warden the way a champion should."]
     assert played.positions == [4, 0] and dice.remaining == 0
     assert not any("no champion" in ln.text for ln in played.lines)
 

@@ -36,7 +36,7 @@ def quiet_tables(cards):
     whose every event does nothing."""
     from fedtool.rulesets.facemat.rules import data
 
-    still = {n: {"text": "Quiet.", "effect": "none"} for n in range(2, 13)}
+    still = {n: {"text": "Quiet.", "post_text": "Quiet.", "effect": "none"} for n in range(2, 13)}
     reels = {"pick": {n: "A" for n in range(1, 7)}, "reels": {"A": {"title": "Quiet", "events": still}, "K": {"title": "K", "events": still}}}
     return {**data(), "facs": cards, "reels": reels}
 

@@ -36,7 +36,7 @@ def quiet_tables(cards):
     event does nothing, so a test's dice are only the ones it is about."""
     from fedtool.rulesets.facemat.rules import data
 
-    still = {n: {"text": "Quiet.", "effect": "none"} for n in range(2, 13)}
+    still = {n: {"text": "Quiet.", "post_text": "Quiet.", "effect": "none"} for n in range(2, 13)}
     reels = {"pick": {n: "A" for n in range(1, 7)}, "reels": {"A": {"title": "Quiet", "events": still}, "K": {"title": "K", "events": still}}}
     return {**data(), "facs": cards, "reels": reels}
 
@@ -68,7 +68,8 @@ def test_symbols_decide_who_can_use_a_skill(monkeypatch):
     a, b = wrestler("a", skills={"MEAN": "circle"}), wrestler("b")
     result = engine.resolve(engine.Setup("m", (a, b), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
     assert [ln.positions for ln in result.lines if ln.kind == "move"] == [(3, 0), (6, 0), (9, 0)]
-    assert sum("neither man can use it" in ln.text for ln in result.lines) == 2
+    assert [ln.text for ln in result.lines if ln.kind == "quiet"] == [  # told as one line (issue 16)
+        "FACs 4 and 5: the next two exchanges go nowhere (Mean, Mean: neither man can use them here)."]
     assert result.method == "time_limit"
 
 

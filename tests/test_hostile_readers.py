@@ -826,16 +826,16 @@ def test_an_opening_whose_match_is_no_mapping_is_refused(tmp_path, rolled):
         "strategies/week-01/opening.yaml, line 3, field matches.m1: match m1: expected a mapping of what was rolled (grid, referee, ...) [opening file]"]
 
 
-REEL_EVENT = '2: {text: "{foe} blindsides {favored} in the parking garage, and the trainer is still taping ribs at the opening bell.", effect: {skip: {who: favored}}}'
+REEL_EVENT = '2: {text: "{foe} blindsides {favored} in the parking garage, and the trainer is still taping ribs at the opening bell.", post_text: "{foe} blindsides {favored} on the way up the ramp, and the trainer is still taping ribs long after the lights go down.", effect: {skip: {who: favored}}}'
 
 
 @pytest.mark.parametrize("event, message", [
-    ('2: {text: "Nothing happens."}', "2d6 total 2 needs an event with text and effect (none, or one of the effects)"),
-    ('2: {text: "A run-in.", effect: {hotbox: {of: favored, spaces: 2}}}', "effect hotbox: side None is not ally or foe"),
-    ('2: {text: "A push.", effect: {move: {who: favored, spaces: "x"}}}', "effect move: spaces 'x' is not int"),
-    ('2: {text: "{favored tumbles", effect: none}', "text '{favored tumbles': a placeholder is a plain name in braces such as {favored} (\"expected '}' before end of string\" is not)"),
-    ('2: {text: "{0} tumbles", effect: none}', "text '{0} tumbles': a placeholder is a plain name in braces such as {favored} ('0' is not)"),
-    ('2: {text: "{favored.upper} tumbles", effect: none}', "text '{favored.upper} tumbles': a placeholder is a plain name in braces such as {favored} ('favored.upper' is not)"),
+    ('2: {text: "Nothing happens.", post_text: "Nothing."}', "2d6 total 2 needs an event with text and effect (none, or one of the effects)"),
+    ('2: {text: "A run-in.", post_text: "A run-in.", effect: {hotbox: {of: favored, spaces: 2}}}', "effect hotbox: side None is not ally or foe"),
+    ('2: {text: "A push.", post_text: "A push.", effect: {move: {who: favored, spaces: "x"}}}', "effect move: spaces 'x' is not int"),
+    ('2: {text: "{favored tumbles", post_text: "Later.", effect: none}', "text '{favored tumbles': a placeholder is a plain name in braces such as {favored} (\"expected '}' before end of string\" is not)"),
+    ('2: {text: "{0} tumbles", post_text: "Later.", effect: none}', "text '{0} tumbles': a placeholder is a plain name in braces such as {favored} ('0' is not)"),
+    ('2: {text: "{favored.upper} tumbles", post_text: "Later.", effect: none}', "text '{favored.upper} tumbles': a placeholder is a plain name in braces such as {favored} ('favored.upper' is not)"),
 ])
 def test_a_reel_event_the_engine_cannot_play_is_refused_when_read(tmp_path, event, message):
     """Regression: a fed's highlight_reels.yaml passed its check and then crashed the match
@@ -847,3 +847,24 @@ def test_a_reel_event_the_engine_cannot_play_is_refused_when_read(tmp_path, even
     packaged = (ROOT / "fedtool/rulesets/facemat/data/highlight_reels.yaml").read_text(encoding="utf-8")
     first_event = next(k for k, text in enumerate(packaged.splitlines(), 1) if text.strip() == REEL_EVENT)  # reel A's events begin here
     assert problems[0].startswith(f"facemat-data/highlight_reels.yaml, line {first_event},")
+
+
+@pytest.mark.parametrize("event, message", [
+    ('2: {text: "A brawl.", effect: none}',
+     "reel A event 2 needs post_text: its wording when the reel is rolled after the match (5.d)"),
+    ('2: {text: "A brawl.", post_text: "  ", effect: none}',
+     "reel A event 2 needs post_text: its wording when the reel is rolled after the match (5.d)"),
+    ('2: {text: "{favored} brawls.", post_text: "{heel} brawls on.", effect: none}',
+     "reel A event 2: post_text names {heel} but the event does not"),
+])
+def test_a_fed_reel_without_a_post_match_wording_is_refused_when_read(tmp_path, event, message):
+    """5.d: a reel the `pick` table names is rolled after the match too; a fed's own reel event
+    without `post_text` (or naming a heel the event does not, whom the reroll would not look
+    for) is refused when the file is read, naming the file and the event's line, never told
+    with its pre-match text (docs/rulings/face-to-the-mat.md)."""
+    root = hostile_base(tmp_path / "fed")
+    _replace_in(root, "facemat-data/highlight_reels.yaml", REEL_EVENT, event)
+    problems = _refusal(booking_reader(4, play=True), root)
+    packaged = (ROOT / "fedtool/rulesets/facemat/data/highlight_reels.yaml").read_text(encoding="utf-8")
+    line = next(k for k, text in enumerate(packaged.splitlines(), 1) if text.strip() == REEL_EVENT)
+    assert problems == [f"facemat-data/highlight_reels.yaml, line {line}, field reels.A.events.2: {message} [Face to the Mat data (its file's header)]"]

@@ -629,7 +629,55 @@ class FaceToTheMat(Ruleset):
                 hotbox[f"{name}'s foe"] = hot["foes"][k]
         for k, name in enumerate(hot.get("grudge", [])):
             hotbox[f"grudge {k + 1}"] = name
-        return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": hotbox}
+        return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": hotbox,
+                "hotbox_text": self._hotbox_text(booking, names), "legend": self._legend(booking, names)}
+
+    @staticmethod
+    def _hotbox_text(booking: Booking, names: list[str]) -> str:
+        """4.b the HOT BOX in a sentence: each real ally and foe with whose he is; the places
+        nobody on the roster fills (the booking's stand-ins, told in the storylines as "a
+        friend from the locker room" and "an old rival") said once, plainly; the two grudge
+        places (4.b.iii)."""
+        hot = booking.setup.hotbox or {}
+        ids = booking.extra.get("hotbox_ids") or {}
+        named, missing = [], {"allies": [], "foes": []}
+        for k, name in enumerate(names):
+            for key, role in (("allies", "ally"), ("foes", "foe")):
+                people = hot.get(key) or []
+                wids = ids.get(key)
+                if k >= len(people):
+                    continue
+                if wids is not None and k < len(wids) and not wids[k]:
+                    missing[key].append(name)
+                else:
+                    named.append(f"{name}'s {role} {people[k]}")
+        parts = [", ".join(named)] if named else []
+        everyone = len(missing["allies"]) == len(missing["foes"]) == len(names)
+        if everyone:
+            who = "either side" if len(names) == 2 else "anyone in the match"
+            parts.append(f"no allies or foes for {who} (the storylines call them a friend from the locker room and an old rival)")
+        else:
+            both = [m for m in missing["allies"] if m in missing["foes"]]
+            for role, who in (("ally or foe", both), ("ally", [m for m in missing["allies"] if m not in both]),
+                              ("foe", [m for m in missing["foes"] if m not in both])):
+                if who:
+                    parts.append(f"no {role} for {who[0] if len(who) == 1 else ', '.join(who[:-1]) + ' or ' + who[-1]}")
+        grudge = [g for g in hot.get("grudge") or [] if g]
+        if grudge:
+            parts.append(f"the highest grudge grades outside the match: {' and '.join(grudge)}")
+        return "; ".join(parts) + "." if parts else "nobody."
+
+    @staticmethod
+    def _legend(booking: Booking, names: list[str]) -> str:
+        """What the `[0-2]` after each line is: the track space of each side after it (4.c),
+        in the order the match is billed, with the track's PIN and finisher spaces (8)."""
+        track = (booking.setup.tables or data())["track"]
+        pins = sorted(track["pin_spaces"])
+        pin_text = f"{pins[0]}-{pins[-1]}" if pins == list(range(pins[0], pins[-1] + 1)) and len(pins) > 1 else ", ".join(map(str, pins))
+        example = "[" + "-".join(str(track["start"]) for _ in names) + "]"
+        return {"example": example,
+                "text": f"after a line: the track space of {', '.join(names[:-1])} and {names[-1]}, in that order, after it "
+                        f"(tokens start on {track['start']}; spaces {pin_text} call for a pin, {track['finisher_space']} for the finisher)."}
 
     # ---------------------------------------------------------------- the results JSON
 

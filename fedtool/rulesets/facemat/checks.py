@@ -37,6 +37,9 @@ def check_tables(tables: dict[str, Any], shown: dict[str, str]) -> None:
         letter = _get(reels, ("pick", roll))
         if not isinstance(letter, str) or letter not in known:
             problems.add(shown["reels"], place(reels, ("pick",)), f"pick {roll}: {letter!r} is not a reel in this file", RULE)
+    picked = [letter for letter in (_get(reels, ("pick", roll)) for roll in range(1, 7)) if isinstance(letter, str)]
+    for letter in sorted({letter for letter in picked if letter in known}):  # rolled after the match too (5.d)
+        _post_texts(reels, ("reels", letter, "events"), shown["reels"], problems)
     track = tables["track"]
     board = track.get("spaces") if isinstance(track.get("spaces"), list) else []
     spaces = [s.get("space") if isinstance(s, dict) else None for s in board]
@@ -116,6 +119,31 @@ def _events(data: Any, path: tuple, file: str, problems: Collector) -> None:
         else:
             _placeholders(event["text"], file, place(data, path + (total,)), problems)
             _effect(event, data, path + (total,), file, problems)
+
+
+def _post_texts(data: Any, path: tuple, file: str, problems: Collector) -> None:
+    """5.d: a reel the `pick` table names is also rolled after the match, so each of its events
+    has `post_text:`, its wording after the bell (docs/rulings/face-to-the-mat.md: never the
+    pre-match `text` in its place). It names the heel or the face only if the event does (the
+    reroll that finds them in the ring reads `text` and the effect)."""
+    events = _get(data, path)
+    for total in TOTALS:
+        event = events.get(total) if isinstance(events, dict) else None
+        if not isinstance(event, dict) or not isinstance(event.get("text"), str):
+            continue  # told by _events
+        where = place(data, path + (total,))
+        post = event.get("post_text")
+        if not isinstance(post, str) or not post.strip():
+            problems.add(file, where, f"reel {path[1]} event {total} needs post_text: its wording when the reel is rolled after the match (5.d)", RULE)
+            continue
+        _placeholders(post, file, where, problems)
+        cast = {role for role in ("heel", "face") if "{" + role + "}" in post}
+        effect = event.get("effect")
+        args = next(iter(effect.values()), None) if isinstance(effect, dict) and effect else None
+        acts = [args.get("of") or args.get("who")] if isinstance(args, dict) else []
+        named = {role for role in ("heel", "face") if "{" + role + "}" in event["text"] or role in acts}
+        if cast - named:
+            problems.add(file, where, f"reel {path[1]} event {total}: post_text names {{{sorted(cast - named)[0]}}} but the event does not", RULE)
 
 
 def _effect(event: dict, data: Any, path: tuple, file: str, problems: Collector) -> None:

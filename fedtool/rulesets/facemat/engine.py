@@ -25,7 +25,7 @@ BOO_AFTER = 3  # 10.a: "If three consecutive FACs result in no scoring"
 DRAW = [f"draw a FAC: d{left}" for left in range(256)]  # the draw's purpose, by cards left
 LEAGUE_EFFECTS = frozenset(("grudge", "tv", "ally", "foe"))  # what an event changes in the league, not the match
 CAST_REROLLS = 20  # an event whose heel or face is not in the ring is rolled again at most this often
-NOTHING = {"text": "Nothing comes of it.", "effect": "none"}
+NOTHING = {"text": "Nothing comes of it.", "post_text": "Nothing comes of it.", "effect": "none"}
 SPECIAL_FACS = frozenset(("WILD_CARD", "REF_BUMP", "HIGHLIGHT_REEL", "TEST_OF_STRENGTH", "TITLE_HOLDER"))
 
 
@@ -83,7 +83,7 @@ class Line:
     """One thing that happened, for the writeup."""
 
     fac: int
-    kind: str  # storyline, fac, move, pin, finisher, boo, tag, object, help, elimination, bell (a time-limit draw), post_match, end
+    kind: str  # storyline, fac, quiet (a FAC nobody can use), move, pin, finisher, boo, tag, object, help, elimination, bell (a time-limit draw), post_match, end
     text: str
     who: int | None = None
     points: int = 0
@@ -424,14 +424,15 @@ def resolve(setup: Setup, dice: Dice) -> Result:
 
     def event(entry: dict) -> None:
         """A chart or reel event: its text names the HOT BOX ally and foe of the wrestler the
-        effect names (its `of`, else its `who`)."""
+        effect names (its `of`, else its `who`). After the bell (5.d) a reel tells its
+        `post_text`, worded for after the match (checked present when the data loads)."""
         eff = entry["effect"]
         named = None
         if isinstance(eff, dict):
             (args,) = eff.values()
             found = whom(args.get("of") or args.get("who") or "favored")
             named = found[0] if found else None
-        effect(eff, fill(entry["text"], named=named))
+        effect(eff, fill(entry["post_text"] if state["over"] else entry["text"], named=named))
 
     def chart_event(events: dict, purpose: str) -> dict:
         """2d6 on a chart or reel; an event naming a heel or a face the ring does not hold is
@@ -540,7 +541,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         i = holders[0] if len(holders) == 1 else trailing(among=holders)
         points = _points(card, w[i], setup, tables, dice, names[i])
         belts = " and ".join(setup.champions[w[i].id])
-        note((drawn, "fac", (_fac_text, (drawn, card["text"], values_for(i), belts)), i, points, tuple(pos)))
+        note((drawn, "fac", (_held_text, (drawn, card["text"], values_for(i), belts, names[i])), i, points, tuple(pos)))
         score(i, points, "Title Holder", True)
 
     def ref_bump() -> None:
@@ -593,7 +594,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if kind not in SPECIAL_FACS and scripted_bump != drawn:
             i = performer_of(card)
             if i is None:
-                say("fac", (_unused, (drawn, kind, len(ring))))
+                say("quiet", (_unused, (drawn, kind, len(ring))))
             else:
                 points = _points(card, w[i], setup, tables, dice, names[i])
                 if kind == "CHEAT" and state["ref_down"]:
@@ -606,7 +607,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                         values = values_for(i)
                         if n == 2:
                             performing[i] = values
-                note((drawn, "fac", (_fac_text, (drawn, template, values, moves_of[id(w[i])].get(kind))), i, points, tuple(pos)))
+                note((drawn, "fac", (_fac_text, (drawn, template, values, moves_of[id(w[i])].get(kind), names[i])), i, points, tuple(pos)))
                 score(i, points, _label(kind), True)
         elif scripted_bump == drawn:
             say("fac", f"FAC {drawn}: the referee goes down (booked for this FAC).")
@@ -655,17 +656,89 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     if setup.storylines:
         storyline("post-match")
     say("end", "")
+    lines = _collapse_quiet(lines)
     return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out, raw=True, cards=played)
 
 
-def _fac_text(drawn: int, template: str, values: dict | None, move_name: str | None) -> str:
-    """A FAC's line: its text with the performer's names, and his own name for the move."""
+# How a signature move joins the card's sentence (issue 16: woven in, not appended in
+# parentheses); chosen by the FAC's number, so the same match tells it the same way and no die is used.
+# A sentence that opens with the performer goes on without naming him again.
+FOLLOW_UPS = (", then follows up with {move}", ", setting up {move}", ", then goes straight into {move}")
+FOLLOW_UPS_NAMED = (", and {name} follows up with {move}", ", and {name} sets up {move}", ", then {name} goes straight into {move}")
+
+
+def _fac_text(drawn: int, template: str, values: dict | None, move_name: str | None, name: str = "") -> str:
+    """A FAC's line: its text with the performer's names, and his own name for the move woven
+    into the sentence as its last clause (issue 16: not appended in parentheses)."""
     text = template.format_map(values) if values is not None else template
-    return f"FAC {drawn}: {text} ({move_name})" if move_name else f"FAC {drawn}: {text}"
+    if not move_name:
+        return f"FAC {drawn}: {text}"
+    if _ends_plainly(text):
+        clauses = FOLLOW_UPS if name and text.startswith(name + " ") else FOLLOW_UPS_NAMED
+        clause = clauses[drawn % len(clauses)].format(name=name or "the performer", move=move_name)
+        return f"FAC {drawn}: {text[:-1]}{clause}{text[-1]}"
+    return f"FAC {drawn}: {text} {name or 'The performer'} follows up with {move_name}."
+
+
+def _held_text(drawn: int, template: str, values: dict | None, belts: str, name: str) -> str:
+    """The Title Holder FAC: the champion named with his titles where the sentence names him."""
+    text = template.format_map(values) if values is not None else template
+    if name and text.startswith(name + " "):
+        return f"FAC {drawn}: {name}, holder of the {belts}, {text[len(name) + 1:]}"
+    if _ends_plainly(text):
+        return f"FAC {drawn}: {text[:-1]}, as holder of the {belts}{text[-1]}"
+    return f"FAC {drawn}: {text} {name} holds the {belts}."
+
+
+def _ends_plainly(text: str) -> bool:
+    """A sentence ending in a full stop or ! (not a quotation): a clause can go before it."""
+    return text[-1:] in (".", "!") and text[-2:-1] not in ('"', "'", "\u201d", "")
+
+
+# A FAC nobody in the ring can use (3.d), told with variety by its number (no die); the writeup
+# tells a run of them as one line (FaceToTheMat.describe, `quiet_run`).
+UNUSED = ("{label}: {nobody} can use it here.", "{label}, but there is no opening for {either}.",
+          "{label}: the card is no use to {either} here.", "{label}: {nobody} has the tools for it here.")
 
 
 def _unused(drawn: int, kind: str, in_ring: int) -> str:
-    return f"FAC {drawn}: {_label(kind)}: {'neither man' if in_ring == 2 else 'nobody'} can use it here."
+    two = in_ring == 2
+    words = {"label": _label(kind), "nobody": "neither man" if two else "nobody", "either": "either man" if two else "anyone"}
+    return f"FAC {drawn}: " + UNUSED[drawn % len(UNUSED)].format(**words)
+
+
+def _collapse_quiet(lines: list[tuple]) -> list[tuple]:
+    """Each run of consecutive FACs nobody can use (`quiet` lines, nothing between them) as
+    one line naming their numbers and types (`quiet_run`); it shows the track as they left it."""
+    if sum(1 for ln in lines if ln[1] == "quiet") < 2:
+        return lines
+    out: list[tuple] = []
+    run: list[tuple] = []
+    for ln in lines + [None]:
+        if ln is not None and ln[1] == "quiet":
+            run.append(ln)
+            continue
+        if len(run) == 1:
+            out.append(run[0])
+        elif run:
+            facs = [args[:2] for _, _, (_, args), *_ in run]
+            out.append((run[0][0], "quiet", (quiet_run, (facs, run[0][2][1][2])), *run[-1][3:]))
+        run = []
+        if ln is not None:
+            out.append(ln)
+    return out
+
+
+def quiet_run(facs: list[tuple[int, str]], in_ring: int) -> str:
+    """Consecutive FACs nobody can use, `(number, type)` each, as one line with their numbers
+    and types (issue 16: "the next few exchanges go nowhere", not one line each)."""
+    if len(facs) == 1:
+        return _unused(facs[0][0], facs[0][1], in_ring)
+    first, last = facs[0][0], facs[-1][0]
+    numbers = f"FACs {first} and {last}" if len(facs) == 2 else f"FACs {first}-{last}"
+    exchanges = "the next two exchanges go" if len(facs) == 2 else "the next few exchanges go"
+    who = "neither man" if in_ring == 2 else "nobody"
+    return f"{numbers}: {exchanges} nowhere ({', '.join(_label(k) for _, k in facs)}: {who} can use them here)."
 
 
 def _moved(name: str, space: int, points: int, why: str) -> str:
