@@ -261,6 +261,6 @@ def absolute_links(html: str, site_url: str | None, pages: dict[str, str] | None
             return f'{head}{name}="{pages[target]}"'
         if site_url and not target.startswith("#"):
             return f'{head}{name}="{urljoin(site_url, target).replace("&", "&amp;").replace(chr(34), "%22")}"'
-        return head.rstrip() + (" " if head.endswith(" ") else "")
+        return head.rstrip()
 
     return _LINK.sub(fix, html)
