@@ -19,7 +19,6 @@ dice log, a player's explanation), whose lines are indented under the block's fi
 from __future__ import annotations
 
 import re
-import textwrap
 from html.parser import HTMLParser
 
 import css_inline
@@ -32,7 +31,10 @@ _BLOCKS = {"p", "div", "section", "article", "header", "footer", "main", "nav", 
 _SKIP = {"head", "style", "script", "title", "template"}
 _VOID = {"br", "hr", "img", "meta", "link", "input", "col", "area", "base", "wbr", "source", "track", "embed", "param"}
 _BLANKS = re.compile(r"\s+")
-WIDTH = 72  # a plain-text line's width (RFC 3676's advice: under 78)
+# A paragraph is one line, never wrapped at a width: every client wraps it to its window,
+# and text wrapped at 72 columns reads ragged on a phone. The mail's encoding
+# (quoted-printable) keeps its lines under 78 in transit (RFC 5322 2.1.1).
+UNDERLINE = 72
 ABSOLUTE = re.compile(r"^(https?|mailto):", re.IGNORECASE)
 
 
@@ -78,13 +80,12 @@ class _Reader(HTMLParser):
         if block.tag == "li":
             marker = block.attrs.get("_marker", "- ")
             block.attrs["_marker"] = " " * len(marker)  # a second paragraph of the item
-            self.lines.extend(textwrap.wrap(text, WIDTH, initial_indent=block.indent + marker, subsequent_indent=block.indent + " " * len(marker),
-                                            break_long_words=False, break_on_hyphens=False))
+            self.lines.append(block.indent + marker + text)
             return
         if block.tag in ("h1", "h2"):
             self._blank()
             self.lines.append(block.indent + text)
-            self.lines.append(block.indent + ("=" if block.tag == "h1" else "-") * min(len(text), WIDTH))
+            self.lines.append(block.indent + ("=" if block.tag == "h1" else "-") * min(len(text), UNDERLINE))
             self._blank()
             return
         if block.tag in ("h3", "h4", "h5", "h6"):
@@ -93,7 +94,7 @@ class _Reader(HTMLParser):
             return
         if block.tag in ("p", "div", "section", "article", "details", "summary", "blockquote", "footer", "body"):
             self._blank()
-        self.lines.extend(textwrap.wrap(text, WIDTH, initial_indent=block.indent, subsequent_indent=block.indent, break_long_words=False, break_on_hyphens=False))
+        self.lines.append(block.indent + text)
         if block.tag in ("p", "summary", "div", "blockquote"):
             self._blank()
 
