@@ -67,7 +67,7 @@ def test_a_rerun_sends_corrected_mails_that_refer_to_the_first_and_nothing_else(
     old, new = both["bob@players.example"]
     assert new["Subject"] == f"Corrected: {TITLE} results"
     text = new.get_body(("plain",)).get_content().replace("\r\n", "\n")
-    assert text.startswith("**Corrected results.** Week 1 was run again (run 2); this replaces the report sent before.\n\n- " + M1_CHANGE + "\n")
+    assert text.startswith("Corrected results. Week 1 was run again (run 2); this replaces the report sent before.\n\n- " + M1_CHANGE + "\n")
     assert "Brother Bob def. Friendly Sam" in text and "Rocky Ridge" not in text  # only his own match
     hank = both["hank@players.example"][1].get_body(("plain",)).get_content().replace("\r\n", "\n")
     assert "- m2 (Rocky Ridge vs. Big Earl Hollis): no change (Rocky Ridge wins by pin in round 17)\n" in hank and "m1 (" not in hank

@@ -193,7 +193,8 @@ def _documents(files: dict) -> dict[str, tuple[str, str]]:
         if name.endswith(".eml"):
             mail = email.message_from_bytes(content, policy=policy.default)
             for k, part in enumerate(p for p in mail.walk() if not p.is_multipart()):
-                kind = {"text/plain": "markdown", "text/html": "html"}[part.get_content_type()]
+                # a mail's plain part is text, read as it is (fedtool.fed.mailtext), never rendered
+                kind = {"text/plain": "plain", "text/html": "html"}[part.get_content_type()]
                 out[f"{name} part {k} ({part.get_content_type()})"] = (kind, part.get_content())
             out[f"{name} headers"] = ("headers", "\n".join(f"{k}: {v}" for k, v in mail.items()))
         else:
@@ -240,6 +241,9 @@ def test_player_text_makes_no_element_in_any_renderer(played):
         if kind == "headers":
             assert all(ch.isprintable() for ch in text.replace("\n", "")), name
             continue
+        if kind == "plain":  # no renderer reads it: only what no reader should get is checked
+            assert all(ch.isprintable() or ch in "\n\t" for ch in text), name
+            continue
         renderings = {"HTML": text} if kind == "html" else {r: render_(text) for r, render_ in RENDERERS.items()}
         baseline = {"HTML": expected[name][1]} if kind == "html" else {r: render_(expected[name][1]) for r, render_ in RENDERERS.items()}
         for renderer, output in renderings.items():
@@ -250,7 +254,7 @@ def test_player_text_makes_no_element_in_any_renderer(played):
                 assert not re.search(r"(javascript|vbscript):|x/y\.png", value, re.I), f"{name} ({renderer}): <{tag} {attribute}={value!r}>"
             assert not any(h.lstrip().startswith("Heading") for h in found.headings), f"{name} ({renderer}): {found.headings}"
             checked += 1
-    assert checked == 437  # 86 Markdown files and text parts in 4 renderers, 93 HTML files and parts
+    assert checked == 249  # 35 Markdown files in 4 renderers, 109 HTML files and mail parts (every mail has one)
 
 
 def test_the_payloads_read_as_text_in_the_writeups(played):
@@ -433,8 +437,10 @@ def test_a_rerun_s_correction_note_escapes_the_names(demo_fed):
     _fedtool("run", "1", "--rerun", "--fed", demo_fed)
     mail = email.message_from_bytes((demo_fed / "outbox/week-01/mail/bob-players-example.eml").read_bytes(), policy=policy.default)
     text = mail.get_body(("plain",)).get_content()
-    assert "- m1 (&lt;img src=x onerror=alert(1)> Brother Bob vs. Friendly Sam): no change" in text
-    assert "<img" not in _without_code(text)
+    # the plain part is text, shown as it is: the name as the player wrote it, never escaped
+    assert "- m1 (<img src=x onerror=alert(1)> Brother Bob vs. Friendly Sam): no change" in text
+    html = mail.get_body(("html",)).get_content()
+    assert "<img" not in html and "&lt;img src=x onerror=alert(1)&gt; Brother Bob vs. Friendly Sam" in html
 
 
 def test_a_fed_template_that_is_no_text_file_is_refused_by_name(demo_fed):

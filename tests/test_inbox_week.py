@@ -132,7 +132,8 @@ def test_a_scripted_week_by_mail(demo_fed, fedtool, smtp_server, tmp_path):  # n
     reminder = by_subject[("earl@players.example", "Delta Championship Wrestling: week 6 reminder")].get_body(("plain",)).get_content().replace("\r\n", "\n")
     assert "- match m2 (rocky-ridge vs. big-earl): Big Earl Hollis, only refused mail so far" in reminder
     assert "The deadline is Friday 27 November 2026, 18:00 UTC." in reminder
-    assert "mail strategies@dcw.example with the subject `Week 6 <wrestler-id>` (for example `Week 6 big-earl`)" in reminder
+    assert 'mail strategies@dcw.example with the subject "Week 6 <wrestler-id>" (for example "Week 6 big-earl")' in reminder
+    assert "`" not in reminder  # plain text, not Markdown (issue 16)
     results = by_subject[("gus@players.example", "Delta Championship Wrestling: Week 6: Mail Call results")]
     assert "Gus Halvorsen sent no strategy and plays the built-in default policy." in results.get_body(("plain",)).get_content()
 

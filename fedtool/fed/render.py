@@ -124,6 +124,12 @@ def fedhead_markdown(text: str | None) -> Markup:
     return Markup(markdown_lib.markdown(text or ""))
 
 
+def markdown_page(text: str) -> Markup:
+    """A Markdown file fedtool wrote (an announcement: player text in it passed `md_escape`)
+    as HTML, for a mail's parts (fedtool.fed.mailtext). Tables as GitHub writes them."""
+    return Markup(markdown_lib.markdown(str(text), extensions=["tables"]))
+
+
 class MarkdownText(str):
     """Markdown that is safe to print as it is: player text escaped by `md_escape`, a code
     span or block, the fedhead's own Markdown. Like markupsafe's `Markup` for HTML: the

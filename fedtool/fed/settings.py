@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
+from urllib.parse import urlsplit
 from typing import Annotated, Any, Literal
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -112,6 +113,14 @@ class TitleSettings(FileModel):
     changes_on: list[str] | None = None  # the finishes that change hands; default: all but dq and countout
 
 
+def _site_url(value: str) -> str:
+    """`site_url:`: an absolute http(s) address with no query or fragment, kept ending in "/"."""
+    parts = urlsplit(value.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment or any(c.isspace() or c in "<>\"'" for c in value.strip()):
+        raise ValueError(f"{value[:80]!r}: give the site's address, absolute, as https://fed.example/league/ (no query, fragment, blank or quote)")
+    return value.strip().rstrip("/") + "/"
+
+
 def _inside_the_fed(folder: str) -> str:
     path = Path(folder)
     if path.is_absolute() or ".." in path.parts or folder.startswith("~"):
@@ -139,6 +148,10 @@ class Settings(FileModel):
     titles: list[TitleSettings] = []
     backups: BackupSettings = BackupSettings()
     ratings: bool = True  # star ratings for each match and the card (docs/ratings.md); false: none shown or kept
+    # where the fed publishes the site `fedtool site` builds (https://fed.example/dcw/): every
+    # link in a mail is then absolute, to the site's pages; without it the card mail carries
+    # the writeups itself and links nowhere (issue 16)
+    site_url: Annotated[str, AfterValidator(_site_url)] | None = Field(default=None, max_length=500)
 
 
 @dataclass

@@ -271,10 +271,11 @@ def queue_reminders(fed: Fed, week: int, before: datetime.timedelta | None = Non
                 state = "nothing received yet"
             extra = " (without one you play the fed's default strategy)" if row.verdict == "default" else ""
             lines.append(f"- match {row.match} ({names}): {row.wrestler}, {state}{extra}")
-        lines += ["", deadline, "", f"To submit, mail {to_address} with the subject `Week {week} <wrestler-id>` "
-                  f"(for example `Week {week} {sides[0].wrestler_id}`) and the strategy as the body or a .yaml or .txt attachment."]
+        # plain text, read as it is (issue 16): quotes, not Markdown's backticks
+        lines += ["", deadline, "", f'To submit, mail {to_address} with the subject "Week {week} <wrestler-id>" '
+                  f'(for example "Week {week} {sides[0].wrestler_id}") and the strategy as the body or a .yaml or .txt attachment.']
         if mail.passwords:
-            lines.append("Put your password on a line of its own: `Password: your-password`.")
+            lines.append('Put your password on a line of its own: "Password: your-password".')
         lines += ["Every strategy mail is answered: accepted, or refused with each problem and its line."]
         message = email(str(mail.from_address), sides[0].owner_name, address, f"{fed.settings.name}: week {week} reminder",
                         "\n".join(lines) + "\n", None, message_id, mail.reply_to)

@@ -26,7 +26,8 @@ from markupsafe import Markup
 
 from fedtool.fed.card import OPENING_FILE, Card, load_card, strategy_path
 from fedtool.fed.files import StagedDir, atomic_write, settle
-from fedtool.fed.render import email, environment, md_escape, render
+from fedtool.fed.mailtext import absolute_links, mail_html, mail_text
+from fedtool.fed.render import email, environment, markdown_page, md_escape, render
 from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
@@ -152,9 +153,11 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
             )
             files[f"{match.id}-{wrestler.id}.md"] = body
             # one mail per side, its subject the one to submit with, so a reply files correctly
+            # the announcement's Markdown as a page, then as readable text (fedtool.fed.mailtext)
+            page = absolute_links(_page(env, f"{fed.settings.name}: week {week}", markdown_page(body)), fed.settings.site_url)
             message = email(
                 fed.settings.mail.from_address, wrestler.owner_name, wrestler.owner_email,
-                f"{fed.settings.name}: Week {week} {wrestler.id} {match.id} is open", body, None,
+                f"{fed.settings.name}: Week {week} {wrestler.id} {match.id} is open", mail_text(page), mail_html(page),
                 _message_id(fed, week, f"open-{match.id}", wrestler.id), fed.settings.mail.reply_to, date=now,
             )
             files[f"mail/{match.id}-{wrestler.id}.eml"] = message.as_string()
@@ -284,7 +287,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     corrections = correction_lines(previous, played) if run > 1 else []
     files = render_card(fed, card, title, played, change_lines, week_log, label, writeups, date=moment, run=run,
                         corrections=corrections if previous is not None else None,
-                        title_changes=[row["reason"] for row in title_rows if row["result"] == "won"], titles=title_outcomes(fed, title_rows, names))
+                        title_changes=[row["reason"] for row in title_rows if row["result"] == "won"], titles=title_outcomes(fed, title_rows, names), week=week)
     outbox = fed.outbox_week(week)
     ran_at = moment.isoformat(timespec="seconds")
     snapshot = take_snapshot(fed, f"before-{week_name(week)}-run-{run}", moment)
@@ -661,7 +664,7 @@ def title_outcomes(fed: Fed, rows: list[dict], names: dict[str, str]) -> dict[st
 
 def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str, writeups: dict | None = None,
                 *, date: datetime.datetime | None = None, run: int = 1, corrections: list[dict] | None = None,
-                title_changes: list[str] | None = None, titles: dict[str, str] | None = None) -> dict[str, str]:
+                title_changes: list[str] | None = None, titles: dict[str, str] | None = None, week: int | None = None) -> dict[str, str]:
     """Every file the run puts in the outbox, by name: writeups, the card, mails, the dice log.
 
     `writeups`, if given, is filled with each match's headline, Markdown and HTML fragment, by match id.
@@ -670,11 +673,13 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
     `corrections` (from `correction_lines`; None when the previous run is not in the league)
     is what the card and each player's mail say changed. `title_changes`: the lines of the
     titles that changed hands, for the card's show (`card_show`). `titles` is each title
-    match's outcome in words, by match id (`title_outcomes`), told at the end of its writeup."""
+    match's outcome in words, by match id (`title_outcomes`), told at the end of its writeup.
+    `week`: the league's week (None for an exhibition), for the site's links (`site_url`)."""
     env = _environment(fed, card)
     files: dict[str, str] = {}
     entries = []
     per_owner: dict[str, list] = {}
+    writeup_fragments: dict[str, str] = {}
     for p in played:
         match = p.booking.match
         described = p.described
@@ -691,6 +696,7 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
         md = render(env, f"{p.ruleset.template}.md.j2", **context)
         fragment = render(env, f"{p.ruleset.template}.html.j2", **context)
         files[f"{match.id}.md"] = md
+        writeup_fragments[match.id] = fragment
         if writeups is not None:
             writeups[match.id] = {"headline": described["headline"], "markdown": md, "html": fragment}
         files[f"{match.id}.html"] = _page(env, f"{fed.settings.name}: {described['headline']}", fragment)
@@ -719,19 +725,39 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
         for wrestler in p.booking.wrestlers:
             if p.booking.match.id not in owners_matches[wrestler.owner_email]:
                 owners_matches[wrestler.owner_email].append(p.booking.match.id)
+    # Each mail's HTML part is the page with its styles inline, its plain-text part that
+    # page as readable text (fedtool.fed.mailtext), every link absolute (issue 16). With
+    # `site_url:` a writeup's link goes to its match on the site's week page; without it the
+    # card mail carries the writeups itself, after the card, and links nowhere.
+    site = fed.settings.site_url if week is not None else None
+    pages = {}
+    if site:
+        for p in played:
+            where = f"{site}{site_week_page(week)}#match-{p.booking.match.id}"
+            pages[f"{p.booking.match.id}.html"] = pages[f"{p.booking.match.id}.md"] = where
     for address, (owner_name, texts, fragments) in sorted(per_owner.items()):
-        note_md, note_html = _correction_note(run, label, corrections, owners_matches[address])
-        html = _page(env, f"{fed.settings.name}: {title}", note_html + Markup("\n").join(Markup(f) for f in fragments))
-        message = email(mail.from_address, owner_name, address, f"{prefix}{fed.settings.name}: {title} results", note_md + "\n\n---\n\n".join(texts), html,
+        _, note_html = _correction_note(run, label, corrections, owners_matches[address])
+        page = absolute_links(_page(env, f"{fed.settings.name}: {title}", note_html + Markup("\n").join(Markup(f) for f in fragments)), site, pages)
+        message = email(mail.from_address, owner_name, address, f"{prefix}{fed.settings.name}: {title} results", mail_text(page), mail_html(page),
                         _message_id(fed, label, "results", address, run), mail.reply_to, date=date,
                         references=_message_id(fed, label, "results", address) if run > 1 else None)
         files[f"mail/{_mail_name(address)}.eml"] = message.as_string()
     if mail.list_address:
-        message = email(mail.from_address, fed.settings.name, mail.list_address, f"{prefix}{fed.settings.name}: {title}", card_md, card_html,
+        body = Markup(render(env, "card.html.j2", **card_context))  # escaped by its template
+        if not site and played:  # the writeups themselves, since no link can lead to them
+            body += Markup("\n<h2>The matches</h2>\n") + Markup("\n").join(Markup(writeup_fragments[p.booking.match.id]) for p in played)
+        page = absolute_links(_page(env, f"{fed.settings.name}: {title}", body), site, pages)
+        message = email(mail.from_address, fed.settings.name, mail.list_address, f"{prefix}{fed.settings.name}: {title}", mail_text(page), mail_html(page),
                         _message_id(fed, label, "card", mail.list_address, run), mail.reply_to, date=date,
                         references=_message_id(fed, label, "card", mail.list_address) if run > 1 else None)
         files["mail/card.eml"] = message.as_string()
     return files
+
+
+def site_week_page(week: int) -> str:
+    """A week's page on the site, relative to its root: `fedtool.site.build.week_page` (the
+    site is a layer above the week; tests/test_mail_reads.py holds the two together)."""
+    return f"weeks/{week_name(week)}.html"
 
 
 def card_show(entries: list[dict], title_changes: list[str]) -> dict:
