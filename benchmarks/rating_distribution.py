@@ -25,20 +25,11 @@ STEPS = [Fraction(q, 4) for q in range(21)]
 
 
 def matchmatch(n: int) -> list[float]:
-    from fedtool.fed.card import load_card
-    from fedtool.fed.settings import Fed
-    from fedtool.kernel.errors import Collector
-    from fedtool.league.sheets import load_wrestlers
-    from fedtool.rulesets.matchmatch import engine, rating
-    from fedtool.week.booking import book_all
+    from bench_matchmatch import week_one_setups  # the demo's week-1 matches, booked as its benchmark books them
 
-    fed = Fed.load(ROOT)
-    card = load_card(fed, fed.week_dir(1), 1)
-    problems = Collector()
-    wrestlers = load_wrestlers(fed, card, problems)
-    problems.raise_if_any()
-    states = {w.id: {"push_level": w.sheet.push_level, "push_points": 0, "injury": 0} for w in wrestlers.values()}
-    setups = [b.setup for b in book_all(fed, card, wrestlers, states)]
+    from fedtool.rulesets.matchmatch import engine, rating
+
+    setups = week_one_setups()
     out = []
     for seed in range(n):
         setup = setups[seed % len(setups)]

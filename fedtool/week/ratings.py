@@ -33,11 +33,13 @@ def _count(inputs: dict, key: str) -> int:
     return max(0, min(CAP[key], int(value))) if isinstance(value, int) and not isinstance(value, bool) else 0
 
 
+def _closeness(inputs: dict) -> Fraction:
+    return min(Fraction(1), max(Fraction(0), Fraction(inputs.get("closeness", 0))))
+
+
 def raw_stars(inputs: dict, title: bool) -> Fraction:
     """The formula before rounding (docs/ratings.md)."""
-    closeness = Fraction(inputs.get("closeness", 0))
-    closeness = min(Fraction(1), max(Fraction(0), closeness))
-    total = BASE + CLOSENESS * closeness
+    total = BASE + CLOSENESS * _closeness(inputs)
     for key, each in EACH.items():
         total += each * _count(inputs, key)
     total += FINISH.get(inputs.get("finish"), Fraction(0))
@@ -55,7 +57,7 @@ def match_rating(inputs: dict | None, title: bool) -> dict | None:
         return None
     stars = quarter(raw_stars(inputs, title))
     parts: dict[str, Any] = {"stars": float(stars)}
-    parts["closeness"] = str(min(Fraction(1), max(Fraction(0), Fraction(inputs.get("closeness", 0)))))
+    parts["closeness"] = str(_closeness(inputs))
     for key in EACH:
         parts[key] = _count(inputs, key)
     parts["finish"] = inputs.get("finish") if inputs.get("finish") in FINISH else None
