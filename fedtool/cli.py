@@ -777,9 +777,13 @@ def vacate(fed: Fed, title_id: str, reason: str):
       fedtool title vacate world --reason "Vane is injured for a month"
     """
     from fedtool.league.db import open_league
+    from fedtool.league.catalog import sync_titles_if_they_stand
     from fedtool.league.records import vacate_title
 
-    click.echo(vacate_title(fed, open_league(fed.database), title_id, reason))
+    db = open_league(fed.database)
+    click.echo(vacate_title(fed, db, title_id, reason))
+    with db.atomic():
+        sync_titles_if_they_stand(fed, db)  # the lineage as rows (issue 19)
 
 
 @title.command()
@@ -795,9 +799,13 @@ def award(fed: Fed, title_id: str, wrestler: str, reason: str):
       fedtool title award world brother-bob --reason "Vane no-showed"
     """
     from fedtool.league.db import open_league
+    from fedtool.league.catalog import sync_titles_if_they_stand
     from fedtool.league.records import award_title
 
-    click.echo(award_title(fed, open_league(fed.database), title_id, wrestler, reason))
+    db = open_league(fed.database)
+    click.echo(award_title(fed, db, title_id, wrestler, reason))
+    with db.atomic():
+        sync_titles_if_they_stand(fed, db)  # the lineage as rows (issue 19)
 
 
 @cli.group(cls=FedGroup)
