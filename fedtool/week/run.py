@@ -312,7 +312,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
                     list(wrestlers.values()), [_match_row(week, p) for p in played], changes, dice_rows,
                 )
                 record_title_matches(db, title_rows)
-                sync_titles_if_they_stand(fed, db)  # the lineage as rows (issue 19)
+                sync_titles_if_they_stand(fed, db, check=False)  # the lineage as rows (issue 19); no other ruleset imported
                 record_punctuality(db, week, absent.records)
                 record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
             committed = True
