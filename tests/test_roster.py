@@ -422,3 +422,57 @@ def test_datasette_serves_the_league_on_loopback_with_nothing_private(fed, tmp_p
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+# ---------------------------------------------------------------- player text through CSV
+
+
+def test_export_csv_never_hands_a_spreadsheet_a_formula(fed, tmp_path):
+    sheet = fed / "rosters" / "big-earl.yaml"
+    sheet.write_text(sheet.read_text().replace("name: Big Earl Hollis", "name: '=HYPERLINK(\"http://evil.example\",\"Earl\")'"))
+    out = tmp_path / "export"
+    invoke("export", "--out", out, "--fed", fed)
+    rows = {r["id"]: r for r in csv.DictReader(io.StringIO((out / "wrestlers.csv").read_text()))}
+    assert rows["big-earl"]["name"] == "'" + '=HYPERLINK("http://evil.example","Earl")'  # a quote mark first: text, never a formula
+    assert {w["id"]: w["name"] for w in json.loads((out / "wrestlers.json").read_text())}["big-earl"].startswith("=HYPERLINK")
+    assert all(not cell.startswith(("=", "+", "@")) for r in rows.values() for cell in r.values())
+
+
+def test_any_name_survives_a_csv_import_as_written(league_after_five):
+    """Property: whatever a spreadsheet puts in a name cell (quotes, commas, line breaks,
+    YAML's own signs), the sheet made from it carries that name, and the row's line is right."""
+    from hypothesis import given, settings, strategies as st
+
+    from fedtool.league.sheets import load_fed
+    from fedtool.roster.transfer import read_roster_csv
+
+    fed = load_fed(league_after_five)
+    header, row = GOOD.splitlines()[:2]
+    names = st.text(st.characters(blacklist_categories=("Cs", "Cc"), blacklist_characters="\u2028\u2029\x85"), min_size=1, max_size=40)
+
+    @settings(max_examples=40, deadline=None)
+    @given(names, st.integers(0, 3))
+    def check(name, blank_lines):
+        if not name.strip() or name != name.strip():
+            return  # a name is trimmed, like any cell
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(header.split(","))
+        for _ in range(blank_lines):
+            buffer.write("\n")
+        cells = next(csv.reader([row]))
+        cells[1] = name
+        writer.writerow(cells)
+        path = league_after_five.parent / "prop.csv"
+        path.write_text(buffer.getvalue(), encoding="utf-8")
+        try:
+            rows = read_roster_csv(fed, path)
+        except Exception as exc:  # a name the sheet refuses is named by the row's line, never a crash
+            from fedtool.kernel.errors import FedError
+
+            assert isinstance(exc, FedError) and all(f"line {2 + blank_lines}" in (p.place or "") for p in exc.problems), exc
+            return
+        assert [(r.line, r.data.name) for r in rows] == [(2 + blank_lines, name)]
+        assert yaml.safe_load(rows[0].text)["name"] == name
+
+    check()

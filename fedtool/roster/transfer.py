@@ -76,11 +76,13 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
     shown = fed.shown(path)
     text = read_text(path, shown)
     problems = Collector()
-    reader = csv.DictReader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
-    header = [h.strip() for h in reader.fieldnames or []]
-    if not header:
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    try:
+        header = [h.strip() for h in next(reader)]
+    except (StopIteration, csv.Error):
+        header = []
+    if not any(header):
         raise FedError(Problem(shown, "line 1", "no header row: the first line names the columns (id, name, ruleset, owner_name, owner_email, ...)", RULE))
-    reader.fieldnames = header
     for need in ("id", "name"):
         if need not in header:
             problems.add(shown, "line 1", f"no {need!r} column", RULE)
@@ -91,15 +93,24 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
     rows: list[_Row] = []
     seen: dict[str, int] = {}
     start = reader.line_num + 1
-    for record in reader:
-        line, start = start, reader.line_num + 1  # a quoted cell may span lines: the row starts where the last ended
+    while True:
+        line = start
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.add(shown, f"line {line}", f"not CSV: {exc}", RULE)
+            break
+        start = reader.line_num + 1  # a quoted cell may span lines: the next row starts where this one ended
         if len(rows) >= MAX_ROWS:
             problems.add(shown, f"line {line}", f"more than {MAX_ROWS} rows", RULE)
             break
         where = f"line {line}"
-        if None in record:
-            problems.add(shown, where, f"{len(header) + len(record[None])} cells for {len(header)} columns", RULE)
+        if len(record) > len(header):
+            problems.add(shown, where, f"{len(record)} cells for {len(header)} columns", RULE)
             continue
+        record = dict(zip(header, record))
         cells = {k: (v or "").strip() for k, v in record.items()}
         if not any(cells.values()):
             continue  # a blank line
@@ -238,9 +249,17 @@ def _csv(rows: list[dict]) -> str:
     return buffer.getvalue()
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (OWASP: CSV injection)
+
+
 def _plain(value: Any) -> Any:
+    """A CSV cell: a flag as true/false, nothing as empty, and text a spreadsheet would run
+    as a formula (a player's `=HYPERLINK(...)` for a name) behind a quote mark, as OWASP
+    advises; numbers stay numbers. JSON keeps the text as it is."""
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
     return "" if value is None else value
 
 
