@@ -15,6 +15,7 @@ from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, WrestlerRecord
 from . import engine, rating, royale
+from .changes import tell_change
 from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
@@ -577,6 +578,11 @@ class FaceToTheMat(Ruleset):
         # every change is recorded with its reason, even when changes cancel (a grudge match's -1
         # and an interview's +1 leave the grade as it was; both are told)
         return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid] or reasons[wid]}
+
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+        """TV grades, grudges, allies and foes, challenges in plain words for the card
+        (`changes.tell_change`): "The Warden challenges La Rosa Negra to a grudge match."."""
+        return tell_change(name, reason) or super().tell_league_change(name, reason, changes)
 
     def summary(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
