@@ -116,3 +116,10 @@ def test_the_demo_cards_tell_the_show(demo_fed, fedtool):
     assert "- Dr. Victor Vane rises to push level 4 by beating Kate \"The Gate\" Galloway.\n" in week1
     week3 = (demo_fed / "outbox/week-03/card.md").read_text(encoding="utf-8")
     assert "**The Warden beats Vince Valor in a main event that steals the show**" in week3
+
+
+def test_the_headline_of_many_sides():
+    """Partners beat partners ("&"); one man beats two or three named; a crowd is counted."""
+    assert headline([_match("m1", ["A"], ["B", "C"], None)], None) == "A beats B and C"
+    assert headline([_match("m1", ["A"], ["B", "C", "D", "E", "F"], None)], None) == "A outlasts five others"
+    assert headline([_match("m1", ["A", "B"], ["C", "D"], None)], None) == "A & B beat C & D"

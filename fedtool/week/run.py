@@ -501,7 +501,8 @@ def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekRepo
         warnings.append(f"{scripted.source}: {scripted.remaining} scripted dice were not needed")
     week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
     label = exhibition_label(folder)
-    files = render_card(fed, card, card.title or label, played, [], week_log, label, date=clock.now())
+    names = {w.id: w.name for p in played for w in p.booking.wrestlers}
+    files = render_card(fed, card, card.title or label, played, [], week_log, label, date=clock.now(), show=show_matches(fed, played, [], names))
     outbox = fed.outbox / EXHIBITIONS / label
     with StagedDir(outbox) as stage:
         for name, content in files.items():

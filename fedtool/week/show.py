@@ -15,6 +15,7 @@ from .ratings import card_rating, match_of_the_night
 
 # finishes the headline names: a win by them is not a clean win (any other reads "beats")
 UNCLEAN = {"dq": "by disqualification", "countout": "by count-out"}
+COUNTS = {4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
 DRAWS = {"time_limit": "a time-limit draw", "double_countout": "a double count-out", "double_dq": "a double disqualification"}
 
 
@@ -102,7 +103,9 @@ def _title_won(m: ShowMatch) -> str:
 def _told(m: ShowMatch) -> str:
     """One match as the headline's clause: a title won or kept, else who beat whom."""
     plural = len(m.winners) > 1
-    winners, losers = " & ".join(m.winners), " & ".join(m.losers)
+    winners = " & ".join(m.winners)  # partners
+    # partners beaten by partners; else the beaten: one, a few named, or a crowd (a battle royale)
+    losers = " & ".join(m.losers) if plural else listed(m.losers)
     if m.title and m.title["result"] == "won":
         return _title_won(m)
     if m.title and m.title["result"] == "defended":
@@ -116,6 +119,8 @@ def _told(m: ShowMatch) -> str:
     if not m.winners:
         return f"{listed(m.everyone)} fight to {DRAWS.get(m.method or '', 'a draw')}"
     how = UNCLEAN.get(m.method or "")
+    if not plural and len(m.losers) > 3:
+        return f"{winners} {_s(plural, 'outlast')} {COUNTS.get(len(m.losers), str(len(m.losers)))} others"
     return f"{winners} {_s(plural, 'beat')} {losers}" + (f" {how}" if how else "")
 
 
