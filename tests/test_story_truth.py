@@ -247,12 +247,29 @@ def _title_week_one(demo_fed, fedtool, changes_on: str = "") -> str:
 
 def test_a_title_kept_on_a_dq_says_so_and_why_in_the_writeup(demo_fed, fedtool):
     md = _title_week_one(demo_fed, fedtool)
-    assert "**Friendly Sam wins by disqualification, but Open Title does not change hands on a disqualification or a count-out: Brother Bob retains it.**" in md
+    assert "**The Open Title does not change hands on a disqualification or a count-out: Brother Bob retains it.**" in md
 
 
 def test_a_title_won_is_told_in_the_writeup(demo_fed, fedtool):
     md = _title_week_one(demo_fed, fedtool, ", changes_on: [pin, submission, countout, dq]")
-    assert "**New champion! Friendly Sam wins Open Title from Brother Bob by disqualification.**" in md
+    assert "**New champion! Friendly Sam wins the Open Title from Brother Bob.**" in md
+
+
+def test_a_title_line_does_not_name_the_finish_again(demo_fed, fedtool):
+    """Issue 16 (wording defects): the finish is told once, by the writeup's finish line; the
+    title's line after it says only what became of the title. Before, a DQ was named twice
+    ("wins by DQ." then "wins by disqualification and retains"), and a cage's escape ("wins by
+    escape ... (recorded as a win by pinfall)") was followed by "wins the vacant ... by pinfall"."""
+    for week in (1, 2):
+        assert fedtool("run", str(week), "--fed", demo_fed).exit_code == 0
+    kept = (demo_fed / "outbox/week-01/m5.md").read_text(encoding="utf-8")
+    assert "Relámpago wins by DQ." in kept
+    assert "\n**Relámpago retains the DCW World Championship.**\n" in kept
+    assert len(re.findall(r"wins by (DQ|disqualification)", kept)) == 1
+    cage = (demo_fed / "outbox/week-02/m3.md").read_text(encoding="utf-8")
+    assert "Mad Dog Maddox wins by escape over" in cage
+    assert "\n**New champion! Mad Dog Maddox wins the vacant DCW Heavyweight Championship.**\n" in cage
+    assert "Championship by pinfall" not in cage
 
 
 # ---------------------------------------------------------------- Face to the Mat

@@ -63,6 +63,7 @@ from typing import Iterator
 from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
 
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
+from fedtool.fed.mailtext import unmarked
 from fedtool.fed.render import MAIL_POLICY, plain_text
 from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed, week_name
@@ -705,7 +706,8 @@ BROKEN_SUBJECT = "The subject holds a line break once decoded; write it on one l
 
 
 def _refused_text(why: str) -> str:
-    return f"Your mail was not accepted.\n\n{why}\n\nNothing was filed; any strategy you sent before still stands.\n"
+    """A refusal's words: fedtool's, so its code spans (a problem's `prefer:`) read as quotes."""
+    return f"Your mail was not accepted.\n\n{unmarked(why)}\n\nNothing was filed; any strategy you sent before still stands.\n"
 
 
 def _answer_subject(subject: str) -> str:
@@ -784,7 +786,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if len(booked) > 1 and len(named) != 1:  # booked twice: the subject names the match
         listed = ", ".join(f"{m.id} ({' vs. '.join(m.sides)})" for m in booked)
         return refuse(f"{wrestler.name} is booked in more than one match this week: {listed}. Name the match in the subject, "
-                      f"for example `Week {week} {wrestler_id} {booked[0].id}`.", week, wrestler_id)
+                      f'for example "Week {week} {wrestler_id} {booked[0].id}".', week, wrestler_id)
     match = named[0] if len(booked) > 1 else booked[0]
     content = _strategy_text(message, get_ruleset(match.ruleset), mail.reply_languages)
     if content is not None:
@@ -795,7 +797,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         if stored is None:
             return refuse(f"This fed asks for a password with every strategy, and none is set for {owner}: ask the fedhead to set one (fedtool password).", week, wrestler_id)
         if not given:
-            return refuse("This fed asks for your password with every strategy: put a line `Password: your-password` in the mail.", week, wrestler_id)
+            return refuse('This fed asks for your password with every strategy: put a line "Password: your-password" in the mail.', week, wrestler_id)
         if not password_matches(given, stored):
             return refuse(f"The password line does not match the password set for {owner}.", week, wrestler_id)
         if content is not None:  # the password written anywhere else in the text is never kept or echoed either
@@ -828,7 +830,8 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         candidate.unlink(missing_ok=True)
         listed = "\n".join(f"- {str(p).replace(fed.shown(candidate), 'your strategy')}" for p in errors)
         return refuse(f"The strategy for {wrestler.name} has problems:\n{listed}", week, wrestler_id)
-    echo = "\n".join(f"  line {r.line:>3}: {r.reading}" if r.line else f"  {'':8}  {r.reading}" for r in check.readings) if check.readings else PASSWORD_LINE.sub("", text).strip("\n")
+    # how fedtool read each line is fedtool's words (plain, no backticks); without readings, the player's own text as sent
+    echo = "\n".join(f"  line {r.line:>3}: {unmarked(r.reading)}" if r.line else f"  {'':8}  {unmarked(r.reading)}" for r in check.readings) if check.readings else PASSWORD_LINE.sub("", text).strip("\n")
     if late is not None:  # held: checked and kept, but not filed until the fedhead says so
         held = folder / HELD_FOLDER
         held.mkdir(exist_ok=True)

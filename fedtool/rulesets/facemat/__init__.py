@@ -15,6 +15,7 @@ from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, WrestlerRecord
 from . import engine, rating, royale
+from .changes import tell_change
 from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
@@ -578,6 +579,11 @@ class FaceToTheMat(Ruleset):
         # and an interview's +1 leave the grade as it was; both are told)
         return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid] or reasons[wid]}
 
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+        """TV grades, grudges, allies and foes, challenges in plain words for the card
+        (`changes.tell_change`): "The Warden challenges La Rosa Negra to a grudge match."."""
+        return tell_change(name, reason) or super().tell_league_change(name, reason, changes)
+
     def summary(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
         sides, teams = self._layout(booking)
@@ -634,7 +640,9 @@ class FaceToTheMat(Ruleset):
 
     @staticmethod
     def _hotbox_text(booking: Booking, names: list[str]) -> str:
-        """4.b the HOT BOX in a sentence: each real ally and foe with whose he is; the places
+        """4.b the HOT BOX in a sentence: each real ally and foe with whose he is ("Vince
+        Valor's ally Skyline Sabrina"; a tag side's: "ally Skyline Sabrina and foe Mad Dog Maddox
+        for Vince Valor & Marcus Bright"); the places
         nobody on the roster fills (the booking's stand-ins, told in the storylines as "a
         friend from the locker room" and "an old rival") said once, plainly; the two grudge
         places (4.b.iii)."""
@@ -642,6 +650,7 @@ class FaceToTheMat(Ruleset):
         ids = booking.extra.get("hotbox_ids") or {}
         named, missing = [], {"allies": [], "foes": []}
         for k, name in enumerate(names):
+            partners = []  # a tag side's: never "A & B's ally", a team's possessive
             for key, role in (("allies", "ally"), ("foes", "foe")):
                 people = hot.get(key) or []
                 wids = ids.get(key)
@@ -649,8 +658,12 @@ class FaceToTheMat(Ruleset):
                     continue
                 if wids is not None and k < len(wids) and not wids[k]:
                     missing[key].append(name)
+                elif " & " in name:
+                    partners.append(f"{role} {people[k]}")
                 else:
                     named.append(f"{name}'s {role} {people[k]}")
+            if partners:
+                named.append(f"{' and '.join(partners)} for {name}")
         parts = [", ".join(named)] if named else []
         everyone = len(missing["allies"]) == len(missing["foes"]) == len(names)
         if everyone:

@@ -14,7 +14,7 @@ from pydantic import Field
 
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
-from .push import Push, after_match, format_points
+from .push import Push, after_match, format_points, tell_change
 from fedtool.kernel.validation import FileModel, validate
 from fedtool.kernel.yamlio import MAX_YAML_BYTES, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
@@ -313,6 +313,11 @@ class MatchMatch(Ruleset):
                 penalty = f" - {WRESTLED_PENALTY} for wrestling" if wrestler_id in wrestled else ""
                 changes[wrestler_id] = (new, f"healed {state['injury'] - new['injury']} (1d6 = {roll}{penalty})")
         return changes
+
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+        """Part II's push and IV.2.e's injuries in plain words for the card (`push.tell_change`):
+        "Dr. Victor Vane rises to push level 4 by beating Kate Galloway."."""
+        return tell_change(name, reason) or super().tell_league_change(name, reason, changes)
 
     def summary(self, booking: Booking, result: engine.MatchResult) -> dict:
         vocab = vocabulary()
