@@ -8,12 +8,15 @@ import json
 import re
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import __version__
-from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError, Problem, disk_error
+
+if TYPE_CHECKING:  # a command imports what it needs when it runs: `fedtool --help` imports click alone (issue 18)
+    from fedtool.fed.settings import Fed
 
 FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, outbox/); default: FEDTOOL_FED, else the current folder."
 
