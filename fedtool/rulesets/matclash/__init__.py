@@ -12,7 +12,7 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, WrestlerRecord
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
 from . import engine, rating
 from .cards import SETS, build_deck, card_id, catalogue
 from .policy import Policy, read_policy
@@ -155,6 +155,23 @@ class MatClash(Ruleset):
 
     def outcomes(self, booking: Booking, result: Played) -> list[str]:
         return ["win" if i == result.winner else "loss" for i in (0, 1)]
+
+    # ---------------------------------------------------------------- odds
+
+    plays_odds = True
+
+    def odds_unit(self, booking: Booking) -> str:
+        return "scraps" if booking.setup["format"] == "dual_match" else "turns"
+
+    def trial(self, setup: dict, dice: Dice) -> Trial:
+        """A Quick Scrap or a Dual Match played as `resolve` plays it, keeping no events: the
+        winner, the method ("dual" for a Dual Match, as its summary says) and its length in
+        turns (a Quick Scrap) or scraps (a Dual Match)."""
+        if setup["format"] == "dual_match":
+            dual = engine.dual_match(setup["names"], setup["policies"], setup["deck"], dice, setup.get("rules"), record=False)
+            return Trial(dual.winner, "dual", len(dual.scraps))
+        scrap = engine.quick_scrap(setup["names"], setup["policies"], setup["deck"], dice, rules=setup.get("rules"), record=False)
+        return Trial(scrap.winner, scrap.method, scrap.turns)
 
     def missing_strategy(self, settings: dict) -> str:
         return settings.get("missing_strategy", "default")
