@@ -118,3 +118,25 @@ def test_no_cache_where_others_could_write_code(cache, monkeypatch):
     (cache.parent / "file").write_text("", encoding="utf-8")
     monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(cache.parent / "file"))  # cannot be made: no cache, no error
     assert bytecode_cache() is None
+
+
+def test_an_empty_league_in_memory_is_the_migrated_schema_and_a_copy_each_time(tmp_path):
+    """A fed with no league reads an empty one in memory: the schema every migration makes,
+    copied from one made once per process (issue 18), so no reader sees another's rows."""
+    from sqlite_utils import Database
+
+    from fedtool.league.db import migrations, open_league
+
+    def shape(db) -> tuple:
+        return (db.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall(),
+                db.execute("SELECT name FROM _sqlite_migrations ORDER BY rowid").fetchall())
+
+    fresh = Database(memory=True)
+    migrations.apply(fresh)
+    first = open_league(tmp_path / "fed.db", create=False)
+    assert first.memory and not (tmp_path / "fed.db").exists()
+    assert shape(first) == shape(fresh) and len(shape(fresh)[1]) == len(migrations.applied(fresh)) > 10
+    first["weeks"].insert({"week": 1}, alter=True)
+    second = open_league(tmp_path / "fed.db", create=False)
+    assert first["weeks"].count == 1 and second["weeks"].count == 0 and shape(second) == shape(fresh)
+    assert second.execute("PRAGMA foreign_keys").fetchone() == (1,)

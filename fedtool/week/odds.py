@@ -4,11 +4,11 @@ report the shares of each result with their uncertainty. Any ruleset with `plays
 any match type it books: each side's wins (a team as one side, `Ruleset.odds_sides`), the
 draws, and each finish.
 
-Processes: a pool is started only when it pays. The first trials are played here and
-timed; a pool takes the rest only when they would take a second or more on one process,
-with no more workers than the machine has idle cores (`cores`) and each with half a second
-of trials or more (`plan_workers`). The seeds decide every trial, so the counts are the
-same on one process or many."""
+Processes: others are started only when they pay. The first trials are played here and
+timed; others share the rest only when it would take a second or more on one process,
+with no more processes than the machine has idle cores (`cores`) and each with half a
+second of trials or more (`plan_workers`); this process plays its share too. The seeds
+decide every trial, so the counts are the same on one process or many."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ import os
 import secrets
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -163,6 +164,29 @@ def plan_workers(left: int, seconds_each: float, free: int) -> int:
     return max(1, min(free, int(alone / PER_WORKER)))
 
 
+def _share_out(ruleset_id: str, booking: Booking, at: int, end: int, workers: int, add: Callable[[Counter, int, int], None]) -> None:
+    """Seeds `at` to `end` played by `workers` processes: this one and `workers - 1` others.
+    The seeds are cut into pieces; the others are kept two pieces ahead, taken from the
+    front, while this one plays from the back, so whoever is faster plays more and no one
+    waits long at the end."""
+    size = max(CHUNK // 4, min(CHUNK * 4, (end - at) // (workers * 8)))  # enough pieces to share evenly
+    pieces = deque((start, min(size, end - start)) for start in range(at, end, size))
+    running: dict = {}
+    with ProcessPoolExecutor(max_workers=workers - 1, initializer=_worker_start, initargs=(ruleset_id, booking)) as pool:
+        while pieces or running:
+            while pieces and len(running) < 2 * (workers - 1):
+                piece = pieces.popleft()
+                running[pool.submit(_worker_play, piece)] = piece
+            if pieces:
+                start, count = pieces.pop()
+                add(*_play(ruleset_id, booking, start, count), count)
+                finished = [future for future in running if future.done()]
+            else:
+                finished = list(wait(running, return_when=FIRST_COMPLETED).done)
+            for future in finished:
+                add(*future.result(), running.pop(future)[1])
+
+
 def simulate(
     booking: Booking,
     matches: int,
@@ -213,11 +237,7 @@ def simulate(
             add(*_play(ruleset_id, booking, at, count), count)
             at += count
     else:
-        size = max(CHUNK // 4, min(CHUNK * 4, (end - at) // (workers * 8)))  # enough pieces to share evenly
-        spans = [(start, min(size, end - start)) for start in range(at, end, size)]
-        with ProcessPoolExecutor(max_workers=workers, initializer=_worker_start, initargs=(ruleset_id, booking)) as pool:
-            for (part, part_rounds), span in zip(pool.map(_worker_play, spans), spans):
-                add(part, part_rounds, span[1])
+        _share_out(ruleset_id, booking, at, end, workers, add)
     names = ruleset.odds_sides(booking)
 
     def share(label: str, count: int) -> Share:
