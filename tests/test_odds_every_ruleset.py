@@ -160,3 +160,18 @@ def test_odds_command_for_every_ruleset(fedtool, match, sides, unit):
     assert sum(o["count"] for o in data["outcomes"]) == 60 == sum(f["count"] for f in data["finishes"])
     text = fedtool("odds", "--match", match, "-n", "60", "--seed", "9", "--fed", ROOT)
     assert text.exit_code == 0 and f" {unit} on average" in text.output
+
+
+def test_a_mat_clash_exhibition_from_sheets_is_the_card_match(fedtool):
+    """`--sheet`/`--strategy` for Mat Clash wrestlers: a Quick Scrap on the fed's rules and
+    deck, the same odds as the card's match of the same two strategies (week 3, m1)."""
+    from golden import ROOT
+
+    files = ["--sheet", ROOT / "rosters/tommy-reyes.yaml", "--sheet", ROOT / "rosters/gus-halvorsen.yaml",
+             "--strategy", ROOT / "strategies/week-03/tommy-reyes.yaml", "--strategy", ROOT / "strategies/week-03/gus-halvorsen.yaml"]
+    sheets = fedtool("odds", *files, "-n", "150", "--seed", "4", "--json", "--fed", ROOT)
+    card = fedtool("odds", "--match", "3/m1", "-n", "150", "--seed", "4", "--json", "--fed", ROOT)
+    assert sheets.exit_code == 0, sheets.output
+    assert json.loads(sheets.output) == json.loads(card.output)
+    refused = fedtool("odds", *files, "--rounds", "7", "--fed", ROOT)
+    assert refused.exit_code == 1 and "a Mat Clash match has no rounds: leave out --rounds" in refused.stderr

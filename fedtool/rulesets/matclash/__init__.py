@@ -163,6 +163,33 @@ class MatClash(Ruleset):
     def odds_unit(self, booking: Booking) -> str:
         return "scraps" if booking.setup["format"] == "dual_match" else "turns"
 
+    def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:
+        """A Quick Scrap from two sheets and two strategies, on the fed's rules and the
+        packaged deck with the fed's sets (`--grid` and `--rounds` are MatchMatch's)."""
+        given = [f"--{name}" for name in ("grid", "rounds") if options.get(name) is not None]
+        if given:
+            raise FedError(Problem(None, given[0], f"a Mat Clash match has no {given[0][2:]}: leave out {' and '.join(given)}", "fedtool odds"))
+        options_ = self.settings(settings)
+        if options_.deck:
+            raise FedError(Problem("rosters/fed.yaml", "field rulesets.matclash.deck", "this fed plays its own deck: give a match on a card "
+                                   "(--match WEEK/MATCH) for its odds", "fedtool odds"))
+        problems = Collector()
+        wrestlers, policies = [], []
+        for (sheet_data, sheet_file, wrestler_id), (strategy_data, strategy_file) in zip(sheets, strategies):
+            try:
+                wrestler = self.read_sheet(sheet_data, sheet_file, wrestler_id, {})
+                wrestlers.append(wrestler)
+                policies.append(read_policy(strategy_data, strategy_file, wrestler_id, wrestler.name))
+            except FedError as exc:
+                problems.extend(exc)
+        problems.raise_if_any()
+        if any(w.ruleset != self.id for w in wrestlers):
+            raise FedError(Problem(sheets[1][1], "field ruleset", "both sheets must be Mat Clash wrestlers", "fedtool odds"))
+        setup = {"format": "quick_scrap", "names": [w.name for w in wrestlers], "ids": [w.id for w in wrestlers], "policies": policies,
+                 "deck": build_deck(tuple(options_.sets)), "moves": [dict(w.sheet.moves, **p.moves) for w, p in zip(wrestlers, policies)],
+                 "rules": options_.rules()}
+        return Booking(None, setup, wrestlers, extra={"format": "quick_scrap"})
+
     def trial(self, setup: dict, dice: Dice) -> Trial:
         """A Quick Scrap or a Dual Match played as `resolve` plays it, keeping no events: the
         winner, the method ("dual" for a Dual Match, as its summary says) and its length in
