@@ -20,6 +20,7 @@ and the median, the floor or reference it is measured against, the ratios and th
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -88,7 +89,8 @@ def main() -> None:
             helps.append(wall([*FEDTOOL, "--help"]))
             runs.append(wall([*FEDTOOL, "--fed", str(fed), "run", "1"]))
             standings.append(wall([*FEDTOOL, "--fed", str(fed), "standings"]))
-        print(f"start-up, {options.repeats} interleaved passes on {os.cpu_count()} cores (python {sys.version.split()[0]})")
+        print(f"start-up, {options.repeats} interleaved passes on {os.cpu_count()} cores (python {sys.version.split()[0]}); "
+              f"load average {os.getloadavg()[0]:.1f} (other work on the machine slows every figure)")
         print(line("python -c pass (the floor)", floor, "", None, "-", True))
         print(line("fedtool --help", helps, "the floor", floor, "< 3x the floor", min(helps) < 3 * min(floor)))
         print(line("fedtool run 1 (the demo week)", runs, "the floor", floor, "< 0.25 s", min(runs) < 0.25))
@@ -118,6 +120,39 @@ def main() -> None:
                 print(f"odds {label:<39} refused: {refused[label]}")
             else:
                 print(line(f"odds {label}", timings[label], "-n 1", references[label], f"< {target:g} s", min(timings[label]) < target))
+        print("\ntrials a second on one process (the odds path, in a fresh interpreter: what the targets above need per core)")
+        for label, match, target in cases:
+            if label in refused:
+                continue
+            try:
+                rates = trial_rates(odds_fed, match)
+            except subprocess.CalledProcessError:  # a fedtool from before issue 18
+                print(f"{label:<44} (this fedtool has no trial rates to time)")
+                continue
+            need = options.matches / (target - min(references[label])) / (os.cpu_count() or 1)
+            print(f"{label:<44} best {max(rates):8,.0f}/s  median {statistics.median(rates):8,.0f}/s   "
+                  f"needed for {target:g} s on {os.cpu_count()} idle cores: {need:8,.0f}/s ({need / max(rates):.1f}x)")
+
+
+RATES = """
+import json, sys, time
+from fedtool.fed.settings import Fed
+from fedtool.week.booking import book_match
+from fedtool.week.odds import _play
+week, match = sys.argv[2].split("/")
+booking = book_match(Fed.load(sys.argv[1]), int(week), match)
+rates = []
+for attempt in range(5):
+    start = time.perf_counter()
+    _play(booking.wrestlers[0].ruleset, booking, attempt * 2000, 2000)
+    rates.append(2000 / (time.perf_counter() - start))
+print(json.dumps(rates))
+"""
+
+
+def trial_rates(fed: Path, match: str) -> list[float]:
+    done = subprocess.run([PYTHON, "-c", RATES, str(fed), match], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir(), env=ENV)
+    return json.loads(done.stdout)
 
 
 if __name__ == "__main__":
