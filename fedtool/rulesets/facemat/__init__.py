@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -13,7 +13,7 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, WrestlerRecord
+from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Trial, WrestlerRecord
 from . import engine, rating, royale
 from .changes import tell_change
 from .rules import data, fed_data
@@ -194,6 +194,20 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> engine.
             problems.add(file, place(data, ("challenge",)), f"challenge {model.challenge!r}: no Face to the Mat wrestler by that id on the roster", "Face to the Mat 9.a")
     problems.raise_if_any()
     return engine.Plan(tuple(moves), model.finisher, model.use_object, model.call_for_help, model.promo.strip(), model.challenge)
+
+
+@dataclass(frozen=True)
+class OddsSetup:
+    """What a Face to the Mat trial plays (`FaceToTheMat.trial_setup`)."""
+
+    setup: engine.Setup
+    interviews: bool
+    kind: str | None  # the match type: singles, tag, grudge, three_for_all, battle_royale
+    stipulation: str | None
+    prize: str | None
+    format: str | None
+    mini_match_to: int | None
+    teams: tuple  # each side's team: Trial.winner is a team
 
 
 class FaceToTheMat(Ruleset):
@@ -498,6 +512,43 @@ class FaceToTheMat(Ruleset):
         won = [k for side, members in enumerate(sides) for k in members if teams[side] == teams[result.winner]]
         lost = [k for side, members in enumerate(sides) for k in members if teams[side] != teams[result.winner]]
         return won, lost
+
+    # ---------------------------------------------------------------- odds
+
+    plays_odds = True
+
+    def trial_setup(self, booking: Booking) -> OddsSetup:
+        """The match setup and what `resolve` rolls before the bell: the interview segment
+        (10.d), a grudge match's type and stakes (9.a); and which team each side is on."""
+        extra = booking.extra
+        _, teams = self._layout(booking)
+        return OddsSetup(booking.setup, bool(extra.get("interviews")), extra.get("match_type"), extra.get("stipulation"), extra.get("special_prize"),
+                         extra.get("format"), extra.get("mini_match_to"), tuple(teams))
+
+    def odds_sides(self, booking: Booking) -> list[str]:
+        """One side a team: a tag team's two men, two-on-one's underdogs (9.c, 9.d.i)."""
+        sides, teams = self._layout(booking)
+        names: dict[int, list[str]] = {}
+        for side, members in enumerate(sides):
+            names.setdefault(teams[side], []).extend(booking.wrestlers[k].name for k in members)
+        return [" & ".join(names[team]) for team in sorted(names)]
+
+    def odds_unit(self, booking: Booking) -> str:
+        return "FACs"
+
+    def trial(self, setup: OddsSetup, dice: Dice) -> Trial:
+        """The match as `resolve` plays it, rolling the same dice in the same order, but with
+        no promo, storyline or league lines kept; the winner as its team (`odds_sides`)."""
+        match = setup.setup
+        if setup.interviews:
+            royale.interview(match.wrestlers, tuple(p.promo for p in match.plans[: len(match.wrestlers)]), match.hotbox, dice, match.tables)
+        if setup.kind == "grudge":
+            match = replace(match, chart=roll_grudge(match, dice, chosen_grudge_type(setup.stipulation), setup.prize)["chart"])
+        if setup.kind == "battle_royale":
+            result = royale.battle_royale(match, setup.format, dice, setup.mini_match_to)
+        else:
+            result = engine.resolve(match, dice)
+        return Trial(None if result.winner is None else setup.teams[result.winner], result.method, result.facs)
 
     def outcomes(self, booking: Booking, result: engine.Result) -> list[str]:
         if result.winner is None:

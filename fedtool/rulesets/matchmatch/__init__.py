@@ -439,7 +439,8 @@ class MatchMatch(Ruleset):
         return dataclasses.replace(booking.setup, grid=roll_grid(dice))
 
     def trial(self, setup: engine.MatchSetup, dice: Dice) -> Trial:
-        result = engine.resolve(setup, dice)
+        """The match as `resolve` plays it, keeping no rounds for a writeup."""
+        result = engine.resolve(setup, dice, record=False)
         return Trial(result.winner, result.method, result.end_round)
 
     # ---------------------------------------------------------------- titles and standings

@@ -12,7 +12,7 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, WrestlerRecord
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
 from . import engine, rating
 from .cards import SETS, build_deck, card_id, catalogue
 from .policy import Policy, read_policy
@@ -155,6 +155,50 @@ class MatClash(Ruleset):
 
     def outcomes(self, booking: Booking, result: Played) -> list[str]:
         return ["win" if i == result.winner else "loss" for i in (0, 1)]
+
+    # ---------------------------------------------------------------- odds
+
+    plays_odds = True
+
+    def odds_unit(self, booking: Booking) -> str:
+        return "scraps" if booking.setup["format"] == "dual_match" else "turns"
+
+    def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:
+        """A Quick Scrap from two sheets and two strategies, on the fed's rules and the
+        packaged deck with the fed's sets (`--grid` and `--rounds` are MatchMatch's)."""
+        given = [f"--{name}" for name in ("grid", "rounds") if options.get(name) is not None]
+        if given:
+            raise FedError(Problem(None, given[0], f"a Mat Clash match has no {given[0][2:]}: leave out {' and '.join(given)}", "fedtool odds"))
+        options_ = self.settings(settings)
+        if options_.deck:
+            raise FedError(Problem("rosters/fed.yaml", "field rulesets.matclash.deck", "this fed plays its own deck: give a match on a card "
+                                   "(--match WEEK/MATCH) for its odds", "fedtool odds"))
+        problems = Collector()
+        wrestlers, policies = [], []
+        for (sheet_data, sheet_file, wrestler_id), (strategy_data, strategy_file) in zip(sheets, strategies):
+            try:
+                wrestler = self.read_sheet(sheet_data, sheet_file, wrestler_id, {})
+                wrestlers.append(wrestler)
+                policies.append(read_policy(strategy_data, strategy_file, wrestler_id, wrestler.name))
+            except FedError as exc:
+                problems.extend(exc)
+        problems.raise_if_any()
+        if any(w.ruleset != self.id for w in wrestlers):
+            raise FedError(Problem(sheets[1][1], "field ruleset", "both sheets must be Mat Clash wrestlers", "fedtool odds"))
+        setup = {"format": "quick_scrap", "names": [w.name for w in wrestlers], "ids": [w.id for w in wrestlers], "policies": policies,
+                 "deck": build_deck(tuple(options_.sets)), "moves": [dict(w.sheet.moves, **p.moves) for w, p in zip(wrestlers, policies)],
+                 "rules": options_.rules()}
+        return Booking(None, setup, wrestlers, extra={"format": "quick_scrap"})
+
+    def trial(self, setup: dict, dice: Dice) -> Trial:
+        """A Quick Scrap or a Dual Match played as `resolve` plays it, keeping no events: the
+        winner, the method ("dual" for a Dual Match, as its summary says) and its length in
+        turns (a Quick Scrap) or scraps (a Dual Match)."""
+        if setup["format"] == "dual_match":
+            dual = engine.dual_match(setup["names"], setup["policies"], setup["deck"], dice, setup.get("rules"), record=False)
+            return Trial(dual.winner, "dual", len(dual.scraps))
+        scrap = engine.quick_scrap(setup["names"], setup["policies"], setup["deck"], dice, rules=setup.get("rules"), record=False)
+        return Trial(scrap.winner, scrap.method, scrap.turns)
 
     def missing_strategy(self, settings: dict) -> str:
         return settings.get("missing_strategy", "default")
