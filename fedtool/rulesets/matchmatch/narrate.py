@@ -87,6 +87,10 @@ def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def _points(k: int, unit: str) -> str:
+    return f"{k} {unit}{'' if k == 1 else 's'}"
+
+
 def is_heel(strategy) -> bool:
     """A MatchMatch sheet carries no alignment: a heel is a side whose strategy plays Illegal
     or Vile Cheat rounds or takes Cheating as a "+" style (III.1, III.2), a face any other."""
@@ -113,6 +117,13 @@ class Story:
         return text
 
     def add(self, text: str, move: str = "") -> None:
+        if move and ("\n" in move.strip() or len(move) > INLINE_QUOTE):
+            # a long explanation is set apart after the sentence, which is told without it
+            sentence = " ".join(text.replace(f" ({MOVE})", "").replace(f"({MOVE})", "").replace(MOVE, "").split())
+            blocks = self.paragraphs[-1]["blocks"]
+            self._text(blocks, sentence, new_sentence=True)
+            blocks.append({"quote": move.strip(), "parts": []})
+            return
         pieces = text.split(MOVE)
         if move and len(pieces) == 1:  # a fed's phrase without {move}: the player's words follow it
             pieces = [text + " ", ""]
@@ -137,11 +148,8 @@ class Story:
         parts.append({"text": piece.strip(), "quote": False, "lead": lead})
 
     def _quote(self, blocks: list, move: str, lead: bool) -> None:
-        if "\n" in move.strip() or len(move) > INLINE_QUOTE:
-            blocks.append({"quote": move.strip(), "parts": []})
-        else:
-            parts = self._parts(blocks)
-            parts.append({"text": " ".join(move.split()), "quote": True, "lead": bool(parts) and lead})
+        parts = self._parts(blocks)
+        parts.append({"text": " ".join(move.split()), "quote": True, "lead": bool(parts) and lead})
 
 
 def describe_match(setup: MatchSetup, result: MatchResult, teller, *, for_title: str | None = None) -> dict:
@@ -201,6 +209,13 @@ def describe_match(setup: MatchSetup, result: MatchResult, teller, *, for_title:
         else:
             story.say(kind_plain, facts, **values)
 
+    def tell_answer(i: int, winner: int, played) -> None:
+        """The round's loser's own words, when they are new: what he tried."""
+        words = fresh(i, played.action)
+        if words:
+            quoted[i].add(words)
+            story.say("answer", side_facts(i, played.action.type, None), move=words, attacker=names[i], defender=names[winner])
+
     def flush_quiet() -> None:
         """Quiet rounds: a run of two or more that give no new words collapses to one line."""
         group: list[tuple] = []
@@ -231,11 +246,13 @@ def describe_match(setup: MatchSetup, result: MatchResult, teller, *, for_title:
         w = rnd.winner
         if w is None:
             in_ring = [i for i, p in enumerate(rnd.sides) if p is not None]
-            tell_move(in_ring[0], in_ring[1], rnd.sides[in_ring[0]], rnd.style)
+            for i in in_ring[:2]:
+                tell_move(i, in_ring[1] if i == in_ring[0] else in_ring[0], rnd.sides[i], rnd.style)
             _tie(rnd)
         else:
             other = rnd.victim if rnd.victim is not None else 1 - w
             tell_move(w, other, rnd.sides[w], rnd.style)
+            tell_answer(other, w, rnd.sides[other])
             _outcome(rnd, w, other)
         for k, check in enumerate(rnd.checks):
             if check.count:
@@ -326,11 +343,11 @@ def describe_match(setup: MatchSetup, result: MatchResult, teller, *, for_title:
             elif len(standing) <= 1:
                 record["outcome"] = f"{gone} is disqualified and eliminated: {names[standing[0]]} is the last one standing."
             else:
-                record["outcome"] = f"{gone} is disqualified and eliminated; {' and '.join(names[i] for i in standing)} fight on."
+                record["outcome"] = f"{gone} is disqualified and eliminated; {_and([names[i] for i in standing])} fight on."
         rounds.append(record)
 
         if not eventful:
-            quiet.append((rnd, any(fresh(i, p.action) for i, p in enumerate(rnd.sides) if p is not None and i == w)))
+            quiet.append((rnd, any(fresh(i, p.action) for i, p in enumerate(rnd.sides) if p is not None)))
             continue
         flush_quiet()
         story.paragraph(f"Round {rnd.number}")
@@ -360,11 +377,8 @@ def describe_match(setup: MatchSetup, result: MatchResult, teller, *, for_title:
             other = rnd.victim if rnd.victim is not None else 1 - w
             tell_move(w, other, rnd.sides[w], style)
             lost = rnd.sides[other]
+            tell_answer(other, w, lost)
             if lost.action.type.id in NOTABLE:
-                words = fresh(other, lost.action)
-                if words:
-                    quoted[other].add(words)
-                    story.say("answer", side_facts(other, lost.action.type, style), move=words, attacker=names[other], defender=names[w])
                 if lost.action.type.high_spot:
                     story.say("high_spot_stuffed", side_facts(other, lost.action.type, style), attacker=names[other], defender=names[w])
                 elif lost.action.type.high_risk_dice and 6 in lost.faces:
@@ -375,7 +389,7 @@ def describe_match(setup: MatchSetup, result: MatchResult, teller, *, for_title:
         for h in zeroed:
             story.say("style_zeroed", side_facts(h.side), name=names[h.side], style=name_of(h.target))
         for h in spilled:
-            story.say("spill", side_facts(h.side), name=names[h.side], style=name_of(h.target), amount=h.to_stamina)
+            story.say("spill", side_facts(h.side), name=names[h.side], style=name_of(h.target), amount=_points(h.to_stamina, "point"))
         for c in hurt:
             facts = side_facts(c.side, rnd.sides[w].action.type if w is not None else None, style)
             story.say("injury", facts, name=names[c.side])
@@ -489,7 +503,7 @@ def _opening(story: Story, setup: MatchSetup, result: MatchResult, names: list[s
     vocab = vocabulary()
     table = result.style_table
     story.paragraph()
-    story.say("opening", sides=_and(names), first=names[0], second=_and(names[1:]))
+    story.say("opening", sides=_and(names), first=", ".join(names[:-1]), second=names[-1])
     if for_title:
         story.say("title_stakes", sides=_and(names))
     counts: dict[str, int] = {}
@@ -523,7 +537,7 @@ def _opening(story: Story, setup: MatchSetup, result: MatchResult, names: list[s
                           by=_and([names[j] for j in who]))
     for i, side in enumerate(setup.sides):
         if side.injury:
-            story.say("injured_coming_in", side_facts(i), name=names[i], injury=side.injury)
+            story.say("injured_coming_in", side_facts(i), name=names[i], injury=_points(side.injury, "injury point"))
 
 
 def _closing(story: Story, setup: MatchSetup, result: MatchResult, names: list[str], for_title, side_facts) -> None:
