@@ -220,3 +220,54 @@ def test_the_same_week_run_twice_gives_byte_identical_writeups(demo_fed, fedtool
     first, second = _week_one(demo_fed, fedtool), _week_one(again, fedtool)
     writeups = [name for name in first if re.fullmatch(r"m\d+\.(md|html)", name)]
     assert writeups and all(first[name] == second[name] for name in writeups)
+
+
+def test_every_players_words_in_a_singles_match_are_told():
+    """Nothing a player wrote for a round that was played is lost from the story of a singles
+    match (but the words of a side whose round a DQ stopped): told once, set apart, in the
+    round it belongs to, or before it when it repeats words told already."""
+    import random
+
+    from fedtool.kernel.dice import SeededDice
+    from test_story_truth import random_mm
+
+    rng = random.Random(1616)
+    checked = 0
+    for k in range(300):
+        setup = random_mm(rng, k)
+        if len(setup.sides) != 2:
+            continue
+        setup = _with_words(setup, rng)
+        result = engine.resolve(setup, SeededDice(rng.getrandbits(63)))
+        prose = prose_of(rendered(describe(setup, result), result.log))
+        for rnd in result.rounds:
+            if any(p is None or p.disqualified for p in rnd.sides):
+                continue
+            for played in rnd.sides:
+                assert f"“*{played.action.explanation}*”" in prose, (k, rnd.number, played.action.explanation)
+                checked += 1
+    assert checked > 500
+
+
+def _with_words(setup, rng):
+    import dataclasses
+
+    sides = []
+    for i, side in enumerate(setup.sides):
+        words = [f"Side {i} plan {rng.randint(1, 4)}" for _ in side.strategy.rounds]  # some repeat
+        rounds = tuple(dataclasses.replace(a, explanation=words[n]) for n, a in enumerate(side.strategy.rounds))
+        sides.append(dataclasses.replace(side, strategy=dataclasses.replace(side.strategy, rounds=rounds)))
+    return dataclasses.replace(setup, sides=tuple(sides))
+
+
+def test_the_possessive_of_a_name_ending_in_s():
+    a = make_sheet("alpha", name="The Rivals", styles={"technical": 5})
+    b = make_sheet("bravo", name="Bravo", styles={"technical": 3})
+    sa = make_strategy(("technical", "power"), "teamwork", "A", [("normal", "stamina")])
+    sb = make_strategy(("technical", "power"), "teamwork", "1", [("normal", "stamina")])
+    setup = make_setup(a, sa, b, sb, uniform_grid("technical"), rounds=1)
+    # IV.2.d: Technical; The Rivals 1,1,1 + 5 = 8, Bravo 6,6,6 + 3 = 21: by 13, 1 + 2 = 3 damage to
+    # The Rivals' Stamina, 3 or more: an injury check 1,1,1; Bravo's victory check 1,1,1
+    result = run(setup, [1, 1, 1, 1, 6, 6, 6, 1, 1, 1, 1, 1, 1])
+    md = rendered(describe(setup, result), result.log)
+    assert "Rivals's" not in md and "The Rivals' Stamina (10 → 7)" in md

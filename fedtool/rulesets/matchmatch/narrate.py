@@ -15,6 +15,8 @@ escape them (HTML autoescapes; Markdown templates escape every value printed).
 
 from __future__ import annotations
 
+import re
+
 from .engine import (
     COUNTOUT,
     DOUBLE_COUNTOUT,
@@ -87,6 +89,10 @@ def _and(words: list[str]) -> str:
     return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith(("s", "S")) else f"{name}'s"
+
+
 def _points(k: int, unit: str) -> str:
     return f"{k} {unit}{'' if k == 1 else 's'}"
 
@@ -102,10 +108,12 @@ class Story:
     parts (fedtool's words, or a player's short explanation set apart inline) or a player's
     long explanation set apart on its own."""
 
-    def __init__(self, teller, facts: dict[str, str]):
+    def __init__(self, teller, facts: dict[str, str], names: list[str] = ()):
         self.teller = teller
         self.facts = facts
         self.paragraphs: list[dict] = []
+        # "The Rulebook Rivals's" reads "The Rulebook Rivals'": the possessive of a name ending in s
+        self.plural = [name for name in names if name.endswith(("s", "S"))]
 
     def paragraph(self, label: str | None = None) -> None:
         self.paragraphs.append({"label": label, "blocks": []})
@@ -117,6 +125,8 @@ class Story:
         return text
 
     def add(self, text: str, move: str = "") -> None:
+        for name in self.plural:
+            text = re.sub(re.escape(name) + r"'s\b", lambda _, name=name: f"{name}'", text)
         if move and ("\n" in move.strip() or len(move) > INLINE_QUOTE):
             # a long explanation is set apart after the sentence, which is told without it
             sentence = " ".join(text.replace(f" ({MOVE})", "").replace(f"({MOVE})", "").replace(MOVE, "").split())
@@ -163,7 +173,7 @@ def describe_match(setup: MatchSetup, result: MatchResult, teller, *, for_title:
     stip = setup.stipulation
     n = len(names)
     match_type = "tag" if setup.tag else {2: "singles", 3: "triangle"}.get(n, "four_way")
-    story = Story(teller, {"match_type": match_type, "stipulation": stip.id or "none", "title": "yes" if for_title else "no"})
+    story = Story(teller, {"match_type": match_type, "stipulation": stip.id or "none", "title": "yes" if for_title else "no"}, names)
     heel = [is_heel(side.strategy) for side in setup.sides]
 
     def side_facts(i: int, rtype=None, style: str | None = None) -> dict:
@@ -630,9 +640,9 @@ def _arithmetic(setup: MatchSetup, result: MatchResult, rnd, names: list[str]) -
         target = name_of(hit.target)
         reductions = f" ({hit.rolled} before defense)" if hit.rolled != hit.dealt else ""
         if hit.target == STAMINA:
-            damage.append(f"{hit.dealt} damage{reductions} to {who}'s Stamina ({hit.before} → {hit.after}).")
+            damage.append(f"{hit.dealt} damage{reductions} to {_possessive(who)} Stamina ({hit.before} → {hit.after}).")
         else:
-            text = f"{hit.dealt} damage{reductions} to {who}'s {target} ({hit.before} → {hit.after})"
+            text = f"{hit.dealt} damage{reductions} to {_possessive(who)} {target} ({hit.before} → {hit.after})"
             if hit.to_stamina:
                 text += f", {hit.to_stamina} spilling into Stamina"
             damage.append(text + ".")
