@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import re
 
-from fedtool.fed.render import environment, render
+from fedtool.fed.render import environment, md_escape, render
 from fedtool.kernel.dice import SeededDice, format_log
 from fedtool.rulesets.base import Booking, WrestlerRecord
 from fedtool.rulesets.facemat import FaceToTheMat
@@ -87,23 +87,38 @@ def random_mm(rng: random.Random, k: int):
     return engine.MatchSetup(f"m{k}", tuple(sides), uniform_grid(rng.choice(PLUS_STYLES)), rounds, **kwargs)
 
 
+def prose_of(md: str) -> str:
+    """A MatchMatch writeup's story: before the round-by-round arithmetic and the dice."""
+    return story_of(md).split("\n### Round by round", 1)[0]
+
+
+def paragraph_bodies(prose: str) -> list[str]:
+    """The story's paragraphs without their "**Round N.**" labels (each label is unique)."""
+    lines = [ln for ln in prose.splitlines() if ln.strip() and not ln.startswith(("#", ">", "`", "-"))]
+    return [re.sub(r"^\*\*Rounds? [0-9-]+\.\*\* ", "", ln) for ln in lines]
+
+
 def mm_problems(setup, result, described: dict, md: str) -> list[str]:
     """What the rendered MatchMatch writeup says against the recorded result."""
-    story = story_of(md)
+    prose = prose_of(md)
     names = described["names"]
     problems = []
-    calls = re.findall(r"\*([^*\n]+)\*\n", story)  # each victory check's call
+    calls = [p["call"] for r in described["rounds"] for p in r["pins"]]  # each victory check's call, as told
     finish = described["finish"]
     stip = setup.stipulation
     told = bool(getattr(stip, "victory", "")) and result.method != engine.DQ
+    escape = ESCAPE_WORDS.get(stip.id, stip.victory) if told else None
     last_calls = [p["call"] for p in described["rounds"][-1]["pins"]] if described["rounds"] else []
     said = " ".join(last_calls).lower()
+    for call in last_calls:
+        if call not in prose:
+            problems.append(f"the last round's call is not in the story: {call}")
     if result.method == engine.PIN and not told and "three" not in said:
         problems.append("a pin without a three count")
     if result.method != engine.PIN or told:
-        if any("three" in c.lower() for c in calls if not (told and c.endswith(stip.victory))):
+        if any("three" in c.lower() for c in calls if not (told and escape in c)):
             problems.append(f"a three count in a match won by {result.method}")
-        if told and " pins " in finish:
+        if told and (" pins " in finish or " pins " in prose):
             problems.append("a cage/strap/scaffold win told as a pin")
     if result.method == engine.SUBMISSION and not told and "tap" not in said + finish:
         problems.append("a submission nobody tapped to")
@@ -111,8 +126,14 @@ def mm_problems(setup, result, described: dict, md: str) -> list[str]:
         problems.append("a count-out the referee never counted to ten")
     if result.method == engine.DOUBLE_COUNTOUT and not ("ten" in said.split("...")[-1] or "cannot split" in said):
         problems.append("a double count-out not told as one")
-    if told and result.winner is not None and stip.victory not in " ".join(last_calls):
-        problems.append(f"a {stip.name} won without its victory ({stip.victory})")
+    if told and result.winner is not None and escape not in " ".join(last_calls):
+        problems.append(f"a {stip.name} won without its victory ({escape})")
+    paragraphs = prose.split("\n\n")
+    if f"**{md_escape(finish)}**" not in paragraphs:
+        return [*problems, "the finish is not told"]
+    at = paragraphs.index(f"**{md_escape(finish)}**")
+    if result.method == engine.TIME_LIMIT and "time" not in paragraphs[at - 1].lower():
+        problems.append("a time-limit draw the story does not end with")
     if result.winner is not None:
         if names[result.winner] not in finish or names[result.loser] not in finish:
             problems.append("the finish does not name the winner and the loser")
@@ -124,16 +145,18 @@ def mm_problems(setup, result, described: dict, md: str) -> list[str]:
         problems.append(f"the finish line does not say {words[result.method]}: {finish}")
     if told and result.winner is not None and FINISH_TITLES[result.method] not in finish:
         problems.append("a stipulation's win does not say what is recorded")
-    # every DQ is announced; in a match of three or four, as an elimination
+    # every DQ is announced, in the record and the story; in a match of three or four, as an elimination
     for rnd, told_round in zip(result.rounds, described["rounds"]):
         for i, played in enumerate(rnd.sides):
             if played is not None and played.disqualified:
-                if f"{names[i]} is disqualified" not in told_round["outcome"]:
+                if f"{names[i]} is disqualified" not in told_round["outcome"] or told_round["outcome"] not in prose:
                     problems.append(f"round {rnd.number}: {names[i]}'s DQ is not announced")
                 if len(names) > 2 and "eliminated" not in told_round["outcome"]:
                     problems.append(f"round {rnd.number}: {names[i]}'s elimination is not announced")
-    lines = [ln for ln in story.splitlines() if ln.strip() and not ln.startswith(("#", ">", "`", "-"))]
-    if longest_run(lines) > MAX_REPEAT:
+    # no event line repeats: neither a paragraph nor a sentence, word for word, more than MAX_REPEAT times in a row
+    bodies = paragraph_bodies(prose)
+    sentences = [s for body in bodies for s in re.split(r"(?<=[.!?])\s+", body)]
+    if longest_run(bodies) > MAX_REPEAT or longest_run(sentences) > MAX_REPEAT:
         problems.append("a line repeats more than MAX_REPEAT times in a row")
     return problems
 
@@ -200,7 +223,8 @@ def test_a_cage_match_is_won_by_escape_and_the_pin_is_the_record():
     result = run(setup, [1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
     assert (result.winner, result.method) == (0, engine.PIN)
     d = MM.describe(Booking(None, setup, []), result)
-    assert d["rounds"][0]["pins"][0]["call"] == "A natural 18! He is up the cage wall, over the top... and down to the floor! He has escaped!"
+    call = d["rounds"][0]["pins"][0]["call"]
+    assert "natural 18!" in call and call.endswith("escaped!")  # data/commentary.yaml's natural_18, then a cage's escape
     assert d["finish"] == "Alpha wins by escape over Bravo in round 1 (recorded as a win by pinfall)."
     assert d["headline"] == "Cage Match: Alpha def. Bravo (by escape, round 1)"
     md = story_of(rendered(MM, d, result.log))
@@ -229,7 +253,8 @@ def test_a_disqualified_side_in_a_triangle_is_announced_as_eliminated():
     setup = triangle(types=("illegal", "normal", "normal"), rounds=2)
     result = run(setup, [1, 2, 2, 2, 5, 5,   1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
     d = MM.describe(Booking(None, setup, []), result)
-    assert d["rounds"][0]["outcome"] == "The referee has seen enough. A is disqualified and eliminated; B and C fight on."
+    assert d["rounds"][0]["outcome"] == "A is disqualified and eliminated; B and C fight on."
+    assert d["rounds"][0]["outcome"] in prose_of(rendered(MM, d, result.log))
     assert d["finish"] == "B pins C in round 2."
 
 # ---------------------------------------------------------------- title outcomes in the writeup

@@ -350,7 +350,13 @@ class MatchMatch(Ruleset):
         return rating.rating_inputs(booking.setup, result)
 
     def describe(self, booking: Booking, result: engine.MatchResult) -> dict:
-        return describe_match(booking.setup, result)
+        """The writeup's data, the story told by a fresh teller of this match (the booking's, or
+        for a booking the core did not make, the packaged table keyed by the match's id)."""
+        teller = booking.teller()
+        if teller is None:
+            teller = self.commentary().teller(booking.story_key or booking.setup.match_id)
+        for_title = booking.match.for_title if booking.match is not None else None
+        return describe_match(booking.setup, result, teller, for_title=for_title)
 
     # ---------------------------------------------------------------- the results JSON
 
