@@ -19,6 +19,7 @@ from . import engine
 
 SKIPPERS = {"momentum": "Momentum", "stalling": "Stalling", "cut_em": "Cut Em", "resilience": "Resilience"}
 ANSWERED = ("takedown", "reversal", "feet_to_back", "spladle", "pin", "mat_beast")  # plays another card may answer
+STUCK = ("takedown_stopped", "reversal_stopped", "pass")  # beats that change nothing: a run of them is padding
 PIN_AFTER = {"quick_scrap": 1, "dual_match": 2}
 
 
@@ -49,6 +50,7 @@ class Beat:
     score: tuple  # the score after it
     actor: int | None = None
     extra: list = field(default_factory=list)  # the sentences told after it (the score, the plan, the turning point)
+    plan: tuple | None = None  # (who, the plan line that chose its card), quoted after it
 
     def told(self) -> str:
         return " ".join([self.text, *self.extra])
@@ -172,14 +174,53 @@ class Story:
             quote = self.plans.get(k - 1 if follow is None else k - 2)
             if quote and quote not in self.quoted:
                 self.quoted.add(quote)
-                beat.extra.append(self.say("plan", {"format": self.fmt}, who=self.names[who], line=quote))
-            if beat.score != score and beat.kind != "fall":
-                beat.extra.insert(0, self.score_line(score, beat.score, transition))
+                beat.plan = (who, quote)
             score = beat.score
             beats.append(beat)
         flush_passes(final=True)
+        beats = self.collapse(beats)
+        before: tuple = (0, 0)
+        for beat in beats:  # the score as it changes, then the player's own plan line
+            if beat.score != before and beat.kind != "fall":
+                beat.extra.append(self.score_line(before, beat.score, beat.transition))
+            if beat.plan:
+                beat.extra.append(self.say("plan", {"format": self.fmt}, who=self.names[beat.plan[0]], line=beat.plan[1]))
+            before = beat.score
         self.turning_point(beats, scrap)
         return beats
+
+    def collapse(self, beats: list[Beat]) -> list[Beat]:
+        """Padding told once: three or more stopped shots and passes in a row are one `quiet`
+        beat; two or more Stalling calls in a row are one `stalling_run` (one wrestler) or
+        `stalling_both`, the score told once after them."""
+        out: list[Beat] = []
+        i = 0
+        while i < len(beats):
+            beat = beats[i]
+            j = i
+            if beat.kind in STUCK:
+                while j < len(beats) and beats[j].kind in STUCK:
+                    j += 1
+                if j - i >= 3:
+                    merged = self.tell("quiet", beat.transition, None, beats[j - 1].score, count=j - i)
+            elif beat.kind == "stalling":
+                while j < len(beats) and beats[j].kind == "stalling":
+                    j += 1
+                if j - i >= 2:
+                    stallers = {b.actor for b in beats[i:j]}
+                    if len(stallers) == 1:
+                        merged = self.tell("stalling_run", beat.transition, beat.actor, beats[j - 1].score, staller=self.names[beat.actor],
+                                           other=self.names[1 - beat.actor], count=j - i)
+                    else:
+                        merged = self.tell("stalling_both", beat.transition, None, beats[j - 1].score, count=j - i)
+            if j - i >= (3 if beat.kind in STUCK else 2):
+                merged.plan = next((b.plan for b in beats[i:j] if b.plan), None)
+                out.append(merged)
+                i = j
+                continue
+            out.append(beat)
+            i += 1
+        return out
 
     def beat(self, e, who: int, action: str, follow, transition: int, score: tuple) -> Beat | None:
         """One card and whatever answered it, told."""
