@@ -189,3 +189,15 @@ def test_describing_consumes_no_dice():
     quotes = [b["text"] for s in first["scraps"] for b in s["beats"] if "\u201c" in b["text"]]
     assert quotes and all("\u201cin neutral, prefer takedown\u201d" in q or "\u201cwhen leading by 3 or more, prefer stalling\u201d" in q for q in quotes)
 
+
+
+def test_the_documented_phrase_file_reads(tmp_path):
+    """docs/mat-clash-strategy.md's example of templates/commentary/matclash.yaml is a file the
+    checks accept, and its phrases are told."""
+    docs = (Path(__file__).resolve().parent.parent / "docs/mat-clash-strategy.md").read_text(encoding="utf-8")
+    example = docs.split("# templates/commentary/matclash.yaml\n", 1)[1].split("```", 1)[0]
+    own = tmp_path / "matclash.yaml"
+    own.write_text(example, encoding="utf-8")
+    table = MC.commentary(own, "templates/commentary/matclash.yaml")
+    assert [p.text for p in table.phrases["tied"]] == ["Deadlocked at {points}."]
+    assert "{attacker} takes {defender} down like a sack of feed, +3." in [p.text for p in table.phrases["takedown"]]
