@@ -117,6 +117,7 @@ def main() -> None:
     print(f"fedtool tick over {args.mails:,} waiting mails ({sent:,} answers sent over SMTP): best {min(times):.2f} s, "
           f"median {statistics.median(times):.2f} s over {len(times)} trials ({done.stdout.strip().splitlines()[0]})")
     print(f"floor: the same {sent:,} answers sent by a bare smtplib loop: best {min(floors):.2f} s, median {statistics.median(floors):.2f} s")
+    print(f"ratio tick / floor: best {min(times) / min(floors):.2f}x, median {statistics.median(times) / statistics.median(floors):.2f}x")
 
 
 if __name__ == "__main__":
