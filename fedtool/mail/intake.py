@@ -53,6 +53,7 @@ import mailbox
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.header import decode_header, make_header
@@ -63,10 +64,11 @@ from typing import Iterator
 from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
 
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
-from fedtool.fed.render import MAIL_POLICY, plain_text
+from fedtool.fed.render import MAIL_POLICY, MailPolicy, plain_text
 from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
+from fedtool.kernel.dice import derive_seed
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
@@ -410,7 +412,7 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
     find the line where the player's own text ends, and the original text is cut there."""
     lines = text.replace("\r\n", "\n").split("\n")
     flat = "\n".join(line.strip() for line in lines)  # as the library reads it, line for line
-    reader = ReplyMessage(text=flat, languages=list(languages), keep_hyphen_lists=True)  # "- item" lists are not signatures
+    reader = _reply_marks(tuple(languages))
     quote = reader.HEADER_REGEX.search(flat)
     end = _line_of(flat, quote) if quote else len(lines)
     mark = _FORWARD_MARK.search("\n".join(lines[:end + 1]))
@@ -426,6 +428,13 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
     while own and (not own[-1].strip() or _QUOTE_LINE.match(own[-1])):  # a quote with no header line above it
         own.pop()
     return _end("\n".join(own))
+
+
+@lru_cache(maxsize=8)
+def _reply_marks(languages: tuple[str, ...]) -> ReplyMessage:
+    """mail-parser-reply's reader for the fed's languages, made once: its patterns (where a
+    quote and a signature start) depend on the languages alone, never on the text."""
+    return ReplyMessage(text="", languages=list(languages), keep_hyphen_lists=True)  # "- item" lists are not signatures
 
 
 def _line_of(flat: str, found: re.Match) -> int:
@@ -469,20 +478,57 @@ def _quoted(text: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in shown) + more
 
 
-def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, now: datetime.datetime | None = None) -> EmailMessage:
-    reply = EmailMessage(policy=MAIL_POLICY)
-    reply["From"] = str(fed.settings.mail.from_address)
-    reply["To"] = to
-    reply["Subject"] = subject
-    reply["Date"] = format_datetime(_utc(now) if now else clock.now())  # RFC 5322
-    reply["Auto-Submitted"] = "auto-replied"  # RFC 3834
-    if fed.settings.mail.reply_to:
-        reply["Reply-To"] = str(fed.settings.mail.reply_to)
+class _AnswerPolicy(MailPolicy):
+    """MAIL_POLICY for the answers intake writes, the same bytes: only the count of a header
+    a mail may hold is looked up once per name (the standard policy makes a new header class
+    for every header set, a tenth of an answer's cost)."""
+
+    def header_max_count(self, name):
+        key = name.lower()
+        if key not in _MAX_COUNTS:
+            _MAX_COUNTS[key] = super().header_max_count(name)
+        return _MAX_COUNTS[key]
+
+
+_MAX_COUNTS: dict = {}
+_ANSWER_POLICY = _AnswerPolicy()
+
+
+def answer_id(fed: Fed, message_id: str) -> str:
+    """The Message-ID of the answer to the mail `message_id`: stable (from the fed's secret and
+    the mail's own id), so a mail judged again after a crash is answered under the same id,
+    which `send` delivers once, and the answer's bytes do not depend on when or where it was made."""
     domain = str(fed.settings.mail.from_address).rsplit("@", 1)[-1]
-    reply["Message-ID"] = make_msgid(domain=domain)
+    return f"<{derive_seed(fed.settings.secret, 'message-id', 'answer', message_id):016x}.answer@{domain}>"
+
+
+def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, now: datetime.datetime | None = None,
+           message_id: str | None = None, parsed: dict | None = None) -> EmailMessage:
+    """An answer: to `to` (the From: address), `subject`, `text`. `message_id`: the answered
+    mail's id in the league (its Message-ID, or a hash of a mail with none), from which the
+    answer's own id is made (`answer_id`). `parsed`: the intake's headers parsed so far, by
+    (name, value), each header parsed once per intake (From, Reply-To, Date and the players'
+    addresses repeat on every answer)."""
+    reply = EmailMessage(policy=_ANSWER_POLICY)
+    parsed = {} if parsed is None else parsed
+
+    def put(name: str, value: str) -> None:
+        header = parsed.get((name, value))
+        if header is None:  # the standard parse, which refuses a line break in any value
+            header = parsed[(name, value)] = _ANSWER_POLICY.header_store_parse(name, value)[1]
+        reply.set_raw(name, header)
+
+    put("From", str(fed.settings.mail.from_address))
+    put("To", to)
+    put("Subject", subject)
+    put("Date", format_datetime(_utc(now) if now else clock.now()))  # RFC 5322
+    put("Auto-Submitted", "auto-replied")  # RFC 3834
+    if fed.settings.mail.reply_to:
+        put("Reply-To", str(fed.settings.mail.reply_to))
+    put("Message-ID", answer_id(fed, message_id) if message_id else make_msgid(domain=str(fed.settings.mail.from_address).rsplit("@", 1)[-1]))
     if original_id and _MESSAGE_ID.match(original_id):  # echoed only when it is one clean Message-ID
-        reply["In-Reply-To"] = original_id
-        reply["References"] = original_id
+        put("In-Reply-To", original_id)
+        put("References", original_id)
     reply.set_content(plain_text(text))  # the quoted strategy is player text: control and bidi characters out
     return reply
 
@@ -575,6 +621,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     seen = dict(db.execute("SELECT message_id, verdict FROM inbox_seen").fetchall())
     passwords = stored_passwords(db) if fed.settings.mail.passwords else {}
     shared: dict = {}  # the help text, the owners' addresses and the weeks run, made once per intake
+    senders: dict = {}  # a From: header as written -> (its one clear sender, or why not)
 
     def record(row: dict) -> None:
         # one mail, one commit (a write-ahead log append: a fraction of a millisecond); an
@@ -595,7 +642,10 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
         head = headers(message)
         original_id = _one(head, "message-id").strip() or None
         message_id = original_id or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>"
-        sender, unclear = mail_sender(head)
+        written = tuple(head.get("from", []))
+        if written not in senders:  # the same From: on many mails is read once per intake
+            senders[written] = mail_sender(head)
+        sender, unclear = senders[written]
         shown = sender or one_line(_one(head, "from"), 200)
         before = seen.get(message_id)
         if before is not None and before not in (READING, READING_AGAIN):
@@ -607,11 +657,11 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
                "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "week": None, "wrestler_id": None, "arrived": arrived}
         reply = None
         if before == READING_AGAIN:  # fedtool died twice while reading this mail: never again
-            outcome, reply = _quarantined(fed, raw, head, original_id, sender, now, weeks, "intake stopped twice while reading it")
+            outcome, reply = _quarantined(fed, raw, head, message_id, original_id, sender, now, weeks, "intake stopped twice while reading it")
         else:
             record(row)  # the mark: a crash from here leaves it, and the next intake knows
             try:
-                outcome, reply = _answered(fed, message, head, incoming, original_id, sender, unclear, bomb, now, weeks, passwords, shared)
+                outcome, reply = _answered(fed, message, head, incoming, message_id, original_id, sender, unclear, bomb, now, weeks, passwords, shared)
             except FedError:
                 _clear_incoming(fed)
                 with db.atomic():  # the fed's own files, not this mail: read it again next time
@@ -619,7 +669,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
                 raise
             except Exception as exc:  # anything else: this mail made fedtool fail
                 _clear_incoming(fed)
-                outcome, reply = _quarantined(fed, raw, head, original_id, sender, now, weeks, f"{type(exc).__name__}: {exc}")
+                outcome, reply = _quarantined(fed, raw, head, message_id, original_id, sender, now, weeks, f"{type(exc).__name__}: {exc}")
         outcome.message_id, outcome.arrived, outcome.sender = message_id, arrived, shown
         if reply is not None:
             path = replies_folder(fed, outcome.week) / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
@@ -634,7 +684,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     return report
 
 
-def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, original_id: str | None, sender: str | None, unclear: str | None,
+def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, message_id: str, original_id: str | None, sender: str | None, unclear: str | None,
               bomb: str | None, now: datetime.datetime | None, weeks: dict, passwords: dict, shared: dict) -> tuple[Outcome, bytes | None]:
     """One mail judged, its strategy filed: (its outcome, its answer's bytes or None)."""
     silent = _silent(head)
@@ -654,13 +704,13 @@ def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, o
         text, answer_subject = _refused_text(refused), _answer_subject(subject)
     else:
         outcome, text, answer_subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords, shared)
-    data = bytes(_reply(fed, original_id, sender, answer_subject, text, now))  # built before anything is filed
+    data = bytes(_reply(fed, original_id, sender, answer_subject, text, now, message_id, shared.setdefault("parsed", {})))  # built before anything is filed
     if outcome.filing is not None:
         outcome.filing.commit()
     return outcome, data
 
 
-def _quarantined(fed: Fed, raw: bytes, head: dict, original_id: str | None, sender: str | None, now: datetime.datetime | None,
+def _quarantined(fed: Fed, raw: bytes, head: dict, message_id: str, original_id: str | None, sender: str | None, now: datetime.datetime | None,
                  weeks: dict, fault: str) -> tuple[Outcome, bytes | None]:
     """A mail that made intake fail: kept, recorded, and answered with an apology when it has
     one clear sender fedtool may answer."""
@@ -675,7 +725,7 @@ def _quarantined(fed: Fed, raw: bytes, head: dict, original_id: str | None, send
     reply = None
     if sender is not None and _silent(head) is None and _unanswered(fed, sender) is None:
         try:
-            reply = bytes(_reply(fed, original_id, sender, _answer_subject(subject), APOLOGY, now))
+            reply = bytes(_reply(fed, original_id, sender, _answer_subject(subject), APOLOGY, now, message_id))
         except Exception:  # not even an apology can be written to this address: the fedhead has the mail
             outcome.why += "; not answered"
     return outcome, reply
