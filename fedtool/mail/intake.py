@@ -596,7 +596,26 @@ def _keep_in_quarantine(fed: Fed, raw: bytes) -> Path:
     return path
 
 
-def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -> IntakeReport:
+@dataclass
+class Waiting:
+    """A mail read from the source and not read before, waiting to be judged: its headers
+    read once, its ids, its sender, its arrival and its row in `inbox_seen`."""
+
+    incoming: Incoming
+    message: EmailMessage | None  # parsed whole (None: headers only so far; a worker parses the rest)
+    head: dict
+    message_id: str
+    original_id: str | None
+    sender: str | None
+    unclear: str | None
+    shown: str
+    before: str | None  # its mark left by an intake that died while reading it
+    row: dict
+    bomb: str | None = None  # why the whole mail is refused as a MIME bomb (known once parsed whole)
+    group: tuple | None = None  # the matches' files its judging may touch (`workers.plan`)
+
+
+def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, workers: int | None = None) -> IntakeReport:
     """Read every mail in `source`, file the strategies that stand, queue an answer for each.
 
     Each mail is a transaction of its own: it is marked in the league as being read, judged,
@@ -606,7 +625,12 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     stops the mails after it; nothing of it is left half-filed. A mail that was being read
     when intake died (a crash, a kill) is judged once more; if that dies too, it is
     quarantined. A FedError (the fed's own files cannot be read) stops the intake with its
-    message, the mail left unread for the next one. The caller holds the fed's lock."""
+    message, the mail left unread for the next one. The caller holds the fed's lock.
+
+    `workers`: how many processes may judge (None: as many as pay, `fedtool.mail.workers`;
+    1: this one only). Mails of a local mailbox that touch different matches' files are
+    judged side by side, each match's in arrival order; the answers, the files filed and
+    the records are those of judging them one by one (a test compares)."""
     report = IntakeReport()
     _clear_incoming(fed)  # a strategy being checked when an intake was killed
     weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
@@ -631,15 +655,11 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
             db.execute("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why, read_at, week, wrestler_id, arrived) "
                        "VALUES (:message_id, :sender, :verdict, :why, :read_at, :week, :wrestler_id, :arrived)", row)
 
-    for incoming in messages(source):
+    def prepare(incoming: Incoming, whole: bool) -> Waiting | Outcome:
+        """The mail's headers read once; for a mail read before, its outcome (a duplicate)."""
         raw = incoming.raw
-        try:
-            message = _PARSER.parsebytes(raw[: MAX_BYTES + 1])
-            bomb = None
-        except RecursionError:  # MIME nested thousands deep: the stdlib parser recurses per level
-            message = _PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True)
-            bomb = f"The mail is nested more than {MAX_DEPTH} MIME parts deep; send the strategy as the body or one attachment."
-        head = headers(message)
+        message, bomb = _parse_whole(raw) if whole else (None, None)
+        head = headers(message if message is not None else _PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True))
         original_id = _one(head, "message-id").strip() or None
         message_id = original_id or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>"
         written = tuple(head.get("from", []))
@@ -649,39 +669,145 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
         shown = sender or one_line(_one(head, "from"), 200)
         before = seen.get(message_id)
         if before is not None and before not in (READING, READING_AGAIN):
-            report.outcomes.append(Outcome(message_id, shown, "duplicate", "read before"))
-            continue
+            return Outcome(message_id, shown, "duplicate", "read before")
         seen[message_id] = "read"
         arrived = arrived_at(head, incoming.received, now).isoformat(timespec="seconds")
         row = {"message_id": message_id, "sender": shown, "verdict": READING if before is None else READING_AGAIN, "why": "",
                "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "week": None, "wrestler_id": None, "arrived": arrived}
-        reply = None
-        if before == READING_AGAIN:  # fedtool died twice while reading this mail: never again
-            outcome, reply = _quarantined(fed, raw, head, message_id, original_id, sender, now, weeks, "intake stopped twice while reading it")
-        else:
-            record(row)  # the mark: a crash from here leaves it, and the next intake knows
-            try:
-                outcome, reply = _answered(fed, message, head, incoming, message_id, original_id, sender, unclear, bomb, now, weeks, passwords, shared)
-            except FedError:
-                _clear_incoming(fed)
-                with db.atomic():  # the fed's own files, not this mail: read it again next time
-                    db.execute("DELETE FROM inbox_seen WHERE message_id = ? AND verdict IN (?, ?)", [message_id, READING, READING_AGAIN])
-                raise
-            except Exception as exc:  # anything else: this mail made fedtool fail
-                _clear_incoming(fed)
-                outcome, reply = _quarantined(fed, raw, head, message_id, original_id, sender, now, weeks, f"{type(exc).__name__}: {exc}")
-        outcome.message_id, outcome.arrived, outcome.sender = message_id, arrived, shown
+        return Waiting(incoming, message, head, message_id, original_id, sender, unclear, shown, before, row, bomb)
+
+    def parsed(mail: Waiting) -> tuple[EmailMessage, str | None]:
+        """The whole mail, and why it is refused as a MIME bomb (or None)."""
+        return _parse_whole(mail.incoming.raw) if mail.message is None else (mail.message, mail.bomb)
+
+    def judge(mail: Waiting) -> tuple[Outcome, bytes | None]:
+        """One mail judged here and now (its mark recorded first)."""
+        if mail.before == READING_AGAIN:  # fedtool died twice while reading this mail: never again
+            return _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, "intake stopped twice while reading it")
+        record(mail.row)  # the mark: a crash from here leaves it, and the next intake knows
+        message, bomb = parsed(mail)
+        try:
+            return _answered(fed, message, mail.head, mail.incoming, mail.message_id, mail.original_id, mail.sender, mail.unclear, bomb, now, weeks, passwords, shared)
+        except FedError:
+            _clear_incoming(fed)
+            forget([mail])
+            raise
+        except Exception as exc:  # anything else: this mail made fedtool fail
+            _clear_incoming(fed)
+            return _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, f"{type(exc).__name__}: {exc}")
+
+    def forget(mails: list[Waiting]) -> None:
+        with db.atomic():  # the fed's own files, not these mails: read them again next time
+            for mail in mails:
+                db.execute("DELETE FROM inbox_seen WHERE message_id = ? AND verdict IN (?, ?)", [mail.message_id, READING, READING_AGAIN])
+
+    def finish(mail: Waiting, outcome: Outcome, reply: bytes | None) -> None:
+        outcome.message_id, outcome.arrived, outcome.sender = mail.message_id, mail.row["arrived"], mail.shown
         if reply is not None:
-            path = replies_folder(fed, outcome.week) / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
+            path = replies_folder(fed, outcome.week) / (hashlib.sha256(mail.message_id.encode()).hexdigest()[:16] + ".eml")
             _write_atomically(path, reply)
             report.replies.append(path)
         # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
         why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
-        record({**row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id})
+        record({**mail.row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id})
         report.outcomes.append(outcome)
+
+    side_by_side = workers != 1 and not is_imap(str(source)) and workers_pay(workers) > 1
+    if not side_by_side:  # one by one, as the source gives them (an IMAP mail is flagged read only once recorded)
+        for incoming in messages(source):
+            mail = prepare(incoming, whole=True)
+            if isinstance(mail, Outcome):
+                report.outcomes.append(mail)
+            else:
+                finish(mail, *judge(mail))
+    else:
+        from .workers import judge_side_by_side, plan  # only where it pays: multiprocessing is not imported otherwise
+
+        for chunk in _chunks(messages(source)):
+            for segment, alone in plan(fed, [prepare(incoming, whole=False) for incoming in chunk], weeks):
+                if alone or sum(1 for mail in segment if isinstance(mail, Waiting)) < PARALLEL_MIN:
+                    for mail in segment:
+                        if isinstance(mail, Outcome):  # read before
+                            report.outcomes.append(mail)
+                        else:
+                            finish(mail, *judge(mail))
+                    continue
+                with db.atomic():  # every mail of the segment marked before any is judged
+                    for mail in (m for m in segment if isinstance(m, Waiting)):
+                        db.execute("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why, read_at, week, wrestler_id, arrived) "
+                                   "VALUES (:message_id, :sender, :verdict, :why, :read_at, :week, :wrestler_id, :arrived)", mail.row)
+                results = judge_side_by_side(fed, segment, weeks, workers_pay(workers), _Context(now, passwords, shared))
+                _clear_incoming(fed)  # every worker has ended
+                for index, (mail, result) in enumerate(zip(segment, results)):
+                    kind = result[0]
+                    if isinstance(mail, Outcome):  # read before
+                        report.outcomes.append(mail)
+                    elif kind == "judged":
+                        finish(mail, result[1], result[2])
+                    elif kind == "fault":
+                        finish(mail, *_quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, result[1]))
+                    elif kind == "fed-error":
+                        forget([m for m in segment[index:] if isinstance(m, Waiting)])
+                        raise FedError(result[1])
+                    else:  # its worker ended without a word (killed): judged here, in order (filing again is the same filing)
+                        mail.before = None
+                        finish(mail, *judge(mail))
     if not db.memory:
         db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the log synced and folded into fed.db
     return report
+
+
+@dataclass
+class _Context:
+    """What judging a mail reads besides the fed and the weeks: the clock, the passwords and
+    what one intake makes once (help text, owners, weeks run, headers parsed)."""
+
+    now: datetime.datetime | None
+    passwords: dict
+    shared: dict
+
+
+PARALLEL_MIN = 64  # fewer mails than this in a run between barriers are judged one by one: a worker costs more than it saves
+CHUNK_MAILS, CHUNK_BYTES = 2000, 64_000_000  # a local mailbox is read this much at a time (memory stays bounded)
+
+
+def workers_pay(asked: int | None) -> int:
+    """How many processes judge side by side: the cores this process may use (at most
+    `asked`); 1 where there is only one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, asked or cores, 8))
+
+
+def _chunks(source: Iterator[Incoming]) -> Iterator[list[Incoming]]:
+    chunk: list[Incoming] = []
+    size = 0
+    for incoming in source:
+        chunk.append(incoming)
+        size += len(incoming.raw)
+        if len(chunk) >= CHUNK_MAILS or size >= CHUNK_BYTES:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
+
+
+def _parse_whole(raw: bytes) -> tuple[EmailMessage, str | None]:
+    """A mail parsed whole, and why it is refused as a MIME bomb (or None)."""
+    try:
+        return _PARSER.parsebytes(raw[: MAX_BYTES + 1]), None
+    except RecursionError:  # MIME nested thousands deep: the stdlib parser recurses per level
+        return (_PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True),
+                f"The mail is nested more than {MAX_DEPTH} MIME parts deep; send the strategy as the body or one attachment.")
+
+
+def judge_one(fed: Fed, mail: Waiting, weeks: dict, context: _Context) -> tuple[Outcome, bytes | None]:
+    """One mail judged (in a worker): its strategy filed, its answer built. Raises as `_answered`."""
+    message, bomb = _parse_whole(mail.incoming.raw)
+    return _answered(fed, message, mail.head, mail.incoming, mail.message_id, mail.original_id, mail.sender, mail.unclear, bomb,
+                     context.now, weeks, context.passwords, context.shared)
 
 
 def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, message_id: str, original_id: str | None, sender: str | None, unclear: str | None,
