@@ -652,8 +652,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
         # IMAP mail is flagged \Seen only when the next is asked for, so a mail flagged read
         # is always one the league has recorded
         with db.atomic():
-            db.execute("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why, read_at, week, wrestler_id, arrived) "
-                       "VALUES (:message_id, :sender, :verdict, :why, :read_at, :week, :wrestler_id, :arrived)", row)
+            db.execute(_RECORD, row)
 
     def prepare(incoming: Incoming, whole: bool) -> Waiting | Outcome:
         """The mail's headers read once; for a mail read before, its outcome (a duplicate)."""
@@ -701,15 +700,20 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
             for mail in mails:
                 db.execute("DELETE FROM inbox_seen WHERE message_id = ? AND verdict IN (?, ?)", [mail.message_id, READING, READING_AGAIN])
 
-    def finish(mail: Waiting, outcome: Outcome, reply: bytes | None) -> None:
+    def finish(mail: Waiting, outcome: Outcome, reply: bytes | Path | None, commit: bool = True) -> None:
+        """The mail's answer queued (`reply`: its bytes, or the file a worker wrote) and its verdict recorded."""
         outcome.message_id, outcome.arrived, outcome.sender = mail.message_id, mail.row["arrived"], mail.shown
+        if isinstance(reply, bytes):
+            reply = write_answer(fed, outcome, mail.message_id, reply)
         if reply is not None:
-            path = replies_folder(fed, outcome.week) / (hashlib.sha256(mail.message_id.encode()).hexdigest()[:16] + ".eml")
-            _write_atomically(path, reply)
-            report.replies.append(path)
+            report.replies.append(reply)
         # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
         why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
-        record({**mail.row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id})
+        row = {**mail.row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id}
+        if commit:
+            record(row)
+        else:
+            db.execute(_RECORD, row)
         report.outcomes.append(outcome)
 
     side_by_side = workers != 1 and not is_imap(str(source)) and workers_pay(workers) > 1
@@ -734,27 +738,47 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
                     continue
                 with db.atomic():  # every mail of the segment marked before any is judged
                     for mail in (m for m in segment if isinstance(m, Waiting)):
-                        db.execute("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why, read_at, week, wrestler_id, arrived) "
-                                   "VALUES (:message_id, :sender, :verdict, :why, :read_at, :week, :wrestler_id, :arrived)", mail.row)
+                        db.execute(_RECORD, mail.row)
                 results = judge_side_by_side(fed, segment, weeks, workers_pay(workers), _Context(now, passwords, shared))
                 _clear_incoming(fed)  # every worker has ended
-                for index, (mail, result) in enumerate(zip(segment, results)):
-                    kind = result[0]
-                    if isinstance(mail, Outcome):  # read before
-                        report.outcomes.append(mail)
-                    elif kind == "judged":
-                        finish(mail, result[1], result[2])
-                    elif kind == "fault":
-                        finish(mail, *_quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, result[1]))
-                    elif kind == "fed-error":
-                        forget([m for m in segment[index:] if isinstance(m, Waiting)])
-                        raise FedError(result[1])
-                    else:  # its worker ended without a word (killed): judged here, in order (filing again is the same filing)
-                        mail.before = None
-                        finish(mail, *judge(mail))
+                lost = []
+                with db.atomic():  # the verdicts in one commit: a crash before it leaves every mail marked, judged again the same way
+                    for index, (mail, result) in enumerate(zip(segment, results)):
+                        kind = result[0]
+                        if isinstance(mail, Outcome):  # read before
+                            report.outcomes.append(mail)
+                        elif kind == "judged":
+                            finish(mail, result[1], result[2], commit=False)
+                        elif kind == "fault":
+                            quarantined = _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, result[1])
+                            finish(mail, *quarantined, commit=False)
+                        elif kind == "fed-error":
+                            error = FedError(result[1])
+                            break
+                        else:  # its worker ended without a word (killed): judged here, in order, below (filing again is the same filing)
+                            lost.append(mail)
+                    else:
+                        error = None
+                if error is not None:
+                    forget([m for m in segment[index:] if isinstance(m, Waiting)])
+                    raise error
+                for mail in lost:
+                    mail.before = None
+                    finish(mail, *judge(mail))
     if not db.memory:
         db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the log synced and folded into fed.db
     return report
+
+
+_RECORD = ("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why, read_at, week, wrestler_id, arrived) "
+           "VALUES (:message_id, :sender, :verdict, :why, :read_at, :week, :wrestler_id, :arrived)")
+
+
+def write_answer(fed: Fed, outcome: Outcome, message_id: str, reply: bytes) -> Path:
+    """An answer queued: outbox/replies/week-NN/mail/<hash of the mail's id>.eml, whole or not at all."""
+    path = replies_folder(fed, outcome.week) / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
+    _write_atomically(path, reply)
+    return path
 
 
 @dataclass

@@ -102,7 +102,7 @@ def _group(fed: Fed, subject: str, weeks: dict, week_pattern, week_context, plai
 
 
 def judge_side_by_side(fed: Fed, segment: list[Waiting], weeks: dict, workers: int, context: _Context) -> list[tuple]:
-    """Each mail of `segment` judged by a worker: ("judged", outcome, answer bytes),
+    """Each mail of `segment` judged by a worker: ("judged", outcome, the answer's file or None),
     ("fault", why) for a mail that made judging fail, ("fed-error", problems) for the fed's
     own files (its worker stopped there), or ("lost",) for a mail its worker never answered."""
     # groups that share a wrestler are one group (a mail naming wrestlers of two matches joins them)
@@ -160,7 +160,7 @@ def judge_side_by_side(fed: Fed, segment: list[Waiting], weeks: dict, workers: i
 
 def _judge_here(fed: Fed, segment: list[Waiting], weeks: dict, context: _Context) -> list[tuple]:
     """One worker's share: its mails judged in order, each its verdict (see `judge_side_by_side`)."""
-    from .intake import judge_one
+    from .intake import judge_one, write_answer
 
     answers: list[tuple] = []
     for mail in segment:
@@ -174,7 +174,7 @@ def _judge_here(fed: Fed, segment: list[Waiting], weeks: dict, context: _Context
             answers.append(("fault", f"{type(exc).__name__}: {exc}"))
             continue
         outcome.filing = None  # filed already
-        answers.append(("judged", outcome, reply))
+        answers.append(("judged", outcome, write_answer(fed, outcome, mail.message_id, reply) if reply is not None else None))
     return answers
 
 
