@@ -123,6 +123,7 @@ class Filing:
 class IntakeReport:
     outcomes: list[Outcome] = field(default_factory=list)
     replies: list[Path] = field(default_factory=list)
+    answers: dict[Path, tuple[str, str]] = field(default_factory=dict)  # each answer queued -> (its Message-ID, its recipient), for `send`
 
     def count(self, verdict: str) -> int:
         return sum(1 for o in self.outcomes if o.verdict == verdict)
@@ -707,6 +708,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
             reply = write_answer(fed, outcome, mail.message_id, reply)
         if reply is not None:
             report.replies.append(reply)
+            report.answers[reply] = (answer_id(fed, mail.message_id), mail.sender)
         # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
         why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
         row = {**mail.row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id}
