@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import mailbox
+import resource
 import shutil
 import statistics
 import tempfile
@@ -72,13 +73,18 @@ def reference(source: Path, out: Path) -> int:
     return count
 
 
+def cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the intake's workers)."""
+    return sum(getattr(resource.getrusage(who), field) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN) for field in ("ru_utime", "ru_stime"))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mails", type=int, default=1000)
     parser.add_argument("--trials", type=int, default=3)
     args = parser.parse_args()
     n = args.mails
-    times, refs = [], []
+    times, refs, cpus, ref_cpus = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for trial in range(args.trials):
             base = Path(tmp) / f"trial-{trial}"
@@ -87,18 +93,23 @@ def main() -> None:
                 shutil.copytree(ROOT / name, fed_dir / name)
             make_mailbox(base / "Maildir", fed_dir / "strategies/week-01", n)
             fed = Fed.load(fed_dir)
-            start = time.perf_counter()  # interleaved: target, then reference, each trial
+            start, used = time.perf_counter(), cpu()  # interleaved: target, then reference, each trial
             report = intake(fed, base / "Maildir")
             times.append(time.perf_counter() - start)
-            start = time.perf_counter()
+            cpus.append(cpu() - used)
+            start, used = time.perf_counter(), cpu()
             reference(base / "Maildir", base / "reference")
             refs.append(time.perf_counter() - start)
+            ref_cpus.append(cpu() - used)
             shutil.rmtree(base)
     best, median = min(times), statistics.median(times)
     print(f"intake of {n:,} mails: best {best:.2f} s, median {median:.2f} s over {len(times)} trials ({n / median:,.0f} mails/s); "
           f"{report.count('accepted')} accepted, {report.count('refused')} refused, {len(report.replies)} answers")
     print(f"reference (stdlib parse, body, CSafeLoader YAML, answer written): best {min(refs):.2f} s, median {statistics.median(refs):.2f} s")
     print(f"ratio intake / reference: best {best / min(refs):.2f}x, median {median / statistics.median(refs):.2f}x")
+    print(f"CPU time (all processes; what a loaded machine does not hide): intake best {min(cpus):.2f} s, median {statistics.median(cpus):.2f} s; "
+          f"reference best {min(ref_cpus):.2f} s, median {statistics.median(ref_cpus):.2f} s; "
+          f"ratio {min(cpus) / min(ref_cpus):.2f}x best, {statistics.median(cpus) / statistics.median(ref_cpus):.2f}x median")
 
 
 if __name__ == "__main__":
