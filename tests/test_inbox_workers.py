@@ -64,9 +64,9 @@ def test_side_by_side_is_one_by_one(demo_fed, tmp_path, monkeypatch):
     forked = []
     real = workers_module.judge_side_by_side
 
-    def counted(fed, segment, weeks, workers, context):
+    def counted(segment, places, workers, judge):
         forked.append((len(segment), workers))
-        return real(fed, segment, weeks, workers, context)
+        return real(segment, places, workers, judge)
 
     monkeypatch.setattr(workers_module, "judge_side_by_side", counted)
     monkeypatch.setattr(intake_module, "workers_pay", lambda asked: 1 if asked == 1 else 3)  # side by side even on one core
@@ -87,3 +87,23 @@ def test_side_by_side_is_one_by_one(demo_fed, tmp_path, monkeypatch):
     for wid, message_id in last_good.items():
         number = int(message_id.split("-")[1].split("@")[0])
         assert (parallel / f"strategies/week-01/{wid}.yaml").read_text().endswith(f"# mail {number}\n")
+
+
+def test_a_mail_judged_again_is_answered_under_the_same_id(demo_fed, tmp_path):
+    """A mail whose intake died after its answer was queued (its mark left as "reading") is
+    judged again: its answer keeps its Message-ID, so a `send` between the two intakes and
+    the one after deliver it once (issue 12: every mail answered exactly once)."""
+    from email import message_from_bytes, policy
+
+    week = demo_fed / "strategies/week-01"
+    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
+    box.add(mail(OWNERS["brother-bob"], "Week 1 brother-bob", (week / "brother-bob.yaml").read_text(), message_id="<again@players.example>"))
+    first = intake(Fed.load(demo_fed), tmp_path / "Maildir", NOW)
+    answer = first.replies[0]
+    before = message_from_bytes(answer.read_bytes(), policy=policy.default)["Message-ID"]
+    with sqlite3.connect(demo_fed / "fed.db") as db:  # as an intake killed after queueing the answer leaves it
+        db.execute("UPDATE inbox_seen SET verdict = ? WHERE message_id = ?", [intake_module.READING, "<again@players.example>"])
+    again = intake(Fed.load(demo_fed), tmp_path / "Maildir", NOW)
+    assert [o.verdict for o in again.outcomes] == ["accepted"] and again.replies == [answer]
+    assert message_from_bytes(answer.read_bytes(), policy=policy.default)["Message-ID"] == before
+    assert again.answers == {answer: (before, "bob@players.example")}  # what `send` is told, without parsing the file back

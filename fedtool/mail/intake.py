@@ -727,10 +727,25 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
             else:
                 finish(mail, *judge(mail))
     else:
-        from .workers import judge_side_by_side, plan  # only where it pays: multiprocessing is not imported otherwise
+        from .workers import ALONE, PASSED, judge_side_by_side, plan  # only where it pays: multiprocessing is not imported otherwise
+
+        context = _Context(now, passwords, shared)
+
+        def place(mail):
+            if isinstance(mail, Outcome):
+                return PASSED
+            subject = _one(mail.head, "subject")
+            if mail.before in (READING, READING_AGAIN) or parse_command(subject) is not None:
+                return ALONE
+            where = _place(fed, subject, weeks)
+            mail.group = where
+            return where
+
+        def judged_in_worker(mail: Waiting) -> tuple:
+            return _judged_apart(fed, mail, weeks, context)
 
         for chunk in _chunks(messages(source)):
-            for segment, alone in plan(fed, [prepare(incoming, whole=False) for incoming in chunk], weeks):
+            for segment, places, alone in plan([prepare(incoming, whole=False) for incoming in chunk], place):
                 if alone or sum(1 for mail in segment if isinstance(mail, Waiting)) < PARALLEL_MIN:
                     for mail in segment:
                         if isinstance(mail, Outcome):  # read before
@@ -741,7 +756,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
                 with db.atomic():  # every mail of the segment marked before any is judged
                     for mail in (m for m in segment if isinstance(m, Waiting)):
                         db.execute(_RECORD, mail.row)
-                results = judge_side_by_side(fed, segment, weeks, workers_pay(workers), _Context(now, passwords, shared))
+                results = judge_side_by_side(segment, places, workers_pay(workers), judged_in_worker)
                 _clear_incoming(fed)  # every worker has ended
                 lost = []
                 with db.atomic():  # the verdicts in one commit: a crash before it leaves every mail marked, judged again the same way
@@ -829,11 +844,58 @@ def _parse_whole(raw: bytes) -> tuple[EmailMessage, str | None]:
                 f"The mail is nested more than {MAX_DEPTH} MIME parts deep; send the strategy as the body or one attachment.")
 
 
-def judge_one(fed: Fed, mail: Waiting, weeks: dict, context: _Context) -> tuple[Outcome, bytes | None]:
-    """One mail judged (in a worker): its strategy filed, its answer built. Raises as `_answered`."""
+def _judged_apart(fed: Fed, mail: Waiting, weeks: dict, context: _Context) -> tuple:
+    """One mail judged in a worker (`workers.judge_side_by_side`): its strategy filed and its
+    answer written: ("judged", outcome, the answer's file or None); ("fault", why) for a mail
+    that made judging fail (the intake quarantines it; its half-filed strategy is removed);
+    ("fed-error", problems) for the fed's own files."""
     message, bomb = _parse_whole(mail.incoming.raw)
-    return _answered(fed, message, mail.head, mail.incoming, mail.message_id, mail.original_id, mail.sender, mail.unclear, bomb,
-                     context.now, weeks, context.passwords, context.shared)
+    try:
+        outcome, reply = _answered(fed, message, mail.head, mail.incoming, mail.message_id, mail.original_id, mail.sender, mail.unclear, bomb,
+                                   context.now, weeks, context.passwords, context.shared)
+    except FedError as exc:
+        return ("fed-error", exc.problems)
+    except Exception as exc:  # this mail made judging fail
+        if mail.group is not None:  # only its own group's candidates: other workers are checking theirs
+            week, sides = mail.group
+            for side in sides:
+                for leftover in fed.week_dir(week).glob(f"~incoming~{side}.*"):
+                    leftover.unlink(missing_ok=True)
+        return ("fault", f"{type(exc).__name__}: {exc}")
+    outcome.filing = None  # filed already
+    return ("judged", outcome, write_answer(fed, outcome, mail.message_id, reply) if reply is not None else None)
+
+
+def _place(fed: Fed, subject: str, weeks: dict):
+    """The strategy files a mail with this subject can touch (`workers.plan`): (week, the
+    sides of every match joined to the wrestlers it names), None when it names no wrestler
+    of a card (it touches no strategy file), ALONE when it cannot be told."""
+    from .workers import ALONE
+
+    found = WEEK.search(subject)
+    if not found:
+        return None
+    week = int(found.group(1))
+    if not (fed.week_dir(week) / "card.yaml").exists():
+        return None
+    try:
+        context = _week_context(fed, week, weeks)
+    except FedError:
+        return ALONE  # judged in its place: its error stops the intake there
+    lowered = subject.lower()
+    named = {w for m in context.card.matches for w in m.sides if w in lowered}
+    named |= {w.id for w in context.wrestlers.values() if w.name.lower() in lowered or _plain_name(w.name) in lowered}
+    if not named:
+        return None
+    joined = set(named)
+    grown = True
+    while grown:  # every match of a named wrestler, and every match of theirs (a wrestler booked twice joins two)
+        grown = False
+        for match in context.card.matches:
+            if joined.intersection(match.sides) and not joined.issuperset(match.sides):
+                joined.update(match.sides)
+                grown = True
+    return (week, tuple(sorted(joined)))
 
 
 def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, message_id: str, original_id: str | None, sender: str | None, unclear: str | None,
