@@ -54,6 +54,7 @@ class Turn:
     freeze: list = field(default_factory=list)  # Freeze cards used (card index)
     used: tuple | None = None  # (action card index, effect, target player, monster, cards moved)
     board: str = ""  # one code per position (see `board_codes`)
+    faces: dict = field(default_factory=dict)  # position -> card index, for the cards shown face up on the board
     scores: tuple = ()
 
 
@@ -165,6 +166,8 @@ class Play:
         # memory: per player, per monster, the face-down positions seen and the turn each was last seen
         self.mem: list[list[dict[int, int]]] = [[{} for _ in deck.monsters] for _ in range(n)]
         self.seen: list[set[int]] = [set() for _ in range(n)]
+        self.known: list[dict[int, int]] = [{} for _ in range(n)]  # per player: remembered position -> monster
+        self.down: set[int] = set(range(len(order)))  # face down in the grid
         self.turn = 0
         self.log: list[Turn] = []
         self.pairs = [0] * n
@@ -206,6 +209,7 @@ class Play:
         recalled[pos] = ok
         if not ok:
             del self.mem[p][m][pos]
+            del self.known[p][pos]
         if self.record:
             self.current.recalls.append((pos, ok))
         return ok
@@ -213,8 +217,11 @@ class Play:
     def _see(self, pos: int) -> None:
         """Every player sees a card turned back (or frozen) at pos."""
         m = self.mon[self.grid[pos]]
+        if pos not in self.frozen:
+            self.down.add(pos)
         for p in range(len(self.sides)):
             self.mem[p][m][pos] = self.turn
+            self.known[p][pos] = m
             self.seen[p].add(pos)
 
     def _gone(self, pos: int) -> None:
@@ -225,8 +232,10 @@ class Play:
             self.grid_count[m] -= 1
             for p in range(len(self.sides)):
                 self.mem[p][m].pop(pos, None)
+                self.known[p].pop(pos, None)
         self.grid[pos] = -1
         self.frozen.discard(pos)
+        self.down.discard(pos)
 
     # ---------------------------------------------------------------- choosing what to turn
 
@@ -254,7 +263,7 @@ class Play:
             if face == 1 and self._opponent_pair(p, m) and not self.classic:
                 continue  # the third of an opponent's pair: removed whatever is turned
             for pos in sorted(mem[m], key=mem[m].get, reverse=True):
-                if grid[pos] >= 0 and pos not in up and pos not in self.frozen and self._recall(p, pos, m, recalled):
+                if pos in self.down and self._recall(p, pos, m, recalled):
                     return pos, "remembered"
         # b. a remembered pair (two cards of one monster), the most valuable first
         if left >= 2:
@@ -266,7 +275,7 @@ class Play:
                         best = (value, m)
             if best is not None:
                 m = best[1]
-                known = [pos for pos in sorted(mem[m], key=mem[m].get, reverse=True) if pos not in up and pos not in self.frozen]
+                known = [pos for pos in sorted(mem[m], key=mem[m].get, reverse=True) if pos in self.down]
                 got = [pos for pos in known if self._recall(p, pos, m, recalled)][:2]
                 if len(got) == 2:
                     return got[0], "remembered"
@@ -275,27 +284,28 @@ class Play:
             for m, places in enumerate(mem):
                 if places and len(self.colls[p][m]) == 2 and strategy.takes_spare(monsters[m]):
                     for pos in sorted(places, key=places.get, reverse=True):
-                        if pos not in up and self._recall(p, pos, m, recalled):
+                        if pos in self.down and self._recall(p, pos, m, recalled):
                             return pos, "remembered"
             # d. deny an opponent's spare: the third card of its pair is removed from play
             if strategy.deny_spares and left == 1:
                 for m, places in enumerate(mem):
                     if places and self._opponent_pair(p, m):
                         for pos in sorted(places, key=places.get, reverse=True):
-                            if pos not in up and self._recall(p, pos, m, recalled):
+                            if pos in self.down and self._recall(p, pos, m, recalled):
                                 return pos, "denied"
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
-        remembered = set()
-        for places in mem:
-            remembered.update(places)
-        down = [pos for pos, c in enumerate(grid) if c >= 0 and pos not in self.frozen and pos not in up]
-        unknown = [pos for pos in down if pos not in remembered]
+        known = self.known[p]
+        down = self.down
+        unknown = sorted(pos for pos in down if pos not in known)
         if not unknown:
-            unknown, how = down, "a card it remembers but cannot use"
+            unknown, how = sorted(down), "a card it remembers but cannot use"
         else:
             seen = self.seen[p]
             fresh = [pos for pos in unknown if pos not in seen]
-            half = [pos for pos in unknown if pos in seen]
+            if len(fresh) < len(unknown):
+                half = [pos for pos in unknown if pos in seen]
+            else:
+                half = []
             if strategy.unknown == "half_remembered_first":
                 unknown, how = (half, "a half-remembered card") if half else (fresh, "an unseen card")
             else:
@@ -332,9 +342,10 @@ class Play:
         left = self.per_turn
         deck_cards = self.cards
         while left > 0:
-            if not any(c >= 0 and pos not in self.frozen and pos not in up for pos, c in enumerate(self.grid)):
+            if not self.down:
                 break
             pos, how = self._choose(p, up, left, recalled)
+            self.down.discard(pos)
             c = self.grid[pos]
             if self.record:
                 self.current.reveals.append((pos, c, how))
@@ -414,6 +425,7 @@ class Play:
                 continue
             if freeze:  # "frozen in place, meaning they are not turned back over at the end of the turn"
                 self.frozen.add(pos)
+                self.down.discard(pos)
                 if self.record:
                     self.current.frozen.append(pos)
             self._see(pos)
@@ -421,6 +433,8 @@ class Play:
     def _finish_turn(self, p: int) -> None:
         if self.record:
             self.current.board = self.board_codes(self.current)
+            self.current.faces = {pos: self.grid[pos] for pos in self.frozen}
+            self.current.faces.update((pos, c) for pos, c, _ in self.current.reveals)
             self.current.scores = tuple(self.score(q) for q in range(len(self.sides)))
             self.log.append(self.current)
 
