@@ -169,6 +169,7 @@ class Play:
         self.known: list[dict[int, int]] = [{} for _ in range(n)]  # per player: remembered position -> monster
         self.down: set[int] = set(range(len(order)))  # face down in the grid
         self.turn = 0
+        self.freeze_turn = 0  # the last Freeze turn
         self.log: list[Turn] = []
         self.pairs = [0] * n
 
@@ -192,7 +193,7 @@ class Play:
     def _recall(self, p: int, pos: int, m: int, recalled: dict) -> bool:
         """Whether player p remembers that the card at `pos` is monster m: a roll of the memory
         die at or under the side's memory, one less for every `memory_fade` turns since the card
-        was seen (ruling R12). Certain either way: no roll. A failed recall forgets the card."""
+        was seen (ruling R13). Certain either way: no roll. A failed recall forgets the card."""
         if pos in recalled:
             return recalled[pos]
         seen = self.mem[p][m][pos]
@@ -367,6 +368,8 @@ class Play:
                 continue
             up.append(pos)
             left -= 1
+        if freeze:
+            self.freeze_turn = self.turn
         self._collect(p, up, freeze)
         self._finish_turn(p)
         return extends
@@ -439,8 +442,9 @@ class Play:
             self.log.append(self.current)
 
     def thaw(self) -> None:
-        """A freeze ends: with `frozen_cards: turn_back` its frozen cards are turned face down."""
-        if self.rules.frozen_cards == "turn_back" and self.frozen:
+        """With `frozen_cards: turn_back`, frozen cards are turned face down at the end of the
+        turn after the last Freeze turn (ruling R8); with `stay` they stay up until collected."""
+        if self.rules.frozen_cards == "turn_back" and self.frozen and self.turn > self.freeze_turn:
             for pos in sorted(self.frozen):
                 self.frozen.discard(pos)
                 self._see(pos)
@@ -487,7 +491,7 @@ class Play:
 
     def collectable(self) -> bool:
         """Whether a Monster card in the grid can still be collected: two of a monster, or one
-        that completes a pair a player would take it as a spare for (ruling R9)."""
+        that completes a pair a player would take it as a spare for (ruling R10)."""
         for m, count in enumerate(self.grid_count):
             if count >= 2:
                 return True
@@ -524,8 +528,7 @@ class Play:
                 break
             pairs = self.pairs[p]
             extends = self.play_turn(p, forced)
-            if not extends:
-                self.thaw()  # every Freeze turn is over
+            self.thaw()
             forced = extends
             if not self.collectable():
                 break
@@ -547,7 +550,7 @@ class Play:
 
 
 def game_winner(scores: list[int], cards: list[int]) -> int | None:
-    """The highest score wins; a tie goes to the one with more cards collected, else no one (ruling R10)."""
+    """The highest score wins; a tie goes to the one with more cards collected, else no one (ruling R11)."""
     top = max(scores)
     tied = [p for p, s in enumerate(scores) if s == top]
     if len(tied) == 1:
@@ -590,7 +593,7 @@ def play_match(deck: Deck, sides: list[Side], dice: Dice, rules: Rules, variatio
     """A match: best two out of three games (first to two wins), to a target score (the first
     game after which a player's total reaches it; the highest total wins), or one game
     ("Before you start playing you may decide to play best two out of three ... or to a set
-    total score"; ruling R11 for ties and for three or four players)."""
+    total score"; ruling R12 for ties and for three or four players)."""
     n = len(sides)
     totals, wins, games = [0] * n, [0] * n, []
     winner = None
