@@ -79,6 +79,7 @@ class Game:
     log: list = field(default_factory=list)  # Turn records when recording
     deciding: int | None = None  # the card index of the Action card that decided the game (see `deciding_action`)
     pairs: list = field(default_factory=list)  # classic: pairs per player
+    cards: list = field(default_factory=list)  # per player: the card indices collected
 
 
 # ------------------------------------------------------------------------- shuffles and the battle
@@ -544,7 +545,7 @@ class Play:
         game = Game(self.number, self.variation, self.first, self.battle, scores, winner, self.turn,
                     [{m: (len(cards), m in self.strikes[q]) for m, cards in enumerate(coll) if cards} for q, coll in enumerate(self.colls)],
                     [list(h) for h in self.hands], list(self.out), [c for c in self.grid if c >= 0], list(self.orphans), list(self.used),
-                    called, self.log, pairs=list(self.pairs))
+                    called, self.log, pairs=list(self.pairs), cards=[[c for cards in coll for c in cards] for coll in self.colls])
         game.deciding = deciding_action(self, game)
         return game
 
