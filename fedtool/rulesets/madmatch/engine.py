@@ -168,6 +168,9 @@ class Play:
         self.mem: list[list[dict[int, int]]] = [[{} for _ in deck.monsters] for _ in range(n)]
         self.seen: list[set[int]] = [set() for _ in range(n)]
         self.known: list[dict[int, int]] = [{} for _ in range(n)]  # per player: remembered position -> monster
+        self.pair_value = [m.pair for m in deck.monsters]
+        self.pairs_held: list[set[int]] = [set() for _ in range(n)]  # per player: the monsters it holds exactly two of
+        self.spare_ok = [[side.strategy.takes_spare(m) for m in deck.monsters] for side in sides]
         self.down: set[int] = set(range(len(order)))  # face down in the grid
         self.turn = 0
         self.freeze_turn = 0  # the last Freeze turn
@@ -244,84 +247,111 @@ class Play:
     def _choose(self, p: int, up: list[int], left: int, recalled: dict) -> tuple[int, str]:
         """The next card player p turns: mates for the face-up cards, then a remembered pair,
         a spare, a denial, then an unknown card (docs/mad-match-strategy.md, "What it turns")."""
-        strategy = self.sides[p].strategy
-        mon, grid, mem = self.mon, self.grid, self.mem[p]
-        monsters = self.deck.monsters
-        # a. mates for the monsters face up now (this turn's first, then frozen), best first
-        wanted = []
+        mon, grid, mem, down = self.mon, self.grid, self.mem[p], self.down
+        # a. mates for the monsters face up now (this turn's first, then frozen)
+        face: dict[int, int] = {}
         for pos in up:
             m = mon[grid[pos]]
-            if m not in wanted:
-                wanted.append(m)
-        for pos in sorted(self.frozen):
-            m = mon[grid[pos]]
-            if m not in wanted:
-                wanted.append(m)
-        for m in wanted:
-            face = sum(1 for q in up if mon[grid[q]] == m) + sum(1 for q in self.frozen if mon[grid[q]] == m and q not in up)
-            held = len(self.colls[p][m])
-            if face == 1 and held == 2:
-                continue  # already a spare when collected (if it is taken)
-            if face == 1 and self._opponent_pair(p, m) and not self.classic:
-                continue  # the third of an opponent's pair: removed whatever is turned
-            for pos in sorted(mem[m], key=mem[m].get, reverse=True):
-                if pos in self.down and self._recall(p, pos, m, recalled):
-                    return pos, "remembered"
+            face[m] = face.get(m, 0) + 1
+        if self.frozen:
+            for pos in sorted(self.frozen):
+                m = mon[grid[pos]]
+                face[m] = face.get(m, 0) + 1
+        gamble = self.sides[p].strategy.unknown == "half_remembered_first"
+        hazy = None
+        for m, count in face.items():
+            places = mem[m]
+            if not places:
+                continue
+            if count == 1 and not self.classic and (len(self.colls[p][m]) == 2 or self._opponent_pair(p, m) is not None):
+                continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
+            for pos in sorted(places, key=places.get, reverse=True):
+                if pos in down:
+                    if self._recall(p, pos, m, recalled):
+                        return pos, "remembered"
+                    if hazy is None:
+                        hazy = (pos, m)
+        if hazy is not None and gamble:
+            return self._gamble(p, *hazy)
         # b. a remembered pair (two cards of one monster), the most valuable first
         if left >= 2:
             best = None
             for m, places in enumerate(mem):
-                if len(places) >= 2:
-                    value = monsters[m].pair
-                    if best is None or value > best[0]:
-                        best = (value, m)
+                if len(places) >= 2 and (best is None or self.pair_value[m] > self.pair_value[best]):
+                    best = m
             if best is not None:
-                m = best[1]
-                known = [pos for pos in sorted(mem[m], key=mem[m].get, reverse=True) if pos in self.down]
-                got = [pos for pos in known if self._recall(p, pos, m, recalled)][:2]
-                if len(got) == 2:
-                    return got[0], "remembered"
+                places = mem[best]
+                got = []
+                for pos in sorted(places, key=places.get, reverse=True):
+                    if pos in down and self._recall(p, pos, best, recalled):
+                        got.append(pos)
+                        if len(got) == 2:
+                            return got[0], "remembered"
         if not self.classic:
             # c. a spare for a pair it holds
-            for m, places in enumerate(mem):
-                if places and len(self.colls[p][m]) == 2 and strategy.takes_spare(monsters[m]):
+            spare_ok = self.spare_ok[p]
+            for m in sorted(self.pairs_held[p]):
+                places = mem[m]
+                if places and spare_ok[m]:
                     for pos in sorted(places, key=places.get, reverse=True):
-                        if pos in self.down and self._recall(p, pos, m, recalled):
+                        if pos in down and self._recall(p, pos, m, recalled):
                             return pos, "remembered"
             # d. deny an opponent's spare: the third card of its pair is removed from play
-            if strategy.deny_spares and left == 1:
-                for m, places in enumerate(mem):
-                    if places and self._opponent_pair(p, m):
+            if left == 1 and self.sides[p].strategy.deny_spares:
+                theirs = set()
+                for q, held in enumerate(self.pairs_held):
+                    if q != p:
+                        theirs |= held
+                for m in sorted(theirs):
+                    places = mem[m]
+                    if places:
                         for pos in sorted(places, key=places.get, reverse=True):
-                            if pos in self.down and self._recall(p, pos, m, recalled):
+                            if pos in down and self._recall(p, pos, m, recalled):
                                 return pos, "denied"
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
-        known = self.known[p]
-        down = self.down
-        unknown = sorted(pos for pos in down if pos not in known)
+        unknown = down.difference(self.known[p])
         if not unknown:
-            unknown, how = sorted(down), "a card it remembers but cannot use"
+            pool, how = down, "a card it remembers but cannot use"
+        elif gamble:
+            pool, how = unknown, "an unknown card"
         else:
-            seen = self.seen[p]
-            fresh = [pos for pos in unknown if pos not in seen]
-            if len(fresh) < len(unknown):
-                half = [pos for pos in unknown if pos in seen]
-            else:
-                half = []
-            if strategy.unknown == "half_remembered_first":
-                unknown, how = (half, "a half-remembered card") if half else (fresh, "an unseen card")
-            else:
-                unknown, how = (fresh, "an unseen card") if fresh else (half, "a half-remembered card")
-        if len(unknown) == 1:
-            return unknown[0], how
-        face = self.dice.roll(1, len(unknown), f"{self.label} turn {self.turn}: {self.sides[p].name} turns {how} ({len(unknown)} to choose from)")[0]
-        return unknown[face - 1], how
+            fresh = unknown.difference(self.seen[p])
+            pool, how = (fresh, "an unseen card") if fresh else (unknown, "a card it has forgotten")
+        if len(pool) == 1:
+            return next(iter(pool)), how
+        pool = sorted(pool)
+        face_ = self.dice.roll(1, len(pool), f"{self.label} turn {self.turn}: {self.sides[p].name} turns {how} ({len(pool)} to choose from)")[0]
+        return pool[face_ - 1], how
+
+    def _gamble(self, p: int, pos: int, m: int) -> tuple[int, str]:
+        """A half-remembered card: the side could not recall where the monster it wants was, only
+        about where: it turns one of the face-down cards it does not remember around that place
+        (the card and its neighbours), picked with a logged die (ruling R14)."""
+        columns = self.columns
+        row, col = divmod(pos, columns)
+        known, down = self.known[p], self.down
+        around = [r * columns + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
+                  if 0 <= r < len(self.grid) // columns and 0 <= c < columns]
+        pool = [q for q in around if q in down and q not in known]
+        how = f"a gamble on a half-remembered {self.deck.monsters[m].name} near {self.where(pos)}"
+        if len(pool) == 1:
+            return pool[0], how
+        face = self.dice.roll(1, len(pool), f"{self.label} turn {self.turn}: {self.sides[p].name} gambles on a half-remembered "
+                                            f"{self.deck.monsters[m].name} near {self.where(pos)} ({len(pool)} to choose from)")[0]
+        return pool[face - 1], how
 
     def _opponent_pair(self, p: int, m: int) -> int | None:
-        for q, coll in enumerate(self.colls):
-            if q != p and len(coll[m]) == 2:
+        for q, held in enumerate(self.pairs_held):
+            if q != p and m in held:
                 return q
         return None
+
+    def _held(self, p: int, m: int) -> None:
+        """Player p's cards of monster m changed: whether it holds exactly a pair of it."""
+        if len(self.colls[p][m]) == 2:
+            self.pairs_held[p].add(m)
+        else:
+            self.pairs_held[p].discard(m)
 
     # ---------------------------------------------------------------- a turn
 
@@ -386,13 +416,13 @@ class Play:
             groups.setdefault(mon[grid[pos]], []).append(pos)
         keep = []
         for m, places in groups.items():
-            monster = self.deck.monsters[m]
             coll = self.colls[p][m]
             if len(places) >= 2:  # a pair or a triplet
                 before = len(coll)
                 for pos in places:
                     coll.append(grid[pos])
                     self._gone(pos)
+                self._held(p, m)
                 if self.classic:
                     self.pairs[p] += 1
                 if len(coll) == 3 and before == 0:
@@ -408,8 +438,9 @@ class Play:
             if self.classic:
                 keep.append(pos)
                 continue
-            if len(coll) == 2 and self.sides[p].strategy.takes_spare(monster):
+            if len(coll) == 2 and self.spare_ok[p][m]:
                 coll.append(grid[pos])  # "he or she can collect the third card as a Spare"
+                self._held(p, m)
                 self._gone(pos)
                 self.strikes[p].discard(m)
                 if self.record:
@@ -478,9 +509,11 @@ class Play:
         moved = theirs[-taken:]
         del theirs[-taken:]
         self.strikes[q].discard(m)
+        self._held(q, m)
         if action.effect == "steal":  # a stolen triplet is a spare ("or stolen with an Action Card")
             self.colls[p][m].extend(moved)
             self.strikes[p].discard(m)
+            self._held(p, m)
         else:
             self.out.extend(moved)
         self.used.append((self.turn, p, c, swing))
@@ -497,8 +530,8 @@ class Play:
             if count >= 2:
                 return True
             if count == 1 and not self.classic:
-                for p, coll in enumerate(self.colls):
-                    if len(coll[m]) == 2 and self.sides[p].strategy.takes_spare(self.deck.monsters[m]):
+                for p, held in enumerate(self.pairs_held):
+                    if m in held and self.spare_ok[p][m]:
                         return True
         return False
 
