@@ -41,7 +41,7 @@ class OddsReport:
     names: list[str]
     seed: int
     grid: str  # "fixed" or "rolled per match"
-    outcomes: list[Share]  # side 1 wins, side 2 wins, draw
+    outcomes: list[Share]  # each side's wins in order, then draws
     finishes: list[Share]  # by (winner, method)
     mean_rounds: float
 
@@ -151,9 +151,9 @@ def simulate(
         low, high = wilson(count, matches)
         return Share(label, count, count / matches, low, high)
 
-    wins = [sum(n for (w, _), n in tally.items() if w == i) for i in (0, 1)]
+    wins = [sum(n for (w, _), n in tally.items() if w == i) for i in range(len(names))]  # every side (Mad Match has up to four)
     draws = matches - sum(wins)
-    outcomes = [share(f"{names[0]} wins", wins[0]), share(f"{names[1]} wins", wins[1]), share("draw", draws)]
+    outcomes = [share(f"{names[i]} wins", wins[i]) for i in range(len(names))] + [share("draw", draws)]
     finishes = []
     for (winner, method), count in sorted(tally.items(), key=lambda item: -item[1]):
         label = method.replace("_", " ") if winner is None else f"{names[winner]} by {method}"

@@ -121,8 +121,9 @@ class Strategy:
         """`fedtool read`: how each part of the file reads."""
         lines = self.lines
         out = [
-            Reading(lines.get("unknown", 0), "with nothing remembered it turns " + ("an unseen card first, then a half-remembered one"
-                    if self.unknown == "unseen_first" else "a half-remembered card (seen, then forgotten) first, then an unseen one")),
+            Reading(lines.get("unknown", 0), "when memory fails it turns " + ("a card never seen first, then one it has forgotten"
+                    if self.unknown == "unseen_first" else "a half-remembered card: one around where it last saw the match it wants, "
+                    "else any card it does not remember")),
             Reading(lines.get("spares", 0), {"always": "takes every spare", "never": "never takes a spare (the third card is turned back)",
                                              "when_better": "takes a spare when three spares score more than the pair: "
                                              + ", ".join(f"{m.name} {'yes' if self.takes_spare(m) else 'no'}" for m in deck.monsters)}[self.spares]),
