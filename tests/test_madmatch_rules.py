@@ -159,7 +159,7 @@ def test_cards_not_matched_are_turned_back_and_remembered():
     assert game.log[0].collected == [] and game.log[0].board[:3] == "rrr"
     second = game.log[1]
     # A4 (unseen) is a Scorchtooth: the one seen at A1 is remembered and turned next
-    assert [(pos, c, how) for pos, c, how in second.reveals][:2] == [(3, SCORCH + 1, "an unseen card"), (0, SCORCH, "remembered")]
+    assert [(pos, c, how) for pos, c, how in second.reveals][:2] == [(3, SCORCH + 1, "an unknown card"), (0, SCORCH, "remembered")]
     assert second.collected == [(0, 2, "pair")]
 
 
@@ -333,7 +333,7 @@ def test_a_recall_is_rolled_and_a_failed_one_forgets():
     is forgotten (half-remembered) and the roll is logged with its purpose."""
     # P0 turns Scorchtooth, Solar, Cinder; P1 turns Flare (unseen pick), then looks for... P1 turns
     # a Scorchtooth first (unseen, lowest), then recalls A1 for it: the roll is 15, it fails
-    sides = [Side("P0", 10, Strategy()), Side("P1", 10, Strategy())]
+    sides = [Side("P0", 10, Strategy(unknown="unseen_first")), Side("P1", 10, Strategy(unknown="unseen_first"))]
     dice = ScriptedDice(faces_for([SCORCH, DRIZZLE], 54) + faces_for([SCORCH, SOLAR, CINDER, SCORCH + 1], 54)
                         + [1, 1, 1, 1, 15] + [1] * 2000)
     game = Play(DECK, sides, dice, Rules(), record=True)

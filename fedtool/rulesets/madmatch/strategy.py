@@ -30,7 +30,7 @@ class StrategyModel(FileModel):
     """A Mad Match strategy file."""
 
     player: str | None = Field(default=None, max_length=80)  # optional: whose strategy (checked: the file's own side)
-    unknown: Literal["unseen_first", "half_remembered_first"] = "unseen_first"
+    unknown: Literal["unseen_first", "half_remembered_first"] = "half_remembered_first"
     spares: Literal["always", "when_better", "never"] = "when_better"
     deny_spares: StrictBool = True
     use_at: Annotated[StrictInt, Field(ge=1, le=200)] = 6  # an Action card is used for a swing of this many points or more
@@ -64,7 +64,7 @@ class ActionRule:
 
 @dataclass
 class Strategy:
-    unknown: str = "unseen_first"
+    unknown: str = "half_remembered_first"
     spares: str = "when_better"
     deny_spares: bool = True
     use_at: int = 6
