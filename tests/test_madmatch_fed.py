@@ -69,14 +69,20 @@ def test_a_week_of_mad_match_is_run_and_kept_in_the_league(week_six, fedtool):
 
 
 @pytest.mark.parametrize("sides, message", [
-    ("[ida-voss]", "strategies/week-06/card.yaml, line 7, field matches.0.sides: List should have at least 2 items"),
+    ("[ida-voss]", "strategies/week-06/card.yaml, line 4, match m1: a Mad Match game has 2, 3 or 4 players, not 1 (one player: variation: solitaire)"),
     ("[ida-voss, doc-rennick, mabel-stroud, igor, knutberger]", "strategies/week-06/card.yaml, line 4, match m1: a Mad Match game has 2, 3 or 4 players, not 5 [Mad Match: 2 to 4 players]"),
 ])
 def test_a_card_with_one_side_or_five_is_refused(sides, message, week_six, fedtool):
     for who in ("igor", "knutberger"):
         (week_six / f"rosters/{who}.yaml").write_text(f"name: {who.title()}\nruleset: madmatch\nowner: {{name: {who}, email: {who}@players.example}}\n")
     card = week_six / "strategies/week-06/card.yaml"
-    card.write_text(CARD.replace("    sides: [ida-voss, doc-rennick, mabel-stroud]\n", f"    sides: {sides}\n", 1))
+    names = sides.strip("[]").split(", ")
+    files = ", ".join(f"{who}: {who}-m1.yaml" for who in names if who in ("ida-voss", "mabel-stroud"))
+    card.write_text(CARD.replace("    sides: [ida-voss, doc-rennick, mabel-stroud]\n    strategies: {ida-voss: ida-voss.yaml, doc-rennick: doc-rennick.yaml, mabel-stroud: mabel-m1.yaml}\n",
+                                 f"    sides: {sides}\n    strategies: {{{files}}}\n", 1).replace("sides: [ida-voss, mabel-stroud]", "sides: [ida-voss, mabel-stroud]"))
+    if "mabel-stroud" not in names:
+        card.write_text(card.read_text().replace("sides: [ida-voss, mabel-stroud]\n    strategies: {ida-voss: ida-classic.yaml, mabel-stroud: mabel-m2.yaml}",
+                                                 "sides: [ida-voss, doc-rennick]\n    strategies: {ida-voss: ida-classic.yaml, doc-rennick: doc-m2.yaml}"))
     before = snapshot(week_six)
     result = fedtool("run", "6", "--fed", week_six)
     assert result.exit_code == 1 and "Traceback" not in result.output
@@ -132,3 +138,48 @@ def test_odds_name_every_side_of_a_three_player_game(week_six, fedtool):
     assert sum(o["count"] for o in report["outcomes"]) == 200
     finishes = {f["result"]: f["count"] for f in report["finishes"]}
     assert report["outcomes"][2]["count"] == finishes.get("Mabel Stroud by best_of_three", 0)
+
+
+def test_a_solitaire_round_of_one_and_of_three(week_six, fedtool):
+    """A one-sided card is a solitaire round (docs/rulings/mad-match-solitaire.md S1, S8): one
+    deal for all, rolled from the match's seed."""
+    card = week_six / "strategies/week-06/card.yaml"
+    card.write_text(CARD + """  - id: s1
+    ruleset: madmatch
+    variation: solitaire
+    sides: [doc-rennick]
+    strategies: {doc-rennick: doc-s1.yaml}
+  - id: s2
+    ruleset: madmatch
+    variation: solitaire
+    sides: [ida-voss, doc-rennick, mabel-stroud]
+    strategies: {ida-voss: ida-s2.yaml, doc-rennick: doc-s2.yaml, mabel-stroud: mabel-s2.yaml}
+""")
+    (week_six / "strategies/week-06/ida-s2.yaml").write_text("solitaire: {keep_free: 2}\n")
+    result = fedtool("run", "6", "--fed", week_six)
+    assert result.exit_code == 0, result.output
+    results = {m["id"]: m for m in json.loads(fedtool("results", "6", "--json", "--fed", week_six).output)}
+    schema = json.loads((ROOT / "docs/results.schema.json").read_text())
+    jsonschema.Draft202012Validator(schema).validate(list(results.values()))
+    s1, s2 = results["s1"], results["s2"]
+    assert s1["match_type"] == "solitaire" and s1["rating"] is None
+    assert s1["outcomes"]["doc-rennick"] == ("win" if s1["details"]["triplets"]["doc-rennick"] == 15 else "loss")
+    triplets = s2["details"]["triplets"]
+    top = max(triplets.values())
+    assert all(s2["outcomes"][who] == ("loss" if t < top else "win" if list(triplets.values()).count(top) == 1 else "draw") for who, t in triplets.items())
+    text = (week_six / "outbox/week-06/s2.md").read_text()
+    assert "The deal every player plays: left " in text and "completed triplets" in text
+
+
+def test_a_match_of_another_ruleset_still_needs_two_sides(demo_fed, fedtool):
+    """The card takes one side now (a solitaire round); every other ruleset refuses it with the line."""
+    card = demo_fed / "strategies/week-01/card.yaml"
+    text = card.read_text()
+    import re
+    first = re.search(r"sides: \[([a-z-]+), ([a-z-]+)\]", text)
+    card.write_text(text.replace(first.group(0), f"sides: [{first.group(1)}]", 1))
+    before = snapshot(demo_fed)
+    result = fedtool("run", "1", "--fed", demo_fed)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "has at least 2 sides, not 1 [card file]" in result.stderr, result.stderr
+    assert snapshot(demo_fed) == before

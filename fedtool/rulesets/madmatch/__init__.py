@@ -20,11 +20,13 @@ from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Rule
 from . import engine
 from .deck import Action, Deck, Monster, load_deck
 from .engine import Rules, Side
+from .solitaire import Round, SolitaireRules, play_round
 from .strategy import Strategy, read_strategy
 
-VARIATIONS = ("mad_match", "classic")
-VARIATION_NAMES = {"mad_match": "Mad Match", "classic": "the classic matching game"}
-FORMATS = ("best_of_three", "target", "single")
+VARIATIONS = ("mad_match", "classic", "solitaire")
+VARIATION_NAMES = {"mad_match": "Mad Match", "classic": "the classic matching game", "solitaire": "Mad Match solitaire"}
+SOLITAIRE_MOST = 8  # players in a solitaire round, each on the one deal
+FORMATS = ("best_of_three", "target", "single", "solitaire")
 FORMAT_NAMES = {"best_of_three": "best two out of three games", "target": "to a target score", "single": "one game"}
 RULE = "Mad Match"
 
@@ -51,7 +53,7 @@ class Sheet:
 class CardFields(FileModel):
     """A Mad Match card match's own fields."""
 
-    variation: Literal["mad_match", "classic"] = "mad_match"
+    variation: Literal["mad_match", "classic", "solitaire"] = "mad_match"
     format: Literal["best_of_three", "target", "single"] | None = None  # none: the fed's `match:` setting
     target: Annotated[StrictInt, Field(ge=1, le=10000)] | None = None  # a target score for this match
 
@@ -71,9 +73,14 @@ class MadMatchSettings(FileModel):
     frozen_cards: Literal["stay", "turn_back"] = "stay"
     turn_limit: Annotated[StrictInt, Field(ge=10, le=5000)] = 400
     classic_extra_turn: StrictBool = False
+    solitaire_score: Literal["triplets", "cards"] = "triplets"
+    solitaire_passes: Annotated[StrictInt, Field(ge=0, le=50)] = 0
 
     def rules(self) -> Rules:
         return Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
+
+    def solitaire_rules(self) -> SolitaireRules:
+        return SolitaireRules(self.solitaire_score, self.solitaire_passes)
 
 
 class MadMatch(Ruleset):
@@ -84,6 +91,7 @@ class MadMatch(Ruleset):
     finishes = FORMATS
     plays_odds = True
     strategy_optional = True
+    min_sides = 1  # a solitaire round may have one player; a game has two to four (`book`)
 
     def settings(self, raw: dict) -> MadMatchSettings:
         return validate(MadMatchSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.madmatch")
@@ -122,9 +130,13 @@ class MadMatch(Ruleset):
     def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
         options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
-        if not 2 <= len(wrestlers) <= 4:
-            raise FedError(Problem(card.shown, where, f"a Mad Match game has 2, 3 or 4 players, not {len(wrestlers)}", "Mad Match: 2 to 4 players"))
         variation, fmt, target = self._match_options(match.raw, options, len(wrestlers))
+        if variation == "solitaire":
+            if len(wrestlers) > SOLITAIRE_MOST:
+                raise FedError(Problem(card.shown, where, f"a solitaire round has 1 to {SOLITAIRE_MOST} players, not {len(wrestlers)}", "Mad Match solitaire"))
+        elif not 2 <= len(wrestlers) <= 4:
+            alone = " (one player: variation: solitaire)" if len(wrestlers) == 1 else ""
+            raise FedError(Problem(card.shown, where, f"a Mad Match game has 2, 3 or 4 players, not {len(wrestlers)}{alone}", "Mad Match: 2 to 4 players"))
         problems = Collector()
         deck = None
         try:
@@ -148,24 +160,34 @@ class MadMatch(Ruleset):
             except FedError as exc:
                 problems.extend(exc)
         problems.raise_if_any()
+        if variation == "solitaire":
+            fmt = "solitaire"
         setup = {"variation": variation, "format": fmt, "target": target, "deck": deck, "sides": self._sides(options, wrestlers, strategies),
-                 "ids": [w.id for w in wrestlers], "names": [w.name for w in wrestlers], "rules": options.rules(), "max_games": options.max_games}
+                 "ids": [w.id for w in wrestlers], "names": [w.name for w in wrestlers], "rules": options.rules(), "max_games": options.max_games,
+                 "solitaire": options.solitaire_rules()}
         return Booking(match, setup, wrestlers, notes, {"format": fmt, "variation": variation})
 
     def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
         options = self.settings(settings)
         variation, fmt, target = self._match_options(match.raw, options, len(wrestlers))
-        how = FORMAT_NAMES[fmt] + (f" ({target} points)" if fmt == "target" else "")
+        how = "the same deal for every player" if variation == "solitaire" else FORMAT_NAMES[fmt] + (f" ({target} points)" if fmt == "target" else "")
         return {"names": [w.name for w in wrestlers], "variation": VARIATION_NAMES[variation], "format": how}
 
-    def resolve(self, booking: Booking, dice: Dice) -> engine.Match:
+    def resolve(self, booking: Booking, dice: Dice) -> engine.Match | Round:
         s = booking.setup
+        if s["variation"] == "solitaire":
+            result = play_round(s["deck"], s["names"], [side.strategy.keep_free for side in s["sides"]], dice, s["solitaire"])
+            result.log = dice.take_log()
+            return result
         result = engine.play_match(s["deck"], s["sides"], dice, s["rules"], s["variation"], s["format"], s["target"], s["max_games"], record=True)
         result.log = dice.take_log()
         return result
 
     def outcomes(self, booking: Booking, result: engine.Match) -> list[str]:
         if result.winner is None:
+            if isinstance(result, Round):  # ruling S8: a tie at the top is a draw for those tied; one player alone lost
+                top = max(result.totals)
+                return ["draw" if t == top and len(result.totals) > 1 else "loss" for t in result.totals]
             return ["draw"] * len(booking.wrestlers)
         return ["win" if i == result.winner else "loss" for i in range(len(booking.wrestlers))]
 
@@ -184,12 +206,15 @@ class MadMatch(Ruleset):
             **booking.extra,
             "winner": None if result.winner is None else ids[result.winner],
             "method": result.format if result.winner is not None else "draw",
+            "triplets": [g.triplets for g in result.games] if isinstance(result, Round) else None,
             "round": len(result.games),
             "sides": [{"id": ids[i], "name": names[i]} for i in range(len(ids))],
             "totals": list(result.totals),
             "games_won": list(result.wins),
             "games": [{"number": g.number, "first": ids[g.first], "scores": list(g.scores), "winner": None if g.winner is None else ids[g.winner],
-                       "turns": g.turns, "called": g.called} for g in result.games],
+                       "turns": g.turns, "called": g.called} for g in result.games] if not isinstance(result, Round) else
+                     [{"number": 1, "first": None, "scores": list(result.totals), "winner": None if result.winner is None else ids[result.winner],
+                       "turns": None, "called": False}],
         }
 
     def result_details(self, summary: dict) -> dict:
@@ -208,23 +233,28 @@ class MadMatch(Ruleset):
             "games_won": by_id(summary.get("games_won")),
             "games": [{"number": g.get("number"), "player_one": g.get("first"), "scores": by_id(g.get("scores")), "winner": g.get("winner"),
                        "turns": g.get("turns")} for g in games],
+            "triplets": by_id(summary.get("triplets")),
         }
 
-    def rating_inputs(self, booking: Booking, result: engine.Match) -> dict:
+    def rating_inputs(self, booking: Booking, result: engine.Match) -> dict | None:
         """Closeness: the runner-up's points over the winner's; lead changes: the game winner
-        changing from game to game; high spots: strikes collected and steals; never a roll."""
+        changing from game to game; high spots: strikes collected and steals; never a roll.
+        A solitaire round is not rated (no one plays against anyone)."""
+        if isinstance(result, Round):
+            return None
         totals = sorted(result.totals, reverse=True)
         closeness = Fraction(totals[1], totals[0]) if totals[0] else Fraction(1)
         changes, last = 0, None
         high = 0
+        cards = booking.setup["deck"].cards()
         for g in result.games:
             if g.winner is not None:
                 if last is not None and g.winner != last:
                     changes += 1
                 last = g.winner
             high += sum(1 for coll in g.collections for count, strike in coll.values() if strike)
-            high += sum(1 for _, _, c, _ in g.used if isinstance(booking.setup["deck"].cards()[c] if g.variation != "classic" else None, Action)
-                        and booking.setup["deck"].cards()[c].effect == "steal")
+            if g.variation != "classic":
+                high += sum(1 for _, _, c, _ in g.used if cards[c].effect == "steal")
         return {"closeness": min(Fraction(1), closeness), "lead_changes": changes, "near_falls": 0, "high_spots": high,
                 "finish": "clean" if result.winner is not None else "draw", "grudge": False}
 
@@ -259,17 +289,23 @@ class MadMatch(Ruleset):
         wrestlers = [self.read_sheet(data, file, wid, {}) for data, file, wid in sheets]
         read = [read_strategy(data, file, deck) for data, file in strategies] + [Strategy()] * (len(wrestlers) - len(strategies))
         setup = {"variation": "mad_match", "format": "single", "target": 0, "deck": deck, "sides": self._sides(opts, wrestlers, read),
-                 "ids": [w.id for w in wrestlers], "names": [w.name for w in wrestlers], "rules": opts.rules(), "max_games": 1}
+                 "ids": [w.id for w in wrestlers], "names": [w.name for w in wrestlers], "rules": opts.rules(), "max_games": 1,
+                 "solitaire": opts.solitaire_rules()}
         return Booking(None, setup, wrestlers)
 
     def trial(self, setup: dict, dice: Dice) -> Trial:
+        if setup["variation"] == "solitaire":
+            played = play_round(setup["deck"], setup["names"], [side.strategy.keep_free for side in setup["sides"]], dice, setup["solitaire"])
+            return Trial(played.winner, "solitaire" if played.winner is not None else "draw", 1)
         result = engine.play_match(setup["deck"], setup["sides"], dice, setup["rules"], setup["variation"], setup["format"], setup["target"], setup["max_games"])
         return Trial(result.winner, result.format if result.winner is not None else "draw", len(result.games))
 
     # ---------------------------------------------------------------- the writeup
 
     def describe(self, booking: Booking, result: engine.Match) -> dict:
-        from .narrate import describe_match
+        from .narrate import describe_match, describe_round
+        if isinstance(result, Round):
+            return describe_round(booking.setup, result)
         return describe_match(booking.setup, result)
 
 

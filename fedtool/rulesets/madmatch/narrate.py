@@ -92,7 +92,7 @@ def describe_match(setup: dict, result: Match) -> dict:
         headline = f"{'Mad Match' if not classic else 'Matching game'}: {names[result.winner]} wins, {how}"
     else:
         headline = f"{'Mad Match' if not classic else 'Matching game'}: {', '.join(names)} draw"
-    return {"headline": headline, "names": names, "variation": "the classic matching game" if classic else "Mad Match",
+    return {"headline": headline, "names": names, "variation": "the classic matching game" if classic else "Mad Match", "solitaire": False,
             "format": {"best_of_three": "best two out of three", "target": f"to {setup['target']} points", "single": "one game"}[result.format],
             "games": games, "totals": list(result.totals), "wins": list(result.wins), "columns": columns,
             "totals_line": ", ".join(f"{names[p]} {t} points, {result.wins[p]} game{'s' if result.wins[p] != 1 else ''}" for p, t in enumerate(result.totals))}
@@ -100,3 +100,29 @@ def describe_match(setup: dict, result: Match) -> dict:
 
 def _where(pos: int, columns: int) -> str:
     return f"{ROWS[pos // columns]}{pos % columns + 1}"
+
+
+def describe_round(setup: dict, result) -> dict:
+    """A solitaire round: the deal every player played, then each player's game, move by move,
+    the table at the end and the score."""
+    deck, names = setup["deck"], setup["names"]
+    rules = setup["solitaire"]
+    cards = deck.cards()
+    players = []
+    for p, game in enumerate(result.games):
+        players.append({"name": names[p], "moves": game.moves, "layout": game.layout, "triplets": game.triplets, "grouped": game.grouped,
+                        "score": game.score, "won": game.won, "passes": game.passes})
+    measure = "completed triplets" if rules.score == "triplets" else "cards grouped in twos and threes"
+    if len(names) == 1:
+        game = result.games[0]
+        headline = f"Mad Match solitaire: {names[0]} " + ("groups every monster" if game.won else f"scores {game.score} ({measure})")
+    elif result.winner is not None:
+        others = max(t for q, t in enumerate(result.totals) if q != result.winner)
+        headline = f"Mad Match solitaire: {names[result.winner]} wins, {result.totals[result.winner]} to {others} {measure}"
+    else:
+        headline = f"Mad Match solitaire: a tie at {max(result.totals)} {measure}"
+    return {"headline": headline, "names": names, "variation": "Mad Match solitaire", "format": "the same deal for every player",
+            "solitaire": True, "players": players, "measure": measure,
+            "deal_left": [cards[c].name for c in result.order[:5]],
+            "deal_up": [cards[result.order[k]].name for k in (10, 15, 19, 22, 24)],  # the dealing order of the instructions (solitaire.Table)
+            "totals_line": ", ".join(f"{names[p]} {t}" for p, t in enumerate(result.totals))}

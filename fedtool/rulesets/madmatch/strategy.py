@@ -18,12 +18,16 @@ RULE = "Mad Match strategy (docs/mad-match-strategy.md)"
 WHENS = ("default", "always", "never", "leading", "trailing", "endgame")
 TARGETS = ("best", "leader", "next", "strike")
 TURN_WHEN = re.compile(r"^turn (\d{1,3}) or later$")
-FIELDS = ("player", "unknown", "spares", "deny_spares", "use_at", "endgame", "actions")
+FIELDS = ("player", "unknown", "spares", "deny_spares", "use_at", "endgame", "actions", "solitaire")
 
 
 class ActionModel(FileModel):
     when: str = "default"
     target: Literal["best", "leader", "next", "strike"] = "best"
+
+
+class SolitaireModel(FileModel):
+    keep_free: Annotated[StrictInt, Field(ge=0, le=5)] = 0  # right slots kept open for cards to come
 
 
 class StrategyModel(FileModel):
@@ -36,6 +40,7 @@ class StrategyModel(FileModel):
     use_at: Annotated[StrictInt, Field(ge=1, le=200)] = 6  # an Action card is used for a swing of this many points or more
     endgame: Annotated[StrictInt, Field(ge=0, le=45)] = 9  # with this many Monster cards or fewer in the grid, for any gain
     actions: Annotated[dict[str, ActionModel], Field(max_length=20)] = {}
+    solitaire: SolitaireModel = SolitaireModel()
 
 
 @dataclass
@@ -71,6 +76,7 @@ class Strategy:
     endgame: int = 9
     actions: dict = field(default_factory=dict)  # action id or effect -> ActionRule
     lines: dict = field(default_factory=dict)
+    keep_free: int = 0  # solitaire: right slots kept open
 
     def takes_spare(self, monster) -> bool:
         """Whether the third card of a pair it holds is collected as a spare: `when_better`
@@ -132,6 +138,8 @@ class Strategy:
             Reading(lines.get("use_at", 0), f"uses an Action card for a swing of {self.use_at} points or more, or for any gain once "
                     f"{self.endgame} or fewer Monster cards are left in the grid"),
         ]
+        out.append(Reading(lines.get("solitaire", 0), f"solitaire: keeps {self.keep_free} right slot{'s' if self.keep_free != 1 else ''} "
+                           "open (a center card opens a right slot only while more are free)"))
         for action in deck.actions:
             if action.effect == "freeze":
                 continue
@@ -158,7 +166,9 @@ def _words(err: dict) -> str:
     kind, ctx = err["type"], err.get("ctx") or {}
     name = str(err["loc"][-1]) if err["loc"] else ""
     if kind == "extra_forbidden":
-        return f"unknown field {name!r}: the fields are {', '.join(FIELDS)}" if len(err["loc"]) == 1 else f"unknown field {name!r}: an action has when and target"
+        if len(err["loc"]) == 1:
+            return f"unknown field {name!r}: the fields are {', '.join(FIELDS)}"
+        return f"unknown field {name!r}: " + ("solitaire has keep_free" if err["loc"][0] == "solitaire" else "an action has when and target")
     if kind == "literal_error":
         return f"{err['input']!r} is not one of {ctx.get('expected', '').replace(chr(39), '')}"
     if kind in ("greater_than_equal", "less_than_equal"):
@@ -213,4 +223,4 @@ def read_strategy(data: Any, file: str, deck, side_id: str | None = None, side_n
                 actions[key] = ActionRule(when, target, line_of(data, ("actions", name)) or 0)
     problems.raise_if_any()
     lines = {key: line_of(data, (key,)) or 0 for key in FIELDS if key in data}
-    return Strategy(model.unknown, model.spares, model.deny_spares, model.use_at, model.endgame, actions, lines)
+    return Strategy(model.unknown, model.spares, model.deny_spares, model.use_at, model.endgame, actions, lines, model.solitaire.keep_free)
