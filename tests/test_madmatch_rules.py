@@ -383,3 +383,16 @@ def test_rating_closeness_is_a_fraction():
     booking = Booking(None, {"deck": DECK, "variation": "mad_match"}, [])
     inputs = MadMatch().rating_inputs(booking, match)
     assert isinstance(inputs["closeness"], Fraction) and 0 <= inputs["closeness"] <= 1
+
+
+def test_a_deck_may_give_a_steal_two_cards():
+    """R9: `cards: two` takes two cards of a set: Kidnap so made, on a strike (Solar Slug x3, 18),
+    leaves a single (1) and gives the thief a pair (6)."""
+    import dataclasses
+    from fedtool.rulesets.madmatch.deck import Deck
+    two = Deck(DECK.monsters, tuple(dataclasses.replace(a, cards="two") if a.id == "kidnap" else a for a in DECK.actions), "two.yaml")
+    eager = read_strategy({"actions": {"kidnap": {"when": "always"}}}, "s.yaml", two)
+    sides = [Side("P0", 20, eager), Side("P1", 20, Strategy())]
+    game = Play(two, sides, stacked([KIDNAP, SCORCH, ZAP, SOLAR, SOLAR + 1, SOLAR + 2]), Rules(), record=True).run()
+    assert game.log[2].used[:5] == (KIDNAP, "steal", 1, 1, 2)
+    assert game.log[2].scores[:2] == (6, 1)

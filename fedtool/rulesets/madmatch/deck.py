@@ -53,7 +53,7 @@ class Action:
     copies: int
     effect: str  # freeze, steal, destroy
     extends: bool = False  # a freeze that extends to the next player's turn
-    cards: str = "one"  # steal / destroy: one card of a set, or the whole set
+    cards: str = "one"  # steal / destroy: one card of a set, two (or the one there is), or the whole set
 
 
 @dataclass(frozen=True)
@@ -161,8 +161,8 @@ def read_deck(data: Any, shown: str) -> Deck:
             if "extends" in entry:
                 problems.add(shown, _at(data, ("actions", n, "extends")), "only a freeze extends to the next player's turn", RULE)
                 continue
-            if cards not in ("one", "set"):
-                problems.add(shown, _at(data, ("actions", n, "cards")), f"cards {cards!r}: a steal or destroy takes one card or the set (one, set)", RULE)
+            if cards not in ("one", "two", "set"):
+                problems.add(shown, _at(data, ("actions", n, "cards")), f"cards {cards!r}: a steal or destroy takes one card, two, or the set (one, two, set)", RULE)
                 continue
         actions.append(Action(_key(entry["id"]), str(entry["name"]), copies, effect, bool(extends) if effect == "freeze" else False,
                               cards if effect != "freeze" else "one"))

@@ -490,7 +490,7 @@ class Play:
         n = len(theirs)
         if not n:
             return 0
-        taken = n if action.cards == "set" else 1
+        taken = n if action.cards == "set" else min(2, n) if action.cards == "two" else 1
         lose = monster.value(n, m in self.strikes[q]) - monster.value(n - taken, False)
         gain = 0
         if action.effect == "steal":
@@ -505,7 +505,7 @@ class Play:
         self.hands[p].remove(c)
         self.out.append(c)
         theirs = self.colls[q][m]
-        taken = len(theirs) if action.cards == "set" else 1
+        taken = len(theirs) if action.cards == "set" else min(2, len(theirs)) if action.cards == "two" else 1
         moved = theirs[-taken:]
         del theirs[-taken:]
         self.strikes[q].discard(m)
