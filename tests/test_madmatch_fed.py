@@ -21,15 +21,15 @@ matches:
   - id: m1
     ruleset: madmatch
     title: Mad Match
-    sides: [ida-voss, doc-rennick, mabel-stroud]
-    strategies: {ida-voss: ida-voss.yaml, doc-rennick: doc-rennick.yaml, mabel-stroud: mabel-m1.yaml}
+    sides: [zelda-voss, zeke-rennick, zora-stroud]
+    strategies: {zelda-voss: zelda-voss.yaml, zeke-rennick: zeke-rennick.yaml, zora-stroud: zora-m1.yaml}
   - id: m2
     ruleset: madmatch
     variation: classic
     format: target
     target: 12
-    sides: [ida-voss, mabel-stroud]
-    strategies: {ida-voss: ida-classic.yaml, mabel-stroud: mabel-m2.yaml}
+    sides: [zelda-voss, zora-stroud]
+    strategies: {zelda-voss: zelda-classic.yaml, zora-stroud: zora-m2.yaml}
 """
 
 
@@ -38,7 +38,7 @@ def week_six(demo_fed):
     folder = demo_fed / "strategies/week-06"
     folder.mkdir()
     (folder / "card.yaml").write_text(CARD)
-    for name in ("ida-voss.yaml", "doc-rennick.yaml"):
+    for name in ("zelda-voss.yaml", "zeke-rennick.yaml"):
         shutil.copy(ROOT / "strategies/example-madmatch" / name, folder / name)
     return demo_fed
 
@@ -59,30 +59,30 @@ def test_a_week_of_mad_match_is_run_and_kept_in_the_league(week_six, fedtool):
     winner = m1["winner"]
     assert m1["details"]["games_won"][winner] == 2 and m1["outcomes"][winner] == "win"
     standings = json.loads(fedtool("standings", "--json", "--fed", week_six).output)
-    rows = {row["wrestler_id"]: row for table in standings if table.get("ruleset") == "madmatch" for row in table["rows"]} \
-        if isinstance(standings, list) else None
+    rows = {row["wrestler_id"]: row for table in standings if table["ruleset"] == "madmatch" for row in table["rows"]}
     text = fedtool("standings", "--fed", week_six).output
     assert "Mad Match" in text and "games" in text and "points" in text
-    if rows:
-        ida = rows["ida-voss"]
-        assert ida["match_points"] == points["ida-voss"] + results[1]["details"]["points"]["ida-voss"]
+    zelda = rows["zelda-voss"]  # both matches: the game's points and the classic game's pairs
+    assert zelda["match_points"] == points["zelda-voss"] + results[1]["details"]["points"]["zelda-voss"]
+    assert zelda["games_won"] == m1["details"]["games_won"]["zelda-voss"] + results[1]["details"]["games_won"]["zelda-voss"]
+    assert (zelda["wins"], zelda["losses"]) == ([m["outcomes"]["zelda-voss"] for m in results].count("win"), [m["outcomes"]["zelda-voss"] for m in results].count("loss"))
 
 
 @pytest.mark.parametrize("sides, message", [
-    ("[ida-voss]", "strategies/week-06/card.yaml, line 4, match m1: a Mad Match game has 2, 3 or 4 players, not 1 (one player: variation: solitaire)"),
-    ("[ida-voss, doc-rennick, mabel-stroud, igor, knutberger]", "strategies/week-06/card.yaml, line 4, match m1: a Mad Match game has 2, 3 or 4 players, not 5 [Mad Match: 2 to 4 players]"),
+    ("[zelda-voss]", "strategies/week-06/card.yaml, line 4, match m1: a Mad Match game has 2, 3 or 4 players, not 1 (one player: variation: solitaire)"),
+    ("[zelda-voss, zeke-rennick, zora-stroud, igor, knutberger]", "strategies/week-06/card.yaml, line 4, match m1: a Mad Match game has 2, 3 or 4 players, not 5 [Mad Match: 2 to 4 players]"),
 ])
 def test_a_card_with_one_side_or_five_is_refused(sides, message, week_six, fedtool):
     for who in ("igor", "knutberger"):
         (week_six / f"rosters/{who}.yaml").write_text(f"name: {who.title()}\nruleset: madmatch\nowner: {{name: {who}, email: {who}@players.example}}\n")
     card = week_six / "strategies/week-06/card.yaml"
     names = sides.strip("[]").split(", ")
-    files = ", ".join(f"{who}: {who}-m1.yaml" for who in names if who in ("ida-voss", "mabel-stroud"))
-    card.write_text(CARD.replace("    sides: [ida-voss, doc-rennick, mabel-stroud]\n    strategies: {ida-voss: ida-voss.yaml, doc-rennick: doc-rennick.yaml, mabel-stroud: mabel-m1.yaml}\n",
-                                 f"    sides: {sides}\n    strategies: {{{files}}}\n", 1).replace("sides: [ida-voss, mabel-stroud]", "sides: [ida-voss, mabel-stroud]"))
-    if "mabel-stroud" not in names:
-        card.write_text(card.read_text().replace("sides: [ida-voss, mabel-stroud]\n    strategies: {ida-voss: ida-classic.yaml, mabel-stroud: mabel-m2.yaml}",
-                                                 "sides: [ida-voss, doc-rennick]\n    strategies: {ida-voss: ida-classic.yaml, doc-rennick: doc-m2.yaml}"))
+    files = ", ".join(f"{who}: {who}-m1.yaml" for who in names if who in ("zelda-voss", "zora-stroud"))
+    card.write_text(CARD.replace("    sides: [zelda-voss, zeke-rennick, zora-stroud]\n    strategies: {zelda-voss: zelda-voss.yaml, zeke-rennick: zeke-rennick.yaml, zora-stroud: zora-m1.yaml}\n",
+                                 f"    sides: {sides}\n    strategies: {{{files}}}\n", 1).replace("sides: [zelda-voss, zora-stroud]", "sides: [zelda-voss, zora-stroud]"))
+    if "zora-stroud" not in names:
+        card.write_text(card.read_text().replace("sides: [zelda-voss, zora-stroud]\n    strategies: {zelda-voss: zelda-classic.yaml, zora-stroud: zora-m2.yaml}",
+                                                 "sides: [zelda-voss, zeke-rennick]\n    strategies: {zelda-voss: zelda-classic.yaml, zeke-rennick: zeke-m2.yaml}"))
     before = snapshot(week_six)
     result = fedtool("run", "6", "--fed", week_six)
     assert result.exit_code == 1 and "Traceback" not in result.output
@@ -91,14 +91,14 @@ def test_a_card_with_one_side_or_five_is_refused(sides, message, week_six, fedto
 
 
 @pytest.mark.parametrize("text, pieces", [
-    ("actions:\n  death_ray: {when: always}\n", ["strategies/week-06/ida-voss.yaml, line 2, field actions.death_ray: unknown Action card 'death_ray'"]),
+    ("actions:\n  death_ray: {when: always}\n", ["strategies/week-06/zelda-voss.yaml, line 2, field actions.death_ray: unknown Action card 'death_ray'"]),
     ("actions:\n  kidnap: {target: the_referee}\n", ["line 2, field actions.kidnap.target", "'the_referee'"]),
     ("actions:\n  cold_snap: {when: always}\n", ["line 2", "Cold Snap is a Freeze card"]),
     ("spares: sometimes\n", ["line 1, field spares: 'sometimes' is not one of always, when_better or never"]),
     ("memory: 20\n", ["line 1, field memory: unknown field 'memory'"]),
 ])
 def test_a_bad_strategy_is_refused_with_its_line(text, pieces, week_six, fedtool):
-    (week_six / "strategies/week-06/ida-voss.yaml").write_text(text)
+    (week_six / "strategies/week-06/zelda-voss.yaml").write_text(text)
     before = snapshot(week_six)
     result = fedtool("run", "6", "--fed", week_six)
     assert result.exit_code == 1 and "Traceback" not in result.output
@@ -121,10 +121,10 @@ def test_a_feds_deck_file_is_checked_before_anything_is_written(week_six, fedtoo
 
 
 def test_read_shows_how_a_strategy_reads(week_six, fedtool):
-    result = fedtool("read", week_six / "strategies/week-06/doc-rennick.yaml", "--fed", week_six)
+    result = fedtool("read", week_six / "strategies/week-06/zeke-rennick.yaml", "--fed", week_six)
     assert result.exit_code == 0, result.output
     assert "  line   7: Monster Mash (destroy one card): used as soon as it gains anything, on a strike (all three in one turn)" in result.output
-    assert result.output.rstrip().endswith("stands for match m1: ida-voss vs. doc-rennick vs. mabel-stroud")
+    assert result.output.rstrip().endswith("stands for match m1: zelda-voss vs. zeke-rennick vs. zora-stroud")
 
 
 def test_odds_name_every_side_of_a_three_player_game(week_six, fedtool):
@@ -134,10 +134,10 @@ def test_odds_name_every_side_of_a_three_player_game(week_six, fedtool):
     assert result.exit_code == 0, result.output
     report = json.loads(result.output)
     labels = [o["result"] for o in report["outcomes"]]
-    assert labels == ["Professor Ida Voss wins", "Doc Rennick wins", "Mabel Stroud wins", "draw"]
+    assert labels == ["Professor Zelda Voss wins", "Doc Zeke Rennick wins", "Zora Stroud wins", "draw"]
     assert sum(o["count"] for o in report["outcomes"]) == 200
     finishes = {f["result"]: f["count"] for f in report["finishes"]}
-    assert report["outcomes"][2]["count"] == finishes.get("Mabel Stroud by best_of_three", 0)
+    assert report["outcomes"][2]["count"] == finishes.get("Zora Stroud by best_of_three", 0)
 
 
 def test_a_solitaire_round_of_one_and_of_three(week_six, fedtool):
@@ -147,15 +147,15 @@ def test_a_solitaire_round_of_one_and_of_three(week_six, fedtool):
     card.write_text(CARD + """  - id: s1
     ruleset: madmatch
     variation: solitaire
-    sides: [doc-rennick]
-    strategies: {doc-rennick: doc-s1.yaml}
+    sides: [zeke-rennick]
+    strategies: {zeke-rennick: zeke-s1.yaml}
   - id: s2
     ruleset: madmatch
     variation: solitaire
-    sides: [ida-voss, doc-rennick, mabel-stroud]
-    strategies: {ida-voss: ida-s2.yaml, doc-rennick: doc-s2.yaml, mabel-stroud: mabel-s2.yaml}
+    sides: [zelda-voss, zeke-rennick, zora-stroud]
+    strategies: {zelda-voss: zelda-s2.yaml, zeke-rennick: zeke-s2.yaml, zora-stroud: zora-s2.yaml}
 """)
-    (week_six / "strategies/week-06/ida-s2.yaml").write_text("solitaire: {keep_free: 2}\n")
+    (week_six / "strategies/week-06/zelda-s2.yaml").write_text("solitaire: {keep_free: 2}\n")
     result = fedtool("run", "6", "--fed", week_six)
     assert result.exit_code == 0, result.output
     results = {m["id"]: m for m in json.loads(fedtool("results", "6", "--json", "--fed", week_six).output)}
@@ -163,7 +163,7 @@ def test_a_solitaire_round_of_one_and_of_three(week_six, fedtool):
     jsonschema.Draft202012Validator(schema).validate(list(results.values()))
     s1, s2 = results["s1"], results["s2"]
     assert s1["match_type"] == "solitaire" and s1["rating"] is None
-    assert s1["outcomes"]["doc-rennick"] == ("win" if s1["details"]["triplets"]["doc-rennick"] == 15 else "loss")
+    assert s1["outcomes"]["zeke-rennick"] == ("win" if s1["details"]["triplets"]["zeke-rennick"] == 15 else "loss")
     triplets = s2["details"]["triplets"]
     top = max(triplets.values())
     assert all(s2["outcomes"][who] == ("loss" if t < top else "win" if list(triplets.values()).count(top) == 1 else "draw") for who, t in triplets.items())

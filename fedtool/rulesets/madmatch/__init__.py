@@ -170,8 +170,16 @@ class MadMatch(Ruleset):
     def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
         options = self.settings(settings)
         variation, fmt, target = self._match_options(match.raw, options, len(wrestlers))
-        how = "the same deal for every player" if variation == "solitaire" else FORMAT_NAMES[fmt] + (f" ({target} points)" if fmt == "target" else "")
-        return {"names": [w.name for w in wrestlers], "variation": VARIATION_NAMES[variation], "format": how}
+        unit = "pairs" if variation == "classic" else "points"
+        how = "the same deal for every player" if variation == "solitaire" else FORMAT_NAMES[fmt] + (f" ({target} {unit})" if fmt == "target" else "")
+        if variation == "solitaire":
+            send = ("how many right slots to keep open for the cards to come (`solitaire: {keep_free: N}`); "
+                    "everything else is the order of moves docs/rulings/mad-match-solitaire.md gives")
+        else:
+            send = ("which cards to turn when memory fails you (a gamble on half-remembered ones, or unseen cards first)"
+                    + ("" if variation == "classic" else ", when to take a spare, whether to turn an opponent's third card away, "
+                       "and when and on whom to use each Action card you collect"))
+        return {"names": [w.name for w in wrestlers], "variation": VARIATION_NAMES[variation], "format": how, "send": send}
 
     def resolve(self, booking: Booking, dice: Dice) -> engine.Match | Round:
         s = booking.setup
