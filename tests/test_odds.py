@@ -83,4 +83,4 @@ def test_odds_refuses_a_match_of_another_ruleset(fedtool):
 
     result = fedtool("odds", "--match", "3/m1", "--fed", ROOT)
     assert result.exit_code == 1
-    assert "match 3/m1 is a matclash match; fedtool odds plays MatchMatch matches" in result.stderr
+    assert "match 3/m1 is a matclash match; fedtool odds plays MatchMatch, Mad Match matches" in result.stderr
