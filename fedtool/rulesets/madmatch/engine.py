@@ -131,6 +131,11 @@ def icon_battle(cards: list, players: int, dice: Dice, label: str) -> tuple[int,
 # ------------------------------------------------------------------------- the game
 
 
+def _newest_first(places: dict) -> list:
+    """Remembered positions, the most recently seen first (one alone needs no sorting)."""
+    return list(places) if len(places) == 1 else sorted(places, key=places.get, reverse=True)
+
+
 class Play:
     """One game of Mad Match (or of the classic matching game) in progress."""
 
@@ -166,7 +171,8 @@ class Play:
         self.used: list = []
         # memory: per player, per monster, the face-down positions seen and the turn each was last seen
         self.mem: list[list[dict[int, int]]] = [[{} for _ in deck.monsters] for _ in range(n)]
-        self.seen: list[set[int]] = [set() for _ in range(n)]
+        seen: set[int] = set()  # every player sees every card turned: one set, shared
+        self.seen: list[set[int]] = [seen] * n
         self.known: list[dict[int, int]] = [{} for _ in range(n)]  # per player: remembered position -> monster
         self.pair_value = [m.pair for m in deck.monsters]
         self.pairs_held: list[set[int]] = [set() for _ in range(n)]  # per player: the monsters it holds exactly two of
@@ -224,10 +230,11 @@ class Play:
         m = self.mon[self.grid[pos]]
         if pos not in self.frozen:
             self.down.add(pos)
+        self.seen[0].add(pos)  # shared by every player
+        turn = self.turn
         for p in range(len(self.sides)):
-            self.mem[p][m][pos] = self.turn
+            self.mem[p][m][pos] = turn
             self.known[p][pos] = m
-            self.seen[p].add(pos)
 
     def _gone(self, pos: int) -> None:
         """The card at pos leaves the grid: out of every memory."""
@@ -265,7 +272,7 @@ class Play:
                 continue
             if count == 1 and not self.classic and (len(self.colls[p][m]) == 2 or self._opponent_pair(p, m) is not None):
                 continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
-            for pos in sorted(places, key=places.get, reverse=True):
+            for pos in _newest_first(places):
                 if pos in down:
                     if self._recall(p, pos, m, recalled):
                         return pos, "remembered"
@@ -282,7 +289,7 @@ class Play:
             if best is not None:
                 places = mem[best]
                 got = []
-                for pos in sorted(places, key=places.get, reverse=True):
+                for pos in _newest_first(places):
                     if pos in down and self._recall(p, pos, best, recalled):
                         got.append(pos)
                         if len(got) == 2:
@@ -293,7 +300,7 @@ class Play:
             for m in sorted(self.pairs_held[p]):
                 places = mem[m]
                 if places and spare_ok[m]:
-                    for pos in sorted(places, key=places.get, reverse=True):
+                    for pos in _newest_first(places):
                         if pos in down and self._recall(p, pos, m, recalled):
                             return pos, "remembered"
             # d. deny an opponent's spare: the third card of its pair is removed from play
@@ -305,7 +312,7 @@ class Play:
                 for m in sorted(theirs):
                     places = mem[m]
                     if places:
-                        for pos in sorted(places, key=places.get, reverse=True):
+                        for pos in _newest_first(places):
                             if pos in down and self._recall(p, pos, m, recalled):
                                 return pos, "denied"
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
