@@ -71,6 +71,10 @@ def playthroughs() -> dict[str, dict[str, str]]:
         multi = fed / "strategies" / "example-fttm-multi"  # Face to the Mat three-for-alls and battle royales
         _invoke(["play", str(multi), "--fed", str(fed)])
         out["example-fttm-multi"] = _collect(fed / "outbox" / "exhibitions" / "example-fttm-multi")
+
+        madmatch = fed / "strategies" / "example-madmatch"  # Mad Match: a three-player game, the classic matching game
+        _invoke(["play", str(madmatch), "--fed", str(fed)])
+        out["example-madmatch"] = _collect(fed / "outbox" / "exhibitions" / "example-madmatch")
     return out
 
 

@@ -86,4 +86,4 @@ def test_odds_refuses_a_match_of_a_ruleset_without_trials(fedtool, monkeypatch):
     monkeypatch.setattr(MatClash, "plays_odds", False)
     result = fedtool("odds", "--match", "3/m1", "--fed", ROOT)
     assert result.exit_code == 1
-    assert "match 3/m1 is a matclash match; fedtool odds plays MatchMatch, Face to the Mat matches" in result.stderr
+    assert "match 3/m1 is a matclash match; fedtool odds plays MatchMatch, Face to the Mat, Mad Match matches" in result.stderr

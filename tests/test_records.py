@@ -151,7 +151,7 @@ def test_standings_tables_order_and_contenders(demo_league):
     tables = json.loads(invoke("standings", "--json", "--fed", demo_league))
     order = [(t["ruleset"], t["division"]) for t in tables]
     assert order == [("matchmatch", "light-heavyweight"), ("matchmatch", "heavyweight"), ("matchmatch", "superheavyweight"),
-                     ("matchmatch", "tag-teams"), ("matclash", None), ("facemat", None)]
+                     ("matchmatch", "tag-teams"), ("matclash", None), ("facemat", None), ("madmatch", None)]
     by = {(t["ruleset"], t["division"]): t for t in tables}
     light = by[("matchmatch", "light-heavyweight")]
     assert [r["wrestler_id"] for r in light["rows"]] == ["victor-vane", "friendly-sam", "silent-crane", "relampago", "skyline-sabrina"]

@@ -34,7 +34,7 @@ class MatchModel(FileModel):
     id: str | None = None
     ruleset: str | None = None
     title: str = Field(default="", max_length=200)
-    sides: list[str] = Field(min_length=2)
+    sides: list[str] = Field(min_length=1)  # at least the ruleset's `min_sides` (2 but for a solitaire round), checked when booked
     rounds: int | None = Field(default=None, ge=1, le=200)
     for_title: str | None = Field(default=None, max_length=63)  # a title of the fed's settings (fedtool.league.records)
     strategies: dict[str, str] = {}

@@ -19,6 +19,7 @@ REGISTRY = {
     "matchmatch": "fedtool.rulesets.matchmatch:MatchMatch",
     "matclash": "fedtool.rulesets.matclash:MatClash",
     "facemat": "fedtool.rulesets.facemat:FaceToTheMat",
+    "madmatch": "fedtool.rulesets.madmatch:MadMatch",
 }
 
 _loaded: dict[str, Ruleset] = {}

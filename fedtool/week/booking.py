@@ -67,9 +67,13 @@ def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | N
 
 def card_field_problems(card: Card, match: CardMatch, ruleset: Ruleset) -> list[Problem]:
     """The match's own fields (beyond the common ones) checked by its ruleset's `card_fields`
-    model, each problem with its line; none when they stand."""
+    model, and its number of sides against the ruleset's `min_sides`, each problem with its
+    line; none when they stand."""
     fields = match.ruleset_fields
     prefix = ("matches", match.position - 1)
+    if len(match.sides) < ruleset.min_sides:  # a solitaire round may have one side; a match has two or more
+        return [Problem(card.shown, place(match.raw, ("sides",), prefix=prefix),
+                        f"a {ruleset.name} match has at least {ruleset.min_sides} sides, not {len(match.sides)}", "card file")]
     if ruleset.card_fields is None:
         return [Problem(card.shown, place(match.raw, (key,), prefix=prefix), f"unknown field {key!r} ({ruleset.name} matches have none of their own)", "card file")
                 for key in fields]

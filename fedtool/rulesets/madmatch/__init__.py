@@ -1,0 +1,320 @@
+"""Mad Match: a monster card-matching game of memory and spite for 2 to 4 players, played by
+mail through each side's memory (on its sheet) and strategy. Not a wrestling game: it shares
+nothing with the other rulesets but the interface (fedtool/rulesets/base.py)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import Field, StrictBool, StrictInt
+from typing import Annotated
+
+from fedtool.kernel.dice import Dice
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
+from fedtool.kernel.yamlio import load_yaml
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
+from . import engine
+from .deck import Action, Deck, Monster, load_deck
+from .engine import Rules, Side
+from .solitaire import Round, SolitaireRules, play_round
+from .strategy import Strategy, read_strategy
+
+VARIATIONS = ("mad_match", "classic", "solitaire")
+VARIATION_NAMES = {"mad_match": "Mad Match", "classic": "the classic matching game", "solitaire": "Mad Match solitaire"}
+SOLITAIRE_MOST = 8  # players in a solitaire round, each on the one deal
+FORMATS = ("best_of_three", "target", "single", "solitaire")
+FORMAT_NAMES = {"best_of_three": "best two out of three games", "target": "to a target score", "single": "one game"}
+RULE = "Mad Match"
+
+
+class SheetModel(FileModel):
+    """A Mad Match player: a name, an owner, a memory and optional flavour."""
+
+    name: Name
+    ruleset: Literal["madmatch"]
+    owner: OwnerModel
+    memory: Annotated[StrictInt, Field(ge=0, le=100)] | None = None  # on the fed's memory die; none: the fed's default_memory
+    bio: str = Field(default="", max_length=4000)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    id: str
+    name: str
+    memory: int | None
+    bio: str = ""
+    members: tuple = ()
+
+
+class CardFields(FileModel):
+    """A Mad Match card match's own fields."""
+
+    variation: Literal["mad_match", "classic", "solitaire"] = "mad_match"
+    format: Literal["best_of_three", "target", "single"] | None = None  # none: the fed's `match:` setting
+    target: Annotated[StrictInt, Field(ge=1, le=10000)] | None = None  # a target score for this match
+
+
+class MadMatchSettings(FileModel):
+    """`rulesets: madmatch:` in rosters/fed.yaml (docs/rulings/mad-match.md, the settings table)."""
+
+    deck: str | None = None  # a fed's own deck file, in rosters/
+    missing_strategy: Literal["default", "refuse"] = "default"
+    match: Literal["best_of_three", "target", "single"] = "best_of_three"
+    target_two: Annotated[StrictInt, Field(ge=1, le=10000)] = 250  # "250 points is a good target score for two player games"
+    target_more: Annotated[StrictInt, Field(ge=1, le=10000)] = 150  # "150 points is better for 3 or 4 player games"
+    max_games: Annotated[StrictInt, Field(ge=1, le=50)] = 9
+    memory_die: Annotated[StrictInt, Field(ge=2, le=100)] = 20
+    memory_fade: Annotated[StrictInt, Field(ge=1, le=100)] = 4
+    default_memory: Annotated[StrictInt, Field(ge=0, le=100)] = 14
+    frozen_cards: Literal["stay", "turn_back"] = "stay"
+    turn_limit: Annotated[StrictInt, Field(ge=10, le=5000)] = 400
+    classic_extra_turn: StrictBool = False
+    solitaire_score: Literal["triplets", "cards"] = "triplets"
+    solitaire_passes: Annotated[StrictInt, Field(ge=0, le=50)] = 0
+
+    def rules(self) -> Rules:
+        return Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
+
+    def solitaire_rules(self) -> SolitaireRules:
+        return SolitaireRules(self.solitaire_score, self.solitaire_passes)
+
+
+class MadMatch(Ruleset):
+    id = "madmatch"
+    name = "Mad Match"
+    template = "madmatch/match"
+    card_fields = CardFields
+    finishes = FORMATS
+    plays_odds = True
+    strategy_optional = True
+    min_sides = 1  # a solitaire round may have one player; a game has two to four (`book`)
+
+    def settings(self, raw: dict) -> MadMatchSettings:
+        return validate(MadMatchSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.madmatch")
+
+    def deck(self, options: MadMatchSettings, rosters: Path | None) -> Deck:
+        if options.deck and rosters is not None:
+            path = rosters / Path(options.deck).name  # a file in rosters/ only
+            return load_deck(path, f"rosters/{path.name}")
+        return load_deck()
+
+    # ---------------------------------------------------------------- sheets
+
+    def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict) -> WrestlerRecord:
+        model = validate(SheetModel, data, file, "Mad Match player sheet")
+        sheet = Sheet(wrestler_id, model.name, model.memory, model.bio)
+        return WrestlerRecord(wrestler_id, model.name, self.id, model.owner.name, str(model.owner.email), sheet)
+
+    def initial_state(self, wrestler: WrestlerRecord) -> dict:
+        return {}  # Mad Match keeps records only: standings come from the results
+
+    # ---------------------------------------------------------------- a week
+
+    def _sides(self, options: MadMatchSettings, wrestlers: list[WrestlerRecord], strategies: list[Strategy]) -> list[Side]:
+        sides = []
+        for w, strategy in zip(wrestlers, strategies):
+            memory = w.sheet.memory if w.sheet.memory is not None else options.default_memory
+            sides.append(Side(w.name, memory, strategy))
+        return sides
+
+    def _match_options(self, raw: dict, options: MadMatchSettings, sides: int) -> tuple[str, str, int]:
+        variation = raw.get("variation") or "mad_match"
+        fmt = raw.get("format") or options.match
+        target = raw.get("target") or (options.target_two if sides == 2 else options.target_more)
+        return variation, fmt, target
+
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+        options = self.settings(settings)
+        where = f"line {match.line}, match {match.id}"
+        variation, fmt, target = self._match_options(match.raw, options, len(wrestlers))
+        if variation == "solitaire":
+            if len(wrestlers) > SOLITAIRE_MOST:
+                raise FedError(Problem(card.shown, where, f"a solitaire round has 1 to {SOLITAIRE_MOST} players, not {len(wrestlers)}", "Mad Match solitaire"))
+        elif not 2 <= len(wrestlers) <= 4:
+            alone = " (one player: variation: solitaire)" if len(wrestlers) == 1 else ""
+            raise FedError(Problem(card.shown, where, f"a Mad Match game has 2, 3 or 4 players, not {len(wrestlers)}{alone}", "Mad Match: 2 to 4 players"))
+        problems = Collector()
+        deck = None
+        try:
+            deck = self.deck(options, card.fed.rosters)
+        except FedError as exc:
+            problems.extend(exc)
+            problems.raise_if_any()
+        strategies, notes = [], []
+        for wrestler in wrestlers:
+            path = card.strategy_path(match, wrestler.id)
+            shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
+            if not path.exists():
+                if options.missing_strategy == "refuse":
+                    problems.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "fed settings: rulesets.madmatch.missing_strategy is refuse")
+                    continue
+                strategies.append(Strategy())
+                notes.append(f"{wrestler.name} sent no strategy and plays the built-in default.")
+                continue
+            try:
+                strategies.append(read_strategy(load_yaml(path, shown), shown, deck, wrestler.id, wrestler.name))
+            except FedError as exc:
+                problems.extend(exc)
+        problems.raise_if_any()
+        if variation == "solitaire":
+            fmt = "solitaire"
+        setup = {"variation": variation, "format": fmt, "target": target, "deck": deck, "sides": self._sides(options, wrestlers, strategies),
+                 "ids": [w.id for w in wrestlers], "names": [w.name for w in wrestlers], "rules": options.rules(), "max_games": options.max_games,
+                 "solitaire": options.solitaire_rules()}
+        return Booking(match, setup, wrestlers, notes, {"format": fmt, "variation": variation})
+
+    def announce(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], settings: dict) -> dict:
+        options = self.settings(settings)
+        variation, fmt, target = self._match_options(match.raw, options, len(wrestlers))
+        unit = "pairs" if variation == "classic" else "points"
+        how = "the same deal for every player" if variation == "solitaire" else FORMAT_NAMES[fmt] + (f" ({target} {unit})" if fmt == "target" else "")
+        if variation == "solitaire":
+            send = ("how many right slots to keep open for the cards to come (`solitaire: {keep_free: N}`); "
+                    "everything else is the order of moves docs/rulings/mad-match-solitaire.md gives")
+        else:
+            send = ("which cards to turn when memory fails you (a gamble on half-remembered ones, or unseen cards first)"
+                    + ("" if variation == "classic" else ", when to take a spare, whether to turn an opponent's third card away, "
+                       "and when and on whom to use each Action card you collect"))
+        return {"names": [w.name for w in wrestlers], "variation": VARIATION_NAMES[variation], "format": how, "send": send}
+
+    def resolve(self, booking: Booking, dice: Dice) -> engine.Match | Round:
+        s = booking.setup
+        if s["variation"] == "solitaire":
+            result = play_round(s["deck"], s["names"], [side.strategy.keep_free for side in s["sides"]], dice, s["solitaire"])
+            result.log = dice.take_log()
+            return result
+        result = engine.play_match(s["deck"], s["sides"], dice, s["rules"], s["variation"], s["format"], s["target"], s["max_games"], record=True)
+        result.log = dice.take_log()
+        return result
+
+    def outcomes(self, booking: Booking, result: engine.Match) -> list[str]:
+        if result.winner is None:
+            if isinstance(result, Round):  # ruling S8: a tie at the top is a draw for those tied; one player alone lost
+                top = max(result.totals)
+                return ["draw" if t == top and len(result.totals) > 1 else "loss" for t in result.totals]
+            return ["draw"] * len(booking.wrestlers)
+        return ["win" if i == result.winner else "loss" for i in range(len(booking.wrestlers))]
+
+    def missing_strategy(self, settings: dict) -> str:
+        return settings.get("missing_strategy", "default")
+
+    def strategy_readings(self, path: Path, shown: str) -> list | None:
+        deck = load_deck()
+        return read_strategy(load_yaml(path, shown), shown, deck).readings(deck)
+
+    # ---------------------------------------------------------------- results
+
+    def summary(self, booking: Booking, result: engine.Match) -> dict:
+        ids, names = booking.setup["ids"], booking.setup["names"]
+        return {
+            **booking.extra,
+            "winner": None if result.winner is None else ids[result.winner],
+            "method": result.format if result.winner is not None else "draw",
+            "triplets": [g.triplets for g in result.games] if isinstance(result, Round) else None,
+            "round": len(result.games),
+            "sides": [{"id": ids[i], "name": names[i]} for i in range(len(ids))],
+            "totals": list(result.totals),
+            "games_won": list(result.wins),
+            "games": [{"number": g.number, "first": ids[g.first], "scores": list(g.scores), "winner": None if g.winner is None else ids[g.winner],
+                       "turns": g.turns, "called": g.called} for g in result.games] if not isinstance(result, Round) else
+                     [{"number": 1, "first": None, "scores": list(result.totals), "winner": None if result.winner is None else ids[result.winner],
+                       "turns": None, "called": False}],
+        }
+
+    def result_details(self, summary: dict) -> dict:
+        """Mad Match in `fedtool results --json`: the variation, the match's format, each
+        player's points and games won, and each game's scores by player, Player One and turns."""
+        ids = [side.get("id") for side in summary.get("sides") or [] if isinstance(side, dict)]
+
+        def by_id(values: Any) -> dict | None:
+            return dict(zip(ids, values)) if isinstance(values, list) and len(values) == len(ids) else None
+
+        games = [g for g in summary.get("games") or [] if isinstance(g, dict)]
+        return {
+            "match_type": summary.get("variation") or "mad_match",
+            "format": summary.get("format"),
+            "points": by_id(summary.get("totals")),
+            "games_won": by_id(summary.get("games_won")),
+            "games": [{"number": g.get("number"), "player_one": g.get("first"), "scores": by_id(g.get("scores")), "winner": g.get("winner"),
+                       "turns": g.get("turns")} for g in games],
+            "triplets": by_id(summary.get("triplets")),
+        }
+
+    def rating_inputs(self, booking: Booking, result: engine.Match) -> dict | None:
+        """Closeness: the runner-up's points over the winner's; lead changes: the game winner
+        changing from game to game; high spots: strikes collected and steals; never a roll.
+        A solitaire round is not rated (no one plays against anyone)."""
+        if isinstance(result, Round):
+            return None
+        totals = sorted(result.totals, reverse=True)
+        closeness = Fraction(totals[1], totals[0]) if totals[0] else Fraction(1)
+        changes, last = 0, None
+        high = 0
+        cards = booking.setup["deck"].cards()
+        for g in result.games:
+            if g.winner is not None:
+                if last is not None and g.winner != last:
+                    changes += 1
+                last = g.winner
+            high += sum(1 for coll in g.collections for count, strike in coll.values() if strike)
+            if g.variation != "classic":
+                high += sum(1 for _, _, c, _ in g.used if cards[c].effect == "steal")
+        return {"closeness": min(Fraction(1), closeness), "lead_changes": changes, "near_falls": 0, "high_spots": high,
+                "finish": "clean" if result.winner is not None else "draw", "grudge": False}
+
+    def standing_extras(self, wrestler_id: str, matches: list[dict]) -> dict:
+        """Games won and points scored over every Mad Match the player played."""
+        games = points = 0
+        for m in matches:
+            summary = m["summary"]
+            side = m.get("side")
+            if not isinstance(side, int):
+                continue
+            won, totals = summary.get("games_won"), summary.get("totals")
+            if isinstance(won, list) and 0 <= side < len(won) and isinstance(won[side], int):
+                games += won[side]
+            if isinstance(totals, list) and 0 <= side < len(totals) and isinstance(totals[side], int):
+                points += totals[side]
+        return {"match_points": points, "games_won": games}
+
+    def standing_columns(self) -> tuple[Column, ...]:
+        return (Column("games", lambda r: r.get("games_won", 0)), Column("points", lambda r: r.get("match_points", 0)))
+
+    def contender_key(self, row: dict) -> tuple:
+        return (row["wins"], row.get("games_won", 0), row.get("match_points", 0))
+
+    # ---------------------------------------------------------------- odds
+
+    def exhibition(self, sheets: list, strategies: list, settings: dict, options: dict) -> Booking:
+        opts = self.settings(settings)
+        if not 2 <= len(sheets) <= 4:
+            raise FedError(Problem(None, None, f"a Mad Match game has 2, 3 or 4 players, not {len(sheets)}", "Mad Match: 2 to 4 players"))
+        deck = load_deck()
+        wrestlers = [self.read_sheet(data, file, wid, {}) for data, file, wid in sheets]
+        read = [read_strategy(data, file, deck) for data, file in strategies] + [Strategy()] * (len(wrestlers) - len(strategies))
+        setup = {"variation": "mad_match", "format": "single", "target": 0, "deck": deck, "sides": self._sides(opts, wrestlers, read),
+                 "ids": [w.id for w in wrestlers], "names": [w.name for w in wrestlers], "rules": opts.rules(), "max_games": 1,
+                 "solitaire": opts.solitaire_rules()}
+        return Booking(None, setup, wrestlers)
+
+    def trial(self, setup: dict, dice: Dice) -> Trial:
+        if setup["variation"] == "solitaire":
+            played = play_round(setup["deck"], setup["names"], [side.strategy.keep_free for side in setup["sides"]], dice, setup["solitaire"])
+            return Trial(played.winner, "solitaire" if played.winner is not None else "draw", 1)
+        result = engine.play_match(setup["deck"], setup["sides"], dice, setup["rules"], setup["variation"], setup["format"], setup["target"], setup["max_games"])
+        return Trial(result.winner, result.format if result.winner is not None else "draw", len(result.games))
+
+    # ---------------------------------------------------------------- the writeup
+
+    def describe(self, booking: Booking, result: engine.Match) -> dict:
+        from .narrate import describe_match, describe_round
+        if isinstance(result, Round):
+            return describe_round(booking.setup, result)
+        return describe_match(booking.setup, result)
+
+
+__all__ = ["MadMatch", "Monster", "Action"]

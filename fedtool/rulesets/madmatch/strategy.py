@@ -1,0 +1,226 @@
+"""Mad Match strategies: what a player who cannot turn cards over by mail tells fedtool
+(docs/mad-match-strategy.md). Every field is optional; what is left out, and a strategy that
+never arrives, plays by the built-in default."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, StrictBool, StrictInt, ValidationError
+
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.validation import FileModel, place
+from fedtool.kernel.yamlio import line_of
+
+RULE = "Mad Match strategy (docs/mad-match-strategy.md)"
+WHENS = ("default", "always", "never", "leading", "trailing", "endgame")
+TARGETS = ("best", "leader", "next", "strike")
+TURN_WHEN = re.compile(r"^turn (\d{1,3}) or later$")
+FIELDS = ("player", "unknown", "spares", "deny_spares", "use_at", "endgame", "actions", "solitaire")
+
+
+class ActionModel(FileModel):
+    when: str = "default"
+    target: Literal["best", "leader", "next", "strike"] = "best"
+
+
+class SolitaireModel(FileModel):
+    keep_free: Annotated[StrictInt, Field(ge=0, le=5)] = 0  # right slots kept open for cards to come
+
+
+class StrategyModel(FileModel):
+    """A Mad Match strategy file."""
+
+    player: str | None = Field(default=None, max_length=80)  # optional: whose strategy (checked: the file's own side)
+    unknown: Literal["unseen_first", "half_remembered_first"] = "half_remembered_first"
+    spares: Literal["always", "when_better", "never"] = "when_better"
+    deny_spares: StrictBool = True
+    use_at: Annotated[StrictInt, Field(ge=1, le=200)] = 6  # an Action card is used for a swing of this many points or more
+    endgame: Annotated[StrictInt, Field(ge=0, le=45)] = 9  # with this many Monster cards or fewer in the grid, for any gain
+    actions: Annotated[dict[str, ActionModel], Field(max_length=20)] = {}
+    solitaire: SolitaireModel = SolitaireModel()
+
+
+@dataclass
+class ActionRule:
+    when: str = "default"  # one of WHENS, or "turn N or later"
+    target: str = "best"
+    line: int = 0
+
+    def allows(self, play, p: int, swing: int, strategy: "Strategy") -> bool:
+        if swing <= 0 or self.when == "never":
+            return False
+        endgame = sum(play.grid_count) <= strategy.endgame
+        if self.when == "always":
+            return True
+        if self.when == "endgame":
+            return endgame
+        if self.when in ("leading", "trailing"):
+            mine = play.score(p)
+            best = max(play.score(q) for q in range(len(play.sides)) if q != p)
+            return mine > best if self.when == "leading" else mine < best
+        found = TURN_WHEN.match(self.when)
+        if found:
+            return play.turn >= int(found.group(1))
+        return swing >= strategy.use_at or endgame
+
+
+@dataclass
+class Strategy:
+    unknown: str = "half_remembered_first"
+    spares: str = "when_better"
+    deny_spares: bool = True
+    use_at: int = 6
+    endgame: int = 9
+    actions: dict = field(default_factory=dict)  # action id or effect -> ActionRule
+    lines: dict = field(default_factory=dict)
+    keep_free: int = 0  # solitaire: right slots kept open
+
+    def takes_spare(self, monster) -> bool:
+        """Whether the third card of a pair it holds is collected as a spare: `when_better`
+        when three spares score more than the pair (3 x spare > 2 x pair)."""
+        if self.spares == "always":
+            return True
+        if self.spares == "never":
+            return False
+        return 3 * monster.spare > 2 * monster.pair
+
+    def rule_for(self, action) -> ActionRule:
+        return self.actions.get(action.id) or self.actions.get(action.effect) or ActionRule()
+
+    def action_to_use(self, play, p: int) -> tuple | None:
+        """The Action card used instead of this turn and on whom: (card, player, monster), or
+        None to turn cards. The largest swing (points gained plus points the target loses)
+        among the cards whose `when` allows it, on the targets their `target` allows."""
+        best = None
+        done = set()
+        n = len(play.sides)
+        for c in play.hands[p]:
+            action = play.cards[c]
+            if action.id in done:
+                continue
+            done.add(action.id)
+            rule = self.rule_for(action)
+            if rule.when == "never":
+                continue
+            if rule.target == "leader":
+                top = max(play.score(q) for q in range(n) if q != p)
+                targets = [q for q in range(n) if q != p and play.score(q) == top]
+            elif rule.target == "next":
+                targets = [(p + 1) % n]
+            else:
+                targets = [q for q in range(n) if q != p]
+            for q in targets:
+                for m, cards in enumerate(play.colls[q]):
+                    if not cards:
+                        continue
+                    if rule.target == "strike" and m not in play.strikes[q]:
+                        continue
+                    swing = play.swing(p, q, m, action)
+                    if (best is None or swing > best[0]) and rule.allows(play, p, swing, self):
+                        best = (swing, c, q, m)
+        return None if best is None else best[1:]
+
+    def readings(self, deck) -> list:
+        """`fedtool read`: how each part of the file reads."""
+        lines = self.lines
+        out = [
+            Reading(lines.get("unknown", 0), "when memory fails it turns " + ("a card never seen first, then one it has forgotten"
+                    if self.unknown == "unseen_first" else "a half-remembered card: one around where it last saw the match it wants, "
+                    "else any card it does not remember")),
+            Reading(lines.get("spares", 0), {"always": "takes every spare", "never": "never takes a spare (the third card is turned back)",
+                                             "when_better": "takes a spare when three spares score more than the pair: "
+                                             + ", ".join(f"{m.name} {'yes' if self.takes_spare(m) else 'no'}" for m in deck.monsters)}[self.spares]),
+            Reading(lines.get("deny_spares", 0), "turns the remembered third card of an opponent's pair with its last card, to remove it"
+                    if self.deny_spares else "never turns a card only to remove the third of an opponent's pair"),
+            Reading(lines.get("use_at", 0), f"uses an Action card for a swing of {self.use_at} points or more, or for any gain once "
+                    f"{self.endgame} or fewer Monster cards are left in the grid"),
+        ]
+        out.append(Reading(lines.get("solitaire", 0), f"solitaire: keeps {self.keep_free} right slot{'s' if self.keep_free != 1 else ''} "
+                           "open (a center card opens a right slot only while more are free)"))
+        for action in deck.actions:
+            if action.effect == "freeze":
+                continue
+            rule = self.rule_for(action)
+            if rule.when == "never":
+                text = "holds it, never used"
+            else:
+                when = {"default": "by the swing above", "always": "as soon as it gains anything", "leading": "when ahead",
+                        "trailing": "when behind", "endgame": "in the endgame"}.get(rule.when, rule.when)
+                who = {"best": "whoever it swings the most", "leader": "the leader", "next": "the next player", "strike": "a strike (all three in one turn)"}[rule.target]
+                text = f"used {when}, on {who}"
+            out.append(Reading(rule.line, f"{action.name} ({action.effect} {'the set' if action.cards == 'set' else 'one card'}): {text}"))
+        return out
+
+
+@dataclass
+class Reading:
+    line: int
+    reading: str
+    text: str = ""
+
+
+def _words(err: dict) -> str:
+    kind, ctx = err["type"], err.get("ctx") or {}
+    name = str(err["loc"][-1]) if err["loc"] else ""
+    if kind == "extra_forbidden":
+        if len(err["loc"]) == 1:
+            return f"unknown field {name!r}: the fields are {', '.join(FIELDS)}"
+        return f"unknown field {name!r}: " + ("solitaire has keep_free" if err["loc"][0] == "solitaire" else "an action has when and target")
+    if kind == "literal_error":
+        return f"{err['input']!r} is not one of {ctx.get('expected', '').replace(chr(39), '')}"
+    if kind in ("greater_than_equal", "less_than_equal"):
+        return f"{err['input']!r} is out of range: give {ctx.get('ge', 0)} to {ctx.get('le', '')}" if kind == "greater_than_equal" else f"{err['input']!r} is too big: give {ctx.get('le')} or less"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return f"give a whole number here, not {err.get('input')!r}"
+    if kind in ("bool_type", "bool_parsing"):
+        return f"give true or false here, not {err.get('input')!r}"
+    return err["msg"]
+
+
+def read_strategy(data: Any, file: str, deck, side_id: str | None = None, side_name: str | None = None) -> Strategy:
+    """A strategy file, checked against the deck in play: every problem at once, each with its line."""
+    if data is None:
+        return Strategy()
+    if not isinstance(data, dict):
+        raise FedError(Problem(file, None, "a strategy is a set of fields such as `spares:` and `actions:` (one per line): see docs/mad-match-strategy.md", RULE))
+    problems = Collector()
+    model = None
+    try:
+        model = StrategyModel.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
+            problems.add(file, place(data, loc), _words(err), RULE)
+    if model is not None and model.player is not None and side_id is not None and model.player != side_id \
+            and model.player.casefold() != (side_name or "").casefold():
+        problems.add(file, place(data, ("player",)), f"this strategy names {model.player!r}, but it is {side_name}'s ({side_id}): "
+                     "a strategy is for the side whose file it is", RULE)
+    actions: dict = {}
+    if isinstance(data.get("actions"), dict):
+        for name, spec in data["actions"].items():
+            where = place(data, ("actions", name))
+            action = deck.action(name)
+            key = action.id if action else str(name).strip().lower() if str(name).strip().lower() in ("steal", "destroy") else None
+            if key is None:
+                known = ", ".join(a.id for a in deck.actions if a.effect != "freeze")
+                problems.add(file, where, f"unknown Action card {name!r}; the cards are {known} (or steal, destroy for every card of the kind)", RULE)
+                continue
+            if action is not None and action.effect == "freeze":
+                problems.add(file, where, f"{action.name} is a Freeze card: it is used the moment it is turned, never held", RULE)
+                continue
+            if isinstance(spec, dict):
+                when = spec.get("when", "default")
+                if not isinstance(when, str) or not (when in WHENS or TURN_WHEN.match(when)):
+                    problems.add(file, place(data, ("actions", name, "when")), f"when {when!r}: give one of {', '.join(WHENS)} or 'turn N or later'", RULE)
+                    continue
+                target = spec.get("target", "best")
+                if target not in TARGETS:
+                    problems.add(file, place(data, ("actions", name, "target")), f"unknown target {target!r}: give one of {', '.join(TARGETS)}", RULE)
+                    continue
+                actions[key] = ActionRule(when, target, line_of(data, ("actions", name)) or 0)
+    problems.raise_if_any()
+    lines = {key: line_of(data, (key,)) or 0 for key in FIELDS if key in data}
+    return Strategy(model.unknown, model.spares, model.deny_spares, model.use_at, model.endgame, actions, lines, model.solitaire.keep_free)
