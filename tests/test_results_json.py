@@ -286,6 +286,8 @@ def test_an_older_leagues_results_still_print_and_validate(old_league):
         matches = json.loads(invoke("results", week, "--json", "--fed", old_league))
         assert [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in check.iter_errors(matches)] == []
         for m in matches:
+            if f"week-{week:02d}/{m['id']}" not in OLD_SUMMARIES:
+                continue  # a Mad Match game: no older fedtool played one
             assert m["league_changes"] is None
             if m["ruleset"] == "matchmatch":
                 assert m["details"]["picks"] is None and {row["from"] for row in m["details"]["style_table"]} == {None}

@@ -62,14 +62,14 @@ def table(fed: Path, ruleset: str, division: str | None) -> dict:
 def test_roster_list_shows_every_sheet_with_its_ruleset(league_after_five):
     rows = json.loads(invoke("roster", "list", "--json", "--fed", league_after_five))
     by = {r["id"]: r for r in rows}
-    assert len(rows) == 24 and all(r["status"] == "active" and r["stands"] for r in rows)
+    assert len(rows) == 27 and all(r["status"] == "active" and r["stands"] for r in rows)
     assert (by["the-warden"]["name"], by["the-warden"]["ruleset"]) == ("The Warden", "facemat")
     assert by["heavy-industry"]["members"] == ["rocky-ridge", "big-earl"]
     assert "@" not in json.dumps(rows)  # the list shows owners by name only
 
 
 def test_roster_check_names_a_bad_sheet_and_fails(fed):
-    assert json.loads(invoke("roster", "check", "--json", "--fed", fed)) and "24 of 24 sheets stand" in invoke("roster", "check", "--fed", fed)
+    assert json.loads(invoke("roster", "check", "--json", "--fed", fed)) and "27 of 27 sheets stand" in invoke("roster", "check", "--fed", fed)
     sheet = fed / "rosters" / "big-earl.yaml"
     sheet.write_text(sheet.read_text().replace("Power: 6", "Power: 7"))  # 43 points
     result = CliRunner().invoke(cli, ["roster", "check", "--json", "--fed", str(fed)])

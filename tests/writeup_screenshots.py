@@ -30,6 +30,7 @@ WRITEUPS = {
     "matchmatch": (2, "m3", "MatchMatch: the demo's cage match for the vacant Heavyweight title"),
     "matclash": (3, "m1", "Mat Clash: the demo's quick scrap"),
     "facemat": (4, "m1", "Face to the Mat: the demo's grudge match"),
+    "madmatch": (5, "m2", "Mad Match: the demo's three-player game, best two out of three"),
 }
 
 
