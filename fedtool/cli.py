@@ -262,7 +262,7 @@ def results(fed: Fed, week: int, as_json: bool):
     Example:
       fedtool results 1 --json
     """
-    from fedtool.league.db import open_league, week_results
+    from fedtool.league.db import open_league, result_phrase, week_results
 
     rows = week_results(open_league(fed.database, create=False), week, {t.id: t.name for t in fed.settings.titles})
     if as_json:
@@ -271,10 +271,7 @@ def results(fed: Fed, week: int, as_json: bool):
     for row in rows:
         names = {s.get("id"): s.get("name", s.get("id")) for s in row["sides"]}
         vs = " vs. ".join(map(str, names.values())) or "(no sides recorded)"
-        if row["winner"]:
-            click.echo(f"{row['id']}: {vs}: {names.get(row['winner'], row['winner'])} wins by {row['method']} in round {row['round']}")
-        else:
-            click.echo(f"{row['id']}: {vs}: {str(row['method'] or 'no result').replace('_', ' ')} in round {row['round']}")
+        click.echo(f"{row['id']}: {vs}: {result_phrase(row)}")
 
 
 @cli.command()

@@ -102,8 +102,8 @@ def recompute(fed: Path) -> dict[str, dict]:
                 for n, team in enumerate(teams):
                     for wid in team:
                         r = records.setdefault(wid, {"outcomes": [], "match_points": 0})
-                        if match["winner"] is None:
-                            r["outcomes"].append("D")
+                        if match["winner"] is None:  # a draw for all, or (a Mad Match solitaire round, ruling S8) for those tied at the top
+                            r["outcomes"].append("L" if match["outcomes"][wid] == "loss" else "D")
                         else:
                             r["outcomes"].append("W" if match["winner"] in team else "L")
                         if match["ruleset"] == "matclash":
@@ -214,3 +214,11 @@ def test_history_of_an_unknown_wrestler_is_a_clean_error(demo_league):
     assert result.exit_code == 1
     assert "unknown wrestler 'el-fantasma': there is no rosters/el-fantasma.yaml" in result.output
     assert "Traceback" not in result.output
+
+
+def test_results_say_a_mad_match_result_in_games_and_words(demo_league):
+    """`fedtool results` in words: a Mad Match game's method without underscores and its
+    length in games (`Ruleset.length_word`), MatchMatch's still in rounds."""
+    five = invoke("results", 5, "--fed", demo_league).splitlines()
+    assert five[1] == "m2: Professor Zelda Voss vs. Doc Zeke Rennick vs. Zora Stroud: Zora Stroud wins by best of three in game 3"
+    assert invoke("results", 1, "--fed", demo_league).splitlines()[0] == "m1: Brother Bob vs. Friendly Sam: Friendly Sam wins by dq in round 3"

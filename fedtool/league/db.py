@@ -528,6 +528,18 @@ def upsert_wrestlers(db: Database, wrestlers: list) -> None:
         db["team_members"].insert_all({"team_id": w.id, "member_id": m, "position": i} for i, m in enumerate(w.members))
 
 
+def result_phrase(result: dict) -> str:
+    """A match's result in words, from its summary or `week_results` row: winner, method, round."""
+    names = {s.get("id"): s.get("name", s.get("id")) for s in result.get("sides", [])}
+    method = str(result.get("method") or "no result").replace("_", " ")
+    ruleset = result.get("ruleset")
+    word = get_ruleset(ruleset).length_word if ruleset in REGISTRY else "round"
+    where = f" in {word} {result['round']}" if result.get("round") is not None else ""
+    if result.get("winner"):
+        return f"{names.get(result['winner'], result['winner'])} wins by {method}{where}"
+    return f"{method}{where}"
+
+
 def week_results(db: Database, week: int, titles: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Each match of a run week, as `fedtool results --json` prints it: the shape is
     docs/results.schema.json. The common fields come from the league (the match's row, its

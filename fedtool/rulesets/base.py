@@ -302,6 +302,7 @@ class Ruleset:
 
     # ------------------------------------------------------------ odds and exhibitions
 
+    length_word: str = "round"  # what a result's `round` counts, as results say it ("in round 16"; Mad Match: "in game 3")
     plays_odds: bool = False  # whether `trial` is implemented (fedtool.week.odds)
 
     def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:

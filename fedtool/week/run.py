@@ -36,7 +36,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.yamlio import dump_yaml, parse_yaml
 from fedtool.league.away import no_show_streaks, record_punctuality, week_verdict
 from fedtool.league.backup import discard, take_snapshot
-from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, runs_of, undo_week, week_results
+from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, result_phrase, runs_of, undo_week, week_results
 from fedtool.league.catalog import sync_titles_if_they_stand
 from fedtool.league.records import NEVER_BY_DEFAULT, check_card_titles, decide_title_matches, record_title_matches
 from fedtool.rulesets import get_ruleset
@@ -169,7 +169,9 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
             stage.write(name, content)
         atomic_write(card.folder / "opening.yaml", text)
         stage.swap()
-    filed = sorted(fed.shown(path) for m in card.matches for w in m.sides if (path := strategy_path(card, m, w)).exists()) if reroll else []
+    # only a match whose opening rolls something (a grid, a referee) can change under a player's strategy
+    filed = sorted(fed.shown(path) for m in card.matches if m.id in opening
+                   for w in m.sides if (path := strategy_path(card, m, w)).exists()) if reroll else []
     warnings = [f"rerolled with strategies already filed ({', '.join(filed)}): their players wrote them for the old grids; "
                 "the new announcements say what changed"] if filed else []
     return WeekReport(f"week {week}", outbox, [f"{m.id}: {' vs. '.join(wrestlers[w].name for w in m.sides)}" for m in card.matches], [outbox / n for n in files], warnings)
@@ -589,16 +591,6 @@ def _dice_rows(week: int, played: list[Played], close_log: list) -> list[dict]:
 
 
 # ---------------------------------------------------------------- corrections
-
-
-def result_phrase(result: dict) -> str:
-    """A match's result in words, from its summary or `week_results` row: winner, method, round."""
-    names = {s.get("id"): s.get("name", s.get("id")) for s in result.get("sides", [])}
-    method = str(result.get("method") or "no result").replace("_", " ")
-    where = f" in round {result['round']}" if result.get("round") is not None else ""
-    if result.get("winner"):
-        return f"{names.get(result['winner'], result['winner'])} wins by {method}{where}"
-    return f"{method}{where}"
 
 
 def correction_lines(previous: list[dict] | None, played: list[Played]) -> list[dict]:

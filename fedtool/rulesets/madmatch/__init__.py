@@ -86,6 +86,7 @@ class MadMatchSettings(FileModel):
 class MadMatch(Ruleset):
     id = "madmatch"
     name = "Mad Match"
+    length_word = "game"  # a result's `round` is the number of games played
     template = "madmatch/match"
     card_fields = CardFields
     finishes = FORMATS
