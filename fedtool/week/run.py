@@ -38,6 +38,7 @@ from fedtool.league.away import no_show_streaks, record_punctuality, week_verdic
 from fedtool.league.backup import discard, take_snapshot
 from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, runs_of, undo_week, week_results
 from fedtool.league.records import NEVER_BY_DEFAULT, check_card_titles, decide_title_matches, record_title_matches
+from fedtool.league.seasons import check_week_runnable
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
 
@@ -234,6 +235,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     later = [w for w in weeks if w > week]
     if later:
         raise FedError(Problem(fed.shown(fed.database), None, f"week {week} is before weeks already run ({', '.join(map(str, later))}); only the latest week can be run or rerun", "weeks run in order"))
+    check_week_runnable(db, week)  # issue 19: a closed season's weeks stand as archived
     context = card_context(fed, card, week)
     wrestlers, states = context.wrestlers, context.states
     moment = now or clock.now()
