@@ -179,7 +179,7 @@ def awards(archive: dict) -> list[dict]:
     season (the best record: most wins, then fewest losses, then the standings' own measure,
     `Ruleset.contender_key`; ties share it), Match of the season (the best-rated match, the
     earlier of equals) and the longest win streak (two wins or more; ties share it). Each {"award", "ruleset",
-    "winners": [{"wrestler_id", "name"}], "why"}."""
+    "winners": [{"wrestler_id", "name"}], "why", "match": the match's record-book entry or None}."""
     out = []
     by_ruleset: dict[str, list[dict]] = {}
     for table in archive["standings"]:
@@ -197,7 +197,7 @@ def awards(archive: dict) -> list[dict]:
         best = best_rank[0]
         winners = sorted((r for r in played if rank(r) == best_rank), key=lambda r: r["name"].casefold())
         out.append({"award": "Wrestler of the season", "ruleset": rid, "winners": [{"wrestler_id": r["wrestler_id"], "name": r["name"]} for r in winners],
-                    "why": f"{best[0]} wins, {-best[1]} losses"})
+                    "why": f"{best[0]} wins, {-best[1]} losses", "match": None})
     for section in archive["records"]["sections"]:
         rid = section["ruleset"]
         if rid is None:
@@ -212,7 +212,7 @@ def awards(archive: dict) -> list[dict]:
             top = streaks[0]["wins"]
             holders = [s for s in streaks if s["wins"] == top]
             out.append({"award": "Longest win streak", "ruleset": rid, "winners": [{"wrestler_id": s["wrestler_id"], "name": s["name"]} for s in holders],
-                        "why": f"{top} wins in a row"})
+                        "why": f"{top} wins in a row", "match": None})
     order = {"Wrestler of the season": 0, "Match of the season": 1, "Longest win streak": 2}
     return sorted(out, key=lambda a: (ruleset_order(a["ruleset"]), a["ruleset"], order[a["award"]]))
 

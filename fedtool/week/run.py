@@ -149,6 +149,7 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
                 subject=f"Week {week} {wrestler.id} {match.id}",
                 strategy_file=strategy_path(card, match, wrestler.id).name,
                 deadline=shown_time(fed, card.deadline) if card.deadline else None,
+                calendar=f"{fed.settings.site_url}calendar.ics" if fed.settings.site_url else None,  # issue 19: the site's calendar of deadlines
                 for_title=next((t.name for t in fed.settings.titles if t.id == match.for_title), None),
                 passwords=fed.settings.mail.passwords,
             )
