@@ -48,7 +48,7 @@ from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 from fedtool.week.ratings import card_rating, match_of_the_night
 from fedtool.week.verify import published_commitments
 
-from .feed import CALENDAR, FEED, Deadline, FeedEntry, atom_feed, deadline_calendar
+from .feed import CALENDAR, FEED, Deadline, FeedEntry, atom_feed, deadline_calendar, newest_last
 
 SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never replaces anything else
 
@@ -355,7 +355,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
         page(season_page(in_play["season"]), "season.html.j2", season=in_play, closed=False, categories=CATEGORIES, headings=HEADINGS)
     first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
     entries = feed_entries(league, matches_by_week, names, title_changes, archives, league.changes, first_runs)
-    page("news.html", "news.html.j2", entries=sorted(entries, key=lambda e: (e.updated, e.path), reverse=True),
+    page("news.html", "news.html.j2", entries=newest_last(entries)[::-1],
          deadlines=[d for week, d in sorted(deadlines.items()) if week not in set(week_numbers)])
 
     stylesheet = render(env, "site/style.css.j2")

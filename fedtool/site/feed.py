@@ -54,6 +54,12 @@ def _id(fed: Fed, path: str) -> str:
     return uuid.uuid5(uuid.NAMESPACE_URL, f"fedtool:{fed.settings.name}:{path}").urn
 
 
+def newest_last(entries: list[FeedEntry]) -> list[FeedEntry]:
+    """By when each was updated; at the same second, in the order given (a season closed in
+    the second its last week ran comes after it)."""
+    return [e for _, _, e in sorted((e.updated, i, e) for i, e in enumerate(entries))]
+
+
 def atom_feed(fed: Fed, entries: list[FeedEntry], updated: datetime.datetime) -> bytes:
     """The Atom feed: newest entry first."""
     feed = FeedGenerator()
@@ -66,7 +72,7 @@ def atom_feed(fed: Fed, entries: list[FeedEntry], updated: datetime.datetime) ->
     feed.language("en")
     feed.updated(updated)
     # feedgen writes entries in the reverse of the order they are added: oldest added first
-    for entry in sorted(entries, key=lambda e: (e.updated, e.path)):
+    for entry in newest_last(entries):
         item = feed.add_entry()
         item.id(_id(fed, entry.path))
         item.title(entry.title)

@@ -27,7 +27,7 @@ from markupsafe import Markup
 from fedtool.fed.card import OPENING_FILE, Card, load_card, strategy_path
 from fedtool.fed.files import StagedDir, atomic_write, settle
 from fedtool.fed.mailtext import absolute_links, mail_html, mail_text
-from fedtool.fed.render import email, environment, markdown_page, md_escape, render
+from fedtool.fed.render import MarkdownText, email, environment, markdown_page, md_escape, render
 from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
@@ -149,7 +149,8 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
                 subject=f"Week {week} {wrestler.id} {match.id}",
                 strategy_file=strategy_path(card, match, wrestler.id).name,
                 deadline=shown_time(fed, card.deadline) if card.deadline else None,
-                calendar=f"{fed.settings.site_url}calendar.ics" if fed.settings.site_url else None,  # issue 19: the site's calendar of deadlines
+                # issue 19: the site's calendar of deadlines, an autolink (site_url: is checked to hold no <, >, quote or blank)
+                calendar=MarkdownText(f"<{fed.settings.site_url}calendar.ics>") if fed.settings.site_url else None,
                 for_title=next((t.name for t in fed.settings.titles if t.id == match.for_title), None),
                 passwords=fed.settings.mail.passwords,
             )
