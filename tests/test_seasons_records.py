@@ -159,6 +159,8 @@ def test_the_next_season_counts_its_own_weeks(fed, fedtool):
     assert fedtool("season", "close", "--fed", fed).exit_code == 0
     archive = json.loads(fedtool("season", "show", "2", "--json", "--fed", fed).output)
     assert (archive["first_week"], archive["last_week"]) == (6, 6)
+    standing = [r for r in archive["records"]["sections"][0]["records"]["longest_reigns"] if r["won_week"] < 6 and r["current"]]
+    assert standing and {r["weeks"] for r in standing} == {1}  # a reign from season 1 counts season 2's one week
     db = sqlite_utils.Database(fed / "fed.db")
     count = lambda where: {wid: n for wid, n in db.execute(f"SELECT wrestler_id, COUNT(*) FROM match_sides WHERE {where} GROUP BY wrestler_id").fetchall()}  # noqa: E731
     in_six, in_all = count("week = 6"), count("1")
@@ -228,6 +230,10 @@ def test_records_of_a_season_and_the_hall_of_fame(fed, fedtool):
     assert fedtool("season", "close", "--fed", fed).exit_code == 0
     book = json.loads(fedtool("records", "--season", "1", "--ruleset", "matchmatch", "--json", "--fed", fed).output)
     assert book["weeks"] == [1, 5] and [s["ruleset"] for s in book["sections"]] == ["matchmatch"]
+    # season 1 is every week run: its reigns are the whole reigns (a first holder's from week 0, before week 1)
+    every = json.loads(fedtool("records", "--ruleset", "matchmatch", "--json", "--fed", fed).output)
+    assert book["sections"][0]["records"]["longest_reigns"] == every["sections"][0]["records"]["longest_reigns"]
+    assert book["sections"][0]["records"]["longest_reigns"][0]["weeks"] == 5
     archive = json.loads(fedtool("season", "show", "1", "--json", "--fed", fed).output)
     famous = {e["wrestler_id"] for e in book["hall_of_fame"]}
     assert {c["holder"] for c in archive["champions"] if c["holder"]} <= famous

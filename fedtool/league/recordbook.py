@@ -114,11 +114,13 @@ def _reigns(fed: Fed, db: Database, low: int, high: int, names: dict[str, str]) 
         for reign in title["reigns"]:
             start = reign["won_week"]
             end = reign["lost_week"] if reign["lost_week"] is not None else max(latest, start)
-            first, last = max(start, low), min(end, high)
-            if first > last:
+            # a season's weeks low..high span, in a reign's terms, from the end of week low - 1
+            # (a first holder's reign begins at week 0, before week 1) to the end of week high
+            first, last = max(start, low - 1), min(end, high)
+            if end < low or start > high:
                 continue  # the reign stood in none of the weeks
-            whole = low <= start and end <= high
-            defences = [w for w in defended.get((title["id"], reign["wrestler_id"]), []) if first <= w <= last]
+            whole = low - 1 <= start and end <= high
+            defences = [w for w in defended.get((title["id"], reign["wrestler_id"]), []) if max(start, low) <= w <= last]
             out.append({
                 "title_id": title["id"], "title": title["name"], "ruleset": title["ruleset"],
                 "wrestler_id": reign["wrestler_id"], "name": names.get(reign["wrestler_id"], reign["wrestler_id"]),

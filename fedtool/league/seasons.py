@@ -74,11 +74,11 @@ def check_week_runnable(db: Database, week: int) -> None:
                                "(fedtool season reopen) if no week since has been run", RULE))
 
 
-def carry_settings(fed: Fed) -> dict[str, str]:
-    """Each carry-over name of the fed's rulesets -> keep or reset (the setting, default keep).
-    A name no ruleset in the fed knows is refused, with its line."""
+def carry_settings(fed: Fed, db: Database | None = None) -> dict[str, str]:
+    """Each carry-over name of the fed's rulesets (its settings', its titles', its league's)
+    -> keep or reset (the setting, default keep). A name none of them knows is refused, with its line."""
     known: dict[str, str] = {}
-    for rid in _fed_rulesets(fed):
+    for rid in _fed_rulesets(fed, db):
         for name in get_ruleset(rid).season_carry():
             known.setdefault(name, rid)
     problems = Collector()
@@ -90,8 +90,10 @@ def carry_settings(fed: Fed) -> dict[str, str]:
     return {name: fed.settings.seasons.carry_over.get(name, "keep") for name in sorted(known)}
 
 
-def _fed_rulesets(fed: Fed) -> list[str]:
+def _fed_rulesets(fed: Fed, db: Database | None) -> list[str]:
     used = {fed.settings.ruleset, *fed.settings.rulesets, *(t.ruleset for t in fed.settings.titles if t.ruleset)}
+    if db is not None:
+        used |= {row[0] for row in db.execute("SELECT DISTINCT ruleset FROM wrestlers").fetchall()}
     return sorted((r for r in used if r in REGISTRY), key=ruleset_order)
 
 
@@ -102,7 +104,7 @@ def close_season(fed: Fed, db: Database, name: str | None = None) -> dict[str, A
     if not season["weeks"]:
         what = "no week has been run yet" if season["season"] == 1 else f"no week has been run since {closed_seasons(db)[-1]['name']} closed"
         raise FedError(Problem(None, None, f"{season['name']} has no weeks to close: {what}", RULE))
-    rules = carry_settings(fed)
+    rules = carry_settings(fed, db)
     first, last = season["weeks"][0], season["weeks"][-1]
     name = (name or season["name"]).strip()
     if not name or len(name) > 120:

@@ -30,7 +30,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from fedtool.fed.card import load_card
 from fedtool.fed.files import StagedDir
@@ -433,8 +433,6 @@ def feed_entries(league: League, matches_by_week: dict, names: dict[str, str], t
                  first_runs: dict[int, str]) -> list[FeedEntry]:
     """The feed's entries: each run week's results and changes (published at its first run,
     updated at its latest: a rerun's corrections), each closed season."""
-    from markupsafe import escape
-
     entries = []
     for week in league.weeks:
         number = week["week"]
