@@ -119,6 +119,10 @@ def test_a_season_closed_with_resets_and_reopened(fed, fedtool):
     assert {a["award"] for a in archive["awards"]} >= {"Wrestler of the season", "Match of the season"}
     assert sorted(c["wrestler_id"] for c in archive["carry_over"]["changes"]) == sorted(set(moved) | set(graded))
 
+    assert fedtool("site", "--fed", fed).exit_code == 0
+    page = (fed / f"outbox/site/wrestlers/{moved[0]}.html").read_text(encoding="utf-8")
+    assert f"<dt>Push</dt><dd>level {_start(fed, moved[0])['push_level']}," in page  # where he stands now
+    assert "The &lt;First&gt; Season closed: push level and points (Part II) reset to the sheet" in page.split("<h2>League changes</h2>", 1)[1]
     assert fedtool("run", "5", "--rerun", "--fed", fed).exit_code == 1  # a closed season's week stands
     result = fedtool("season", "reopen", "--fed", fed)
     assert result.exit_code == 0 and "reopened" in result.output

@@ -42,7 +42,7 @@ from fedtool.league import records
 from fedtool.kernel.dice import commitment
 from fedtool.league.recordbook import CATEGORIES, HEADINGS, hall_of_fame, record_book
 from fedtool.league.seasons import closed_seasons, current_season, season_archive
-from fedtool.league.db import open_league, read_summary, revealed_seed_text, stored_stars
+from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_before, stored_stars
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 from fedtool.week.ratings import card_rating, match_of_the_night
@@ -283,6 +283,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
             matches_of[side["wrestler_id"]].append(match)
 
     title_changes = title_change_rows(db, names, title_names)
+    latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
     deadlines = {d.week: d for d in card_deadlines(fed, names)}
     latest = league.weeks[-1] if league.weeks else None
     page(
@@ -326,6 +327,9 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
         # the league changes: his states, and every title he won, lost or was given or stripped of
         held = [{"week": week, "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
                  "reason": c["reason"] if c["id"] == wid else c["lost_reason"]} for week, rows in title_changes.items() for c in rows if wid in (c["id"], c["lost"])]
+        # and what a season's close reset (its carry-over), after the season's last week
+        held += [{"week": a["last_week"], "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
+                  "reason": f"{a['name']} closed: {c['reason'].removeprefix('new season: ')}"} for a in archives for c in a["carry_over"]["changes"] if c["wrestler_id"] == wid]
         state_changes = sorted([*states, *held], key=lambda r: r["week"])
         page(
             f"wrestlers/{page_name(wid)}.html", "wrestler.html.j2",
@@ -333,7 +337,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
             record=wrestler_record(history),
             history=history,
             states=state_changes,
-            current=states[-1] if states else start or {},
+            current={**(start or {}), **latest_states[wid]} if wid in latest_states else states[-1] if states else start or {},
             chart=state_chart(wrestler["name"], charts.get(wrestler["ruleset"]), start, states, week_numbers),
             reigns=sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"])),
             members=[{"id": m, "name": names.get(m, m)} for m in wrestler["members"]],
