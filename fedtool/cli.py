@@ -856,13 +856,10 @@ def season_close(fed: Fed, name: str | None):
     Example:
       fedtool run 5 && fedtool season close && fedtool site
     """
-    from fedtool.league.backup import take_snapshot
     from fedtool.league.db import open_league
     from fedtool.league.seasons import close_season
 
-    db = open_league(fed.database)
-    take_snapshot(fed, "season-close")
-    archive = close_season(fed, db, name)
+    archive = close_season(fed, open_league(fed.database), name)
     click.echo(f"{archive['name']} closed: weeks {archive['first_week']}-{archive['last_week']}; season {archive['season'] + 1} begins with week {archive['last_week'] + 1}")
     for champ in archive["champions"]:
         click.echo(f"  {champ['name']}: {champ['holder_name'] or 'vacant'}")

@@ -184,8 +184,10 @@ def test_closing_refuses_what_it_cannot_do(fed, fedtool, tmp_path):
     path.write_text(path.read_text(encoding="utf-8").replace("push_level: reset", "push_levels: wipe"), encoding="utf-8")
     result = fedtool("season", "close", "--fed", fed)
     assert result.exit_code == 1 and "rosters/fed.yaml" in result.output and "Traceback" not in result.output
+    assert not list((fed / "backups").glob("*season-close*"))  # refused before anything was kept or changed
     path.write_text(path.read_text(encoding="utf-8").replace("push_levels: wipe", "push_levels: keep"), encoding="utf-8")
     assert fedtool("season", "close", "--fed", fed).exit_code == 0
+    assert len(list((fed / "backups").glob("*season-close*"))) == 1  # the league before the close, for `fedtool restore`
     result = fedtool("season", "close", "--fed", fed)
     assert result.exit_code == 1 and "no week has been run since Season 1 closed" in result.output
     assert fedtool("season", "show", "2", "--fed", fed).exit_code == 1

@@ -30,6 +30,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 
+from .backup import take_snapshot
 from .db import STATE_KEYS, state_row, states_before
 from .records import _names, _sheet, standings, titles as league_titles
 from .recordbook import record_book
@@ -99,7 +100,8 @@ def _fed_rulesets(fed: Fed, db: Database | None) -> list[str]:
 
 def close_season(fed: Fed, db: Database, name: str | None = None) -> dict[str, Any]:
     """Close the season in play after its latest run week: archive it and carry the league's
-    states into the next. Returns the archive (as `season_archive` gives it)."""
+    states into the next, the league snapshotted first (fedtool.league.backup). Returns the
+    archive (as `season_archive` gives it)."""
     season = current_season(db)
     if not season["weeks"]:
         what = "no week has been run yet" if season["season"] == 1 else f"no week has been run since {closed_seasons(db)[-1]['name']} closed"
@@ -124,6 +126,7 @@ def close_season(fed: Fed, db: Database, name: str | None = None) -> dict[str, A
     carried, changes = carry_over(fed, db, last, rules, names)
     archive["carry_over"] = {"rules": rules, "changes": changes}
     closed_at = clock.now().isoformat()
+    take_snapshot(fed, "season-close")  # checked and archived: the league as it was is kept first (`fedtool restore`)
     with db.atomic():
         db["seasons"].insert({"season": season["season"], "name": name, "first_week": first, "last_week": last, "closed_at": closed_at,
                               "archive": json.dumps(archive, ensure_ascii=False)})
