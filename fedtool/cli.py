@@ -777,9 +777,13 @@ def vacate(fed: Fed, title_id: str, reason: str):
       fedtool title vacate world --reason "Vane is injured for a month"
     """
     from fedtool.league.db import open_league
+    from fedtool.league.catalog import sync_titles_if_they_stand
     from fedtool.league.records import vacate_title
 
-    click.echo(vacate_title(fed, open_league(fed.database), title_id, reason))
+    db = open_league(fed.database)
+    click.echo(vacate_title(fed, db, title_id, reason))
+    with db.atomic():
+        sync_titles_if_they_stand(fed, db)  # the lineage as rows (issue 19)
 
 
 @title.command()
@@ -795,9 +799,13 @@ def award(fed: Fed, title_id: str, wrestler: str, reason: str):
       fedtool title award world brother-bob --reason "Vane no-showed"
     """
     from fedtool.league.db import open_league
+    from fedtool.league.catalog import sync_titles_if_they_stand
     from fedtool.league.records import award_title
 
-    click.echo(award_title(fed, open_league(fed.database), title_id, wrestler, reason))
+    db = open_league(fed.database)
+    click.echo(award_title(fed, db, title_id, wrestler, reason))
+    with db.atomic():
+        sync_titles_if_they_stand(fed, db)  # the lineage as rows (issue 19)
 
 
 @cli.command()
@@ -959,6 +967,221 @@ def grudge(fed: Fed, wrestler: str | None, week: int | None):
     from fedtool.week.booking import propose_match
 
     click.echo(propose_match(fed, "facemat", "grudge", wrestler, week), nl=False)
+
+
+@cli.group(cls=FedGroup)
+def roster():
+    """Manage the roster: list and check the sheets, add a wrestler from a template,
+    retire him (his sheet kept in rosters/retired/, his history kept, out of the standings
+    and the contenders), bring him back, respec his sheet. Every change is kept in the
+    league with its week and reason, and shown by `fedtool history`.
+
+    \b
+    Example:
+      fedtool roster add jo-blaze --ruleset matchmatch --name "Jo Blaze" --owner-name Jo --owner-email jo@players.example
+      fedtool roster retire big-earl --reason "retired after week 5"
+    """
+
+
+def _echo_json(value) -> None:
+    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+
+
+@roster.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, ruleset, owner, members, status (active or retired), file, stands.")
+@fed_option
+def roster_list(fed: Fed, as_json: bool):
+    """List every sheet: on the roster, then retired.
+
+    \b
+    Example:
+      fedtool roster list --json
+    """
+    from fedtool.league.db import open_league
+    from fedtool.roster.manage import roster_list as listing
+
+    rows = listing(fed, open_league(fed.database, create=False))
+    if as_json:
+        return _echo_json(rows)
+    for r in rows:
+        click.echo(f"{r['id']:<24} {r['name']:<28} {r['ruleset'] or '?':<11} {r['status']:<8}" + ("" if r["stands"] else " (does not stand: fedtool roster check)"))
+    click.echo(f"{sum(r['status'] == 'active' for r in rows)} on the roster, {sum(r['status'] == 'retired' for r in rows)} retired")
+
+
+@roster.command(name="check")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, file, status, problems, warnings.")
+@fed_option
+def roster_check(fed: Fed, as_json: bool):
+    """Check every sheet against its ruleset; exit 1 if any does not stand. Warns of a sheet
+    edited by hand since the league recorded it.
+
+    \b
+    Example:
+      fedtool roster check
+    """
+    from fedtool.league.db import open_league
+    from fedtool.roster.manage import check_roster
+
+    rows = check_roster(fed, open_league(fed.database, create=False))
+    if as_json:
+        _echo_json(rows)
+    else:
+        for r in rows:
+            for problem in r["problems"]:
+                click.echo(click.style("error: ", fg="red", bold=True) + problem, err=True)
+            for warning in r["warnings"]:
+                click.echo(click.style("warning: ", fg="yellow") + warning, err=True)
+        bad = [r["id"] for r in rows if r["problems"]]
+        click.echo(f"{len(rows) - len(bad)} of {len(rows)} sheets stand" + (f"; not: {', '.join(bad)}" if bad else ""))
+    if any(r["problems"] for r in rows):
+        raise SystemExit(1)
+
+
+@roster.command(name="add")
+@click.argument("wrestler")
+@click.option("--ruleset", help="matchmatch, facemat or matclash (default: the fed's).")
+@click.option("--name", required=True, help="The wrestler's name.")
+@click.option("--owner-name", required=True, help="The player's name.")
+@click.option("--owner-email", required=True, help="The player's address (strategies come from it).")
+@click.option("--reason", default="", help="Why: kept in his history.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, ruleset, file, after_week.")
+@fed_option(writes=True)
+def roster_add(fed: Fed, wrestler: str, ruleset: str | None, name: str, owner_name: str, owner_email: str, reason: str, as_json: bool):
+    """Add WRESTLER (the new sheet's id: rosters/WRESTLER.yaml) from his ruleset's template,
+    a sheet that stands: edit it, then `fedtool roster respec` records the edit.
+
+    \b
+    Example:
+      fedtool roster add jo-blaze --ruleset facemat --name "Jo Blaze" --owner-name Jo --owner-email jo@players.example
+    """
+    from fedtool.league.db import open_league
+    from fedtool.roster.manage import add_wrestler
+
+    done = add_wrestler(fed, open_league(fed.database), wrestler, ruleset, name, owner_name, owner_email, reason)
+    _echo_json(done) if as_json else click.echo(f"added {done['name']} ({done['ruleset']}) in {done['file']}")
+
+
+@roster.command(name="retire")
+@click.argument("wrestler")
+@click.option("--reason", default="", help="Why: kept in his history.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, after_week, file.")
+@fed_option(writes=True)
+def roster_retire(fed: Fed, wrestler: str, reason: str, as_json: bool):
+    """Retire WRESTLER after the latest run week: his sheet moves to rosters/retired/, his
+    history stays, he leaves the standings and the contenders and no card books him. A
+    champion must be vacated first.
+
+    \b
+    Example:
+      fedtool roster retire big-earl --reason "back to Tennessee"
+    """
+    from fedtool.league.db import open_league
+    from fedtool.roster.manage import retire
+
+    done = retire(fed, open_league(fed.database), wrestler, reason)
+    _echo_json(done) if as_json else click.echo(f"{done['name']} retired after week {done['after_week']}; his sheet is kept in {done['file']}")
+
+
+@roster.command(name="return")
+@click.argument("wrestler")
+@click.option("--reason", default="", help="Why: kept in his history.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, after_week, file.")
+@fed_option(writes=True)
+def roster_return(fed: Fed, wrestler: str, reason: str, as_json: bool):
+    """Bring a retired WRESTLER back to the roster after the latest run week.
+
+    \b
+    Example:
+      fedtool roster return big-earl --reason "one more run"
+    """
+    from fedtool.league.db import open_league
+    from fedtool.roster.manage import return_wrestler
+
+    done = return_wrestler(fed, open_league(fed.database), wrestler, reason)
+    _echo_json(done) if as_json else click.echo(f"{done['name']} is back after week {done['after_week']} ({done['file']})")
+
+
+@roster.command(name="respec")
+@click.argument("wrestler")
+@click.argument("sheet", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--reason", required=True, help="Why: kept in his history.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, after_week, file.")
+@fed_option(writes=True)
+def roster_respec(fed: Fed, wrestler: str, sheet: Path, reason: str, as_json: bool):
+    """Replace WRESTLER's sheet with SHEET (checked by his ruleset first), after the latest
+    run week, keeping the sheet before and after. SHEET may be rosters/WRESTLER.yaml itself,
+    edited by hand: the edit is then recorded.
+
+    \b
+    Example:
+      fedtool roster respec big-earl new-earl.yaml --reason "mid-season respec: more Power"
+    """
+    from fedtool.league.db import open_league
+    from fedtool.roster.manage import respec
+
+    done = respec(fed, open_league(fed.database), wrestler, sheet, reason)
+    _echo_json(done) if as_json else click.echo(f"{done['name']} respecced after week {done['after_week']} ({done['file']})")
+
+
+@cli.command(name="import")
+@click.argument("csv_file", metavar="CSV", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--reason", default="", help="Why: kept in each wrestler's history.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: the ids written.")
+@fed_option(writes=True)
+def import_(fed: Fed, csv_file: Path, reason: str, as_json: bool):
+    """Import a roster from CSV: one row per wrestler, columns id, name, ruleset, owner_name,
+    owner_email and the sheet's fields by dotted name (styles.Power, skills.MEAN). Every row
+    is checked by its ruleset; a bad row is named by its line and nothing is written.
+
+    \b
+    Example:
+      fedtool import roster.csv --reason "moved from the spreadsheet"
+    """
+    from fedtool.league.db import open_league
+    from fedtool.roster.transfer import import_roster
+
+    ids = import_roster(fed, open_league(fed.database), csv_file, reason)
+    _echo_json(ids) if as_json else click.echo(f"imported {len(ids)} wrestlers: {', '.join(ids)}")
+
+
+@cli.command()
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Write into DIR instead of outbox/export/ (a new or empty folder, or an earlier export).")
+@click.option("--format", "formats", type=click.Choice(["csv", "json"]), multiple=True, help="csv, json (default: both).")
+@click.option("--private", is_flag=True, help="Include owners' e-mail addresses and the password hashes (never published).")
+@fed_option(writes=True)
+def export(fed: Fed, out_dir: Path | None, formats: tuple[str, ...], private: bool):
+    """Export the league as CSV and JSON: wrestlers, matches, results, titles, reigns,
+    standings. No e-mail address or password hash unless --private.
+
+    \b
+    Example:
+      fedtool export --out ~/dcw-data --format csv
+    """
+    from fedtool.league.db import open_league
+    from fedtool.roster.transfer import export_league
+
+    report = export_league(fed, open_league(fed.database), out_dir, formats or ("csv", "json"), private)
+    counts = ", ".join(f"{n} {name}" for name, n in report.rows.items())
+    click.echo(f"{len(report.files)} files in {fed.shown(report.out)} ({counts})")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to serve on (127.0.0.1: this machine only).")
+@click.option("--port", default=8001, show_default=True, type=click.IntRange(0, 65535), help="The port.")
+@click.option("--no-open", is_flag=True, help="Do not open a web browser.")
+@fed_option
+def browse(fed: Fed, host: str, port: int, no_open: bool):
+    """Open the league in Datasette (when installed: `pip install datasette`), read-only, with
+    rosters/datasette.json's descriptions; owners' e-mail addresses and password hashes are
+    never served. Stop it with Ctrl-C.
+
+    \b
+    Example:
+      fedtool browse
+    """
+    from fedtool.roster.browse import browse as serve
+
+    raise SystemExit(serve(fed, host, port, not no_open))
 
 
 @cli.command()

@@ -236,6 +236,19 @@ class Fed:
             files[path.stem] = path
         return files
 
+    @property
+    def retired(self) -> Path:
+        """rosters/retired/: retired wrestlers' sheets, kept (`fedtool roster retire`); no card books them."""
+        return self.rosters / RETIRED_FOLDER
+
+    @cached_property
+    def retired_files(self) -> dict[str, Path]:
+        """Wrestler id -> the sheet of a retired wrestler (rosters/retired/ID.yaml)."""
+        return {path.stem: path for path in sorted(self.retired.glob("*.yaml"))}
+
+
+RETIRED_FOLDER = "retired"
+
 
 def week_name(week: int) -> str:
     return f"week-{week:02d}"

@@ -190,6 +190,44 @@ def m014_away(db: Database) -> None:
     db["punctuality"].create_index(["owner_email"])
 
 
+@migrations()
+def m015_roster_and_titles(db: Database) -> None:
+    """Issue 19 (a league any tool can read): owners' e-mail addresses out of `wrestlers`
+    into `owners`, a private table (`fedtool browse` and `fedtool export` never show it);
+    each wrestler's retirement as a real column and every sheet change with its week and
+    reason (`roster_changes`, fedtool.roster.manage); a team's members as rows; a match's
+    star rating as a column; the fed's titles and their reigns as rows (rebuilt from the
+    settings and the title matches by fedtool.league.catalog.sync_titles)."""
+    db["owners"].create({"wrestler_id": str, "owner_email": str}, pk="wrestler_id", foreign_keys=[("wrestler_id", "wrestlers", "id")])
+    db.execute("INSERT INTO owners (wrestler_id, owner_email) SELECT id, owner_email FROM wrestlers")
+    db.execute("ALTER TABLE wrestlers DROP COLUMN owner_email")
+    db["wrestlers"].add_column("retired_after", int)
+    db["roster_changes"].create(
+        {"id": int, "wrestler_id": str, "action": str, "after_week": int, "reason": str, "sheet": str, "previous": str, "made_at": str},
+        pk="id", foreign_keys=[("wrestler_id", "wrestlers", "id")],
+    )
+    db["roster_changes"].create_index(["wrestler_id"])
+    db["team_members"].create({"team_id": str, "member_id": str, "position": int}, pk=("team_id", "member_id"),
+                              foreign_keys=[("team_id", "wrestlers", "id")])
+    for row in db.execute("SELECT id, members FROM wrestlers WHERE members IS NOT NULL").fetchall():
+        members = _stored_json(row[1], [])
+        db["team_members"].insert_all({"team_id": row[0], "member_id": str(m), "position": i} for i, m in enumerate(members))
+    db["matches"].add_column("stars", float)
+    db.execute("UPDATE matches SET stars = json_extract(summary, '$.rating.stars') WHERE json_valid(summary) "
+               "AND json_type(summary, '$.rating.stars') IN ('integer', 'real')")
+    db["titles"].create({"id": str, "position": int, "name": str, "ruleset": str, "division": str, "teams": int, "first_holder": str,
+                         "changes_on": str, "holder": str}, pk="id")
+    db["title_reigns"].create(
+        {"title_id": str, "reign": int, "wrestler_id": str, "won_week": int, "won_match": str, "how": str, "lost_week": int,
+         "lost_how": str, "defences": int, "weeks": int},
+        pk=("title_id", "reign"), foreign_keys=[("title_id", "titles", "id"), ("wrestler_id", "wrestlers", "id")],
+    )
+    db["title_reigns"].create_index(["wrestler_id"])
+
+
+PRIVATE_TABLES = ("owners", "player_passwords", "away", "punctuality", "inbox_seen", "sent_mail")  # e-mail addresses, password hashes
+
+
 STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left_town", "title_shot", "allies", "foes", "challenge")
 LIST_KEYS = ("allies", "foes")  # stored as JSON
 
@@ -440,14 +478,7 @@ def state_row(state: dict) -> dict:
 
 def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: str, wrestlers: list, matches: list[dict], states: dict[str, tuple[dict, str]], dice: list[dict]) -> None:
     """Write one week's results. The caller holds the transaction."""
-    db["wrestlers"].upsert_all(
-        [
-            {"id": w.id, "name": w.name, "ruleset": w.ruleset, "owner_name": w.owner_name, "owner_email": w.owner_email,
-             "members": json.dumps(list(w.members)) if w.members else None}
-            for w in wrestlers
-        ],
-        pk="id",
-    )
+    upsert_wrestlers(db, wrestlers)
     db["weeks"].insert({"week": week, "title": title, "ran_at": ran_at, "dice_source": dice_source, "matches": len(matches)})
     db["week_runs"].insert({"week": week, "run": runs_of(db, week) + 1, "ran_at": ran_at, "dice_source": dice_source})
     for match in matches:
@@ -465,6 +496,7 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
                 "seed": match["seed"],
                 "summary": json.dumps(match["summary"]),
                 "notes": json.dumps(match["notes"]),
+                "stars": stored_stars(match["summary"].get("rating")),
             }
         )
         db["match_sides"].insert_all(
@@ -491,6 +523,20 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
         }
         for wid, (state, reason) in sorted(states.items())
     )
+
+
+def upsert_wrestlers(db: Database, wrestlers: list) -> None:
+    """Each wrestler (a WrestlerRecord) in the league: his row, his owner's address (the
+    private `owners` table), a team's members. The caller holds the transaction."""
+    db["wrestlers"].upsert_all(
+        [{"id": w.id, "name": w.name, "ruleset": w.ruleset, "owner_name": w.owner_name,
+          "members": json.dumps(list(w.members)) if w.members else None} for w in wrestlers],
+        pk="id",
+    )
+    db["owners"].upsert_all([{"wrestler_id": w.id, "owner_email": w.owner_email} for w in wrestlers], pk="wrestler_id")
+    for w in wrestlers:
+        db.execute("DELETE FROM team_members WHERE team_id = ?", [w.id])
+        db["team_members"].insert_all({"team_id": w.id, "member_id": m, "position": i} for i, m in enumerate(w.members))
 
 
 def week_results(db: Database, week: int, titles: dict[str, str] | None = None) -> list[dict[str, Any]]:
@@ -632,7 +678,7 @@ def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
 
 
 @migrations()
-def m015_seasons(db: Database) -> None:
+def m016_seasons(db: Database) -> None:
     """Issue 19: seasons (`fedtool season close`). Each closed season: its weeks, when it
     closed and its archive (champions, standings, records, awards: one JSON document, as
     the site and `fedtool season show --json` give it), and each wrestler's state carried

@@ -72,11 +72,13 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[i
     tables: dict[tuple[str, str | None], list[dict]] = {}
     sent = wrestler_records(db)  # issue 12: each wrestler's strategies, on time, late, missing, away
     for wid, member in league.members.items():
+        if wid not in fed.roster_files:
+            continue  # retired (rosters/retired/), or his sheet removed: out of the standings and the contenders, his history kept (issue 19)
         row = _standing_row(league, wid, member)
         row["strategies"] = sent.get(wid, {key: 0 for key in RECORDS})
         tables.setdefault((member.ruleset, member.division), []).append(row)
     players = player_records(db)
-    owner_of = {row["id"]: (row["owner_email"] or "").strip().lower() for row in db["wrestlers"].rows}
+    owner_of = {row["wrestler_id"]: (row["owner_email"] or "").strip().lower() for row in db["owners"].rows}
     out = []
     for (table_ruleset, division) in sorted(tables, key=_table_order):
         if ruleset is not None and table_ruleset != ruleset:
@@ -130,7 +132,9 @@ def history(fed: Fed, db: Database, wrestler_id: str) -> dict[str, Any]:
     "matches": [{"week", "match", "title", "opponents": [names], "outcome", "method",
     "round", "for_title": title id | None}],
     "states": [{"week", "push_level", "push_points", "tv_grade", "injury", "grudge", "reason"}],
-    "reigns": [reign dicts as in `titles`, each plus "title_id"]}
+    "reigns": [reign dicts as in `titles`, each plus "title_id"],
+    "retired": bool, "sheet_changes": [{"after_week", "action" (added, imported, respec,
+    retired, returned), "reason", "made_at"}] (fedtool.roster.manage)}
     Raises FedError for a wrestler the fed does not know.
     """
     league = _League.read(fed, db)
@@ -171,6 +175,8 @@ def history(fed: Fed, db: Database, wrestler_id: str) -> dict[str, Any]:
             if reign["wrestler_id"] == wrestler_id:
                 reigns.append({"title_id": title.settings.id, "wrestler_id": wrestler_id, "name": names.get(wrestler_id, wrestler_id), **reign})
     reigns.sort(key=lambda r: (r["won_week"], r["title_id"]))
+    sheet_changes = [{k: row[k] for k in ("after_week", "action", "reason", "made_at")}
+                     for row in db["roster_changes"].rows_where("wrestler_id = ?", [wrestler_id], order_by="id")]  # issue 19: fedtool roster
     record = _record(league.matches_of.get(wrestler_id, []))
     return {
         "id": wrestler_id,
@@ -180,6 +186,8 @@ def history(fed: Fed, db: Database, wrestler_id: str) -> dict[str, Any]:
         "matches": matches,
         "states": states,
         "reigns": reigns,
+        "retired": wrestler_id in fed.retired_files,
+        "sheet_changes": sheet_changes,
     }
 
 
@@ -254,7 +262,7 @@ def _either(values: tuple[str, ...]) -> str:
 def _may_hold(fed: Fed, title: TitleSettings, wrestler_id: str, wrestler=None) -> str | None:
     """Why a wrestler may not hold (or wrestle for) a title, or None."""
     if wrestler is None:
-        if wrestler_id not in fed.roster_files:
+        if wrestler_id not in fed.roster_files and wrestler_id not in fed.retired_files:  # a retired first champion stays in the lineage
             return f"unknown wrestler {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml"
         wrestler = _sheet(fed, wrestler_id)
     ruleset = title.ruleset or fed.settings.ruleset

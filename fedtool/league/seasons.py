@@ -2,7 +2,7 @@
 
 A season is the run weeks since the last close (season 1 from the first). Closing it,
 after its last run week:
-- archives it in the league (`seasons`, migration m015): its champions at the close, its
+- archives it in the league (`seasons`, migration m016): its champions at the close, its
   standings (records and streaks over its weeks only, states as at the close), its record
   book (fedtool.league.recordbook over its weeks) and its awards;
 - carries each wrestler's league state into the next season by the fed's `seasons:

@@ -38,7 +38,7 @@ def load_fed(root: Path | str) -> Fed:
 
 def read_roster_sheet(fed: Fed, wrestler_id: str, as_member_of: str | None = None) -> WrestlerRecord:
     """One sheet from rosters/, checked by its ruleset; a team's members are read first."""
-    path = fed.roster_files.get(wrestler_id)
+    path = fed.roster_files.get(wrestler_id) or fed.retired_files.get(wrestler_id)  # a retired wrestler's kept sheet: his history, his reigns
     if path is None:
         raise FedError(Problem(fed.shown(fed.rosters / f"{as_member_of}.yaml"), "field members", f"unknown member {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml", "MatchMatch I.2"))
     shown = fed.shown(path)
@@ -64,6 +64,10 @@ def load_wrestlers(fed: Fed, card: Card, problems: Collector) -> dict[str, Wrest
                 check_wrestler_id(wrestler_id, card.shown, where)
             except FedError as exc:
                 problems.extend(exc)
+                continue
+            if wrestler_id in fed.retired_files and wrestler_id not in fed.roster_files:
+                problems.add(card.shown, where, f"{wrestler_id!r} is retired (rosters/retired/{wrestler_id}.yaml): `fedtool roster return {wrestler_id}` brings him back",
+                             "card file: sides are roster sheets")
                 continue
             if wrestler_id not in fed.roster_files:
                 problems.add(card.shown, where, f"unknown wrestler {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml", "card file: sides are roster sheets")

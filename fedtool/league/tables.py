@@ -108,6 +108,11 @@ def format_history(record: dict) -> str:
         blocks.append(_table(rows, ["week", "standing", "injury", "why"]))
     if record["reigns"]:
         blocks.append(_table(_reign_rows(record["reigns"], with_title=True), ["title", "champion", "won", "ended", "defences", "weeks"]))
+    if record.get("sheet_changes"):
+        rows = [[f"after week {c['after_week']}", c["action"], c["reason"] or ""] for c in record["sheet_changes"]]
+        blocks.append(_table(rows, ["sheet", "change", "why"]))
+    if record.get("retired"):
+        blocks[0] += "; retired"
     return "\n\n".join(blocks)
 
 

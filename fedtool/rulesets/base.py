@@ -18,9 +18,11 @@ from __future__ import annotations
 
 import inspect
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any, Callable, Mapping, Protocol
 
+from fedtool.kernel.commentary import Commentary, Teller, load_commentary
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import FedError, Problem
 
@@ -96,6 +98,15 @@ class Booking:
     wrestlers: list[WrestlerRecord]
     notes: list[str] = field(default_factory=list)  # e.g. "played the fed's default strategy"
     extra: dict = field(default_factory=dict)  # ruleset facts for the results (referee, stipulation)
+    # the phrase table the writeup tells with (`Ruleset.commentary`, with the fed's own file over
+    # it) and the key its choices are made by (the week and the match): set by the core
+    commentary: Commentary | None = None
+    story_key: str = ""
+
+    def teller(self) -> Teller | None:
+        """A fresh teller of this match's story (the same words every time it is told), or
+        None when the ruleset has no phrase table."""
+        return self.commentary.teller(self.story_key) if self.commentary is not None else None
 
 
 @dataclass(frozen=True)
@@ -229,6 +240,18 @@ class Ruleset:
         """Everything the writeup template needs, as plain data (at least "headline")."""
         raise NotImplementedError
 
+    def commentary(self, fed_file: Path | None = None, shown: str | None = None) -> Commentary | None:
+        """The ruleset's phrase table, `data/commentary.yaml` beside its templates, with the fed's
+        own file (templates/commentary/<id>.yaml) over it when there is one, both checked
+        (`fedtool.kernel.commentary`); None for a ruleset without one. Read again only when a
+        file changes."""
+        packaged = self.templates.parent / "data" / "commentary.yaml"
+        if not packaged.is_file():
+            return None
+        own = fed_file if fed_file is not None and fed_file.is_file() else None
+        stamp = own.stat().st_mtime_ns if own is not None else 0
+        return _commentary(packaged, f"fedtool/rulesets/{self.id}/data/commentary.yaml", own, shown, stamp)
+
     @property
     def templates(self) -> Path:
         """The ruleset's packaged templates (`match.md.j2`, `match.html.j2`, `announce.md.j2`),
@@ -339,3 +362,9 @@ class Ruleset:
         """What a wrestler's page charts by week: (state key, label, scale lowest first), or
         None for a ruleset that keeps no such grade."""
         return None
+
+
+@cache
+def _commentary(packaged: Path, packaged_shown: str, own: Path | None, shown: str | None, stamp: int) -> Commentary:
+    """A phrase table read once per file version (`stamp`: the fed file's mtime)."""
+    return load_commentary(packaged, packaged_shown, own, shown)

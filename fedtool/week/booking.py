@@ -111,10 +111,21 @@ def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states:
                 bookings.append(book_excused(card, match, ruleset, sides, states, settings, mine))
             else:
                 bookings.append(ruleset.book(card, match, sides, states, ruleset.strict_settings(settings) if strict else settings))
+            tell(fed, ruleset, bookings[-1], f"{card.folder.name} {match.id}")
         except FedError as exc:
             problems.extend(exc)
     problems.raise_if_any()
     return bookings
+
+
+def tell(fed: Fed, ruleset: Ruleset, booking: Booking, key: str) -> Booking:
+    """The booking with the phrase table its writeup tells with: the ruleset's own, with the
+    fed's templates/commentary/<ruleset>.yaml over it (checked now, before anything is
+    played), and the key its phrases are chosen by."""
+    name = f"commentary/{ruleset.id}.yaml"
+    booking.commentary = ruleset.commentary(fed.templates / name, f"templates/{name}")
+    booking.story_key = key
+    return booking
 
 
 def book_excused(card: Card, match: CardMatch, ruleset: Ruleset, sides: list[WrestlerRecord], states: dict[str, dict], settings: dict,

@@ -20,7 +20,7 @@ from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets import REGISTRY, get_ruleset
 from fedtool.rulesets.base import Booking
 
-from .booking import book_match
+from .booking import book_match, tell
 
 CHUNK = 2000
 Z95 = 1.959963984540054  # the normal quantile for a 95% interval
@@ -102,7 +102,8 @@ def exhibition(fed: Fed, sheets: list[Path], strategies: list[Path], options: di
     ruleset_id = str(first.get("ruleset", fed.settings.ruleset)) if isinstance(first, dict) else fed.settings.ruleset
     ruleset = get_ruleset(ruleset_id, (str(sheets[0]), "field ruleset"))
     strategy_data = [(load_yaml(p, str(p)), str(p)) for p in strategies]
-    return ruleset.exhibition(sheet_data, strategy_data, fed.ruleset_settings(ruleset_id), options)
+    booking = ruleset.exhibition(sheet_data, strategy_data, fed.ruleset_settings(ruleset_id), options)
+    return tell(fed, ruleset, booking, "exhibition " + " ".join(stem for _, _, stem in sheet_data))
 
 
 MAX_SEED = 2**64 - 1  # the dice take a seed of up to 128 bits; a printed seed and the ones after it stay in 64

@@ -37,6 +37,7 @@ from fedtool.kernel.yamlio import dump_yaml, parse_yaml
 from fedtool.league.away import no_show_streaks, record_punctuality, week_verdict
 from fedtool.league.backup import discard, take_snapshot
 from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, runs_of, undo_week, week_results
+from fedtool.league.catalog import sync_titles_if_they_stand
 from fedtool.league.records import NEVER_BY_DEFAULT, check_card_titles, decide_title_matches, record_title_matches
 from fedtool.league.seasons import check_week_runnable
 from fedtool.rulesets import get_ruleset
@@ -315,6 +316,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
                     list(wrestlers.values()), [_match_row(week, p) for p in played], changes, dice_rows,
                 )
                 record_title_matches(db, title_rows)
+                sync_titles_if_they_stand(fed, db, check=False)  # the lineage as rows (issue 19); no other ruleset imported
                 record_punctuality(db, week, absent.records)
                 record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
             committed = True

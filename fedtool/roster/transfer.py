@@ -1,0 +1,288 @@
+"""The league out and a roster in (issue 19): `fedtool export` and `fedtool import`.
+
+Export writes CSV (Python's csv module) and JSON of the wrestlers, matches, results (each
+side of each match), titles, reigns and standings into one folder, swapped in whole
+(fedtool.fed.files.StagedDir). Owners' e-mail addresses and password hashes are never in
+it unless asked (`--private`).
+
+Import reads a roster from a spreadsheet's CSV: one row per wrestler, the columns `id`,
+`name`, `ruleset` (empty: the fed's), `owner_name`, `owner_email`, and any other column a
+field of the sheet, nested by dots (`styles.Power`, `skills.MEAN`, `finisher.range`); a
+cell is read as YAML (`15`, `star`, `[rocky-ridge, big-earl]`), an empty cell is left out.
+Every row is checked by its ruleset as its sheet would be, each problem named by the
+CSV's line; nothing is written if any row is bad.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+from sqlite_utils import Database
+
+from fedtool.fed.files import StagedDir
+from fedtool.fed.settings import WRESTLER_ID, Fed
+from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.yamlio import dump_yaml, read_text
+from fedtool.league.catalog import sync_league
+from fedtool.league.records import standings, titles
+from fedtool.league.sheets import read_roster_sheet
+from fedtool.rulesets import REGISTRY, get_ruleset
+
+from .manage import _forget_files, atomic_write_new, record_change
+
+RULE = "fedtool import: a roster CSV"
+COMMON = ("id", "name", "ruleset", "owner_name", "owner_email")
+MAX_ROWS = 5000
+
+
+# ---------------------------------------------------------------- import
+
+
+@dataclass
+class _Row:
+    line: int
+    wrestler_id: str
+    data: dict
+    text: str = ""
+
+
+def _cell(text: str) -> Any:
+    """A cell as YAML reads it (a number, a word, a flow list or mapping); text that is no
+    YAML stays text."""
+    try:
+        value = yaml.safe_load(text)
+    except yaml.YAMLError:
+        return text
+    return text if value is None else value
+
+
+def _nest(data: dict, path: list[str], value: Any) -> None:
+    for key in path[:-1]:
+        data = data.setdefault(key, {})
+        if not isinstance(data, dict):
+            raise ValueError(f"{'.'.join(path)}: {key} is given both as a value and as a group")
+    data[path[-1]] = value
+
+
+def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
+    """The CSV's rows as sheets, each checked by its ruleset; a FedError naming every bad row
+    by its line (and the field) when any is bad."""
+    shown = fed.shown(path)
+    text = read_text(path, shown)
+    problems = Collector()
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    try:
+        header = [h.strip() for h in next(reader)]
+    except (StopIteration, csv.Error):
+        header = []
+    if not any(header):
+        raise FedError(Problem(shown, "line 1", "no header row: the first line names the columns (id, name, ruleset, owner_name, owner_email, ...)", RULE))
+    for need in ("id", "name"):
+        if need not in header:
+            problems.add(shown, "line 1", f"no {need!r} column", RULE)
+    duplicate = sorted({h for h in header if header.count(h) > 1})
+    if duplicate:
+        problems.add(shown, "line 1", f"column {duplicate[0]!r} is given twice", RULE)
+    problems.raise_if_any()
+    rows: list[_Row] = []
+    seen: dict[str, int] = {}
+    start = reader.line_num + 1
+    while True:
+        line = start
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            problems.add(shown, f"line {line}", f"not CSV: {exc}", RULE)
+            break
+        start = reader.line_num + 1  # a quoted cell may span lines: the next row starts where this one ended
+        if len(rows) >= MAX_ROWS:
+            problems.add(shown, f"line {line}", f"more than {MAX_ROWS} rows", RULE)
+            break
+        where = f"line {line}"
+        if len(record) > len(header):
+            problems.add(shown, where, f"{len(record)} cells for {len(header)} columns", RULE)
+            continue
+        record = dict(zip(header, record))
+        cells = {k: (v or "").strip() for k, v in record.items()}
+        if not any(cells.values()):
+            continue  # a blank line
+        wrestler_id = cells.get("id", "")
+        if not WRESTLER_ID.match(wrestler_id):
+            problems.add(shown, where, f"id {wrestler_id!r} is not a wrestler id (lowercase letters, digits and dashes, as the sheet's file name)", RULE)
+            continue
+        if wrestler_id in seen:
+            problems.add(shown, where, f"id {wrestler_id!r} is on line {seen[wrestler_id]} already", RULE)
+            continue
+        seen[wrestler_id] = line
+        if wrestler_id in fed.roster_files or wrestler_id in fed.retired_files:
+            problems.add(shown, where, f"{wrestler_id!r} is in the fed already ({fed.shown(fed.roster_files.get(wrestler_id) or fed.retired_files[wrestler_id])})", RULE)
+            continue
+        data: dict[str, Any] = {"name": cells.get("name", "")}
+        if cells.get("ruleset"):
+            data["ruleset"] = cells["ruleset"]
+        if cells.get("owner_name") or cells.get("owner_email"):
+            data["owner"] = {"name": cells.get("owner_name", ""), "email": cells.get("owner_email", "")}
+        try:
+            for column, value in cells.items():
+                if column in COMMON or value == "":
+                    continue
+                _nest(data, column.split("."), _cell(value))
+        except ValueError as exc:
+            problems.add(shown, where, str(exc), RULE)
+            continue
+        rows.append(_Row(line, wrestler_id, data))
+    checked: dict[str, Any] = {}
+    for row in rows:
+        where = f"line {row.line}"
+        ruleset_id = str(row.data.get("ruleset", fed.settings.ruleset))
+        if ruleset_id not in REGISTRY:
+            problems.add(shown, where, f"unknown ruleset {ruleset_id!r}: give {', '.join(REGISTRY)}", RULE)
+            continue
+        ruleset = get_ruleset(ruleset_id)
+        members = {}
+        try:
+            for member in ruleset.members_of(row.data):
+                if member in checked:
+                    members[member] = checked[member]
+                elif member in fed.roster_files:
+                    members[member] = read_roster_sheet(fed, member)
+            checked[row.wrestler_id] = ruleset.read_sheet(row.data, f"{shown} {where}", row.wrestler_id, members)
+        except FedError as exc:
+            for p in exc.problems:  # the ruleset names the field; the line is the CSV's
+                problems.add(shown, where + (f", {p.place}" if p.place else ""), p.message, p.rule or RULE)
+            continue
+        row.text = f"# Imported from {path.name}, line {row.line}.\n" + dump_yaml(row.data)
+    problems.raise_if_any()
+    if not rows:
+        raise FedError(Problem(shown, None, "holds no wrestler", RULE))
+    for row in rows:
+        row.data = checked[row.wrestler_id]
+    return rows
+
+
+def import_roster(fed: Fed, db: Database, path: Path, reason: str = "") -> list[str]:
+    """Check every row of the CSV, then write each sheet to rosters/ and record it; nothing is
+    written when any row is bad. Returns the ids written."""
+    rows = read_roster_csv(fed, path)
+    written: list[Path] = []
+    try:
+        with db.atomic():
+            for row in rows:
+                record_change(db, row.data, "imported", reason or f"imported from {path.name}, line {row.line}", row.text, None)
+            for row in rows:
+                target = fed.rosters / f"{row.wrestler_id}.yaml"
+                atomic_write_new(target, row.text)
+                written.append(target)
+    except BaseException:
+        for target in written:  # the league rolled back: so do the files
+            target.unlink(missing_ok=True)
+        raise
+    _forget_files(fed)
+    return [row.wrestler_id for row in rows]
+
+
+# ---------------------------------------------------------------- export
+
+
+@dataclass
+class ExportReport:
+    out: Path
+    files: list[str] = field(default_factory=list)
+    rows: dict[str, int] = field(default_factory=dict)
+
+
+def league_tables(fed: Fed, db: Database, private: bool = False) -> dict[str, list[dict]]:
+    """The league as flat tables of plain values: wrestlers, matches, results, titles,
+    reigns, standings (and, with `private`, the owners' addresses and password hashes)."""
+    sync_league(fed, db)
+    email = {row["wrestler_id"]: row["owner_email"] for row in db["owners"].rows}
+    wrestlers = []
+    for row in db.execute("SELECT id, name, ruleset, owner_name, members, retired_after FROM wrestlers ORDER BY id").fetchall():
+        entry = {"id": row[0], "name": row[1], "ruleset": row[2], "owner_name": row[3], "members": " ".join(json.loads(row[4])) if row[4] else "",
+                 "retired_after": row[5]}
+        if private:
+            entry["owner_email"] = email.get(row[0])
+        wrestlers.append(entry)
+    matches = [dict(zip(("week", "match", "position", "ruleset", "title", "winner", "method", "round", "stars", "seed"), r)) for r in db.execute(
+        "SELECT week, match, position, ruleset, title, winner, method, end_round, stars, seed FROM matches ORDER BY week, position").fetchall()]
+    results = [dict(zip(("week", "match", "side", "wrestler_id", "outcome"), r)) for r in db.execute(
+        "SELECT m.week, m.match, s.side, s.wrestler_id, s.outcome FROM match_sides s JOIN matches m ON m.id = s.match_id "
+        "ORDER BY m.week, m.position, s.side").fetchall()]
+    title_rows, reigns = [], []
+    try:
+        fed_titles = titles(fed, db)
+    except FedError:
+        fed_titles = []
+    for t in fed_titles:
+        title_rows.append({"id": t["id"], "name": t["name"], "ruleset": t["ruleset"], "division": t["division"], "teams": t["teams"],
+                           "holder": t["holder"], "since_week": t["since_week"]})
+        for n, r in enumerate(t["reigns"], start=1):
+            reigns.append({"title_id": t["id"], "reign": n, **{k: r[k] for k in ("wrestler_id", "name", "won_week", "won_match", "how", "lost_week", "lost_how", "defences", "weeks")}})
+    table_rows = []
+    for table in standings(fed, db):
+        for rank, r in enumerate(table["rows"], start=1):
+            table_rows.append({"ruleset": table["ruleset"], "division": table["division"], "rank": rank, "wrestler_id": r["wrestler_id"], "name": r["name"],
+                               "wins": r["wins"], "losses": r["losses"], "draws": r["draws"], "streak": r["streak"], "push_level": r["push_level"],
+                               "push_points": r["push_points"], "tv_grade": r["tv_grade"], "injury": r["injury"],
+                               "contender": r["wrestler_id"] in table["contenders"]})
+    out = {"wrestlers": wrestlers, "matches": matches, "results": results, "titles": title_rows, "reigns": reigns, "standings": table_rows}
+    if private:
+        out["passwords"] = [{"email": r["email"], "hash": r["hash"], "set_at": r["set_at"]} for r in db["player_passwords"].rows]
+    return out
+
+
+def _csv(rows: list[dict]) -> str:
+    buffer = io.StringIO(newline="")
+    columns = list(dict.fromkeys(k for row in rows for k in row))
+    writer = csv.DictWriter(buffer, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({k: _plain(v) for k, v in row.items()})
+    return buffer.getvalue()
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet reads as a formula (OWASP: CSV injection)
+
+
+def _plain(value: Any) -> Any:
+    """A CSV cell: a flag as true/false, nothing as empty, and text a spreadsheet would run
+    as a formula (a player's `=HYPERLINK(...)` for a name) behind a quote mark, as OWASP
+    advises; numbers stay numbers. JSON keeps the text as it is."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return "" if value is None else value
+
+
+MARKER = ".fedtool-export"
+
+
+def export_league(fed: Fed, db: Database, out: Path | None = None, formats: tuple[str, ...] = ("csv", "json"), private: bool = False) -> ExportReport:
+    """Write the league's tables into `out` (default outbox/export/), replaced whole: a new or
+    empty folder, or one fedtool exported into before (it holds .fedtool-export)."""
+    out = out or fed.outbox / "export"
+    if out.exists() and (not out.is_dir() or any(out.iterdir()) and not (out / MARKER).exists()):
+        raise FedError(Problem(str(out), None, "is not empty and not an earlier export: give a new or empty folder (an export replaces the folder whole)", "fedtool export"))
+    tables = league_tables(fed, db, private)
+    report = ExportReport(out)
+    with StagedDir(out) as stage:
+        stage.write(MARKER, "A folder fedtool export writes and replaces whole.\n")
+        for name, rows in tables.items():
+            report.rows[name] = len(rows)
+            if "csv" in formats:
+                stage.write(f"{name}.csv", _csv(rows))
+                report.files.append(f"{name}.csv")
+            if "json" in formats:
+                stage.write(f"{name}.json", json.dumps(rows, indent=2, ensure_ascii=False) + "\n")
+                report.files.append(f"{name}.json")
+        stage.swap()
+    return report
