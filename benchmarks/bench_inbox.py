@@ -1,53 +1,115 @@
 """Mail intake speed: 1,000 strategy mails read, checked, filed and answered.
 
-    python benchmarks/bench_inbox.py [--mails N]
+    python benchmarks/bench_inbox.py [--mails N] [--trials T]
 
-A copy of the demo fed receives N mails for week 1 (each a full strategy from the right
-owner, a few bad or spoofed among them) in a Maildir; the whole `intake` is timed.
+Each trial is a fresh copy of the demo fed receiving N mails for week 1 in a Maildir (each
+a full strategy from the right owner, its own text as players' are, one in ten spoofed);
+the whole `intake` is timed, in this process (start-up is `bench_tick.py`'s).
+
+Side by side, in the same run and on the same mails: a plain standard-library reference
+that does the least an intake can do per mail (parse it, read its body, load the YAML with
+LibYAML's CSafeLoader, build an answer and write it to a file of its own), with none of the
+checks, filing or records. Prints best and median of each and the ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import mailbox
+import resource
 import shutil
+import statistics
 import tempfile
 import time
+from email import policy
 from email.message import EmailMessage
+from email.parser import BytesParser
 from pathlib import Path
+
+import yaml
 
 from fedtool.fed.settings import Fed
 from fedtool.mail.intake import intake
 
 ROOT = Path(__file__).resolve().parent.parent
+OWNERS = {"brother-bob": "bob@players.example", "friendly-sam": "sam@players.example", "big-earl": "earl@players.example",
+          "rocky-ridge": "hank@players.example", "relampago": "luis@players.example"}
+
+
+def make_mailbox(folder: Path, week: Path, n: int) -> None:
+    box = mailbox.Maildir(folder, create=True)
+    texts = {wid: (week / f"{wid}.yaml").read_text() for wid in OWNERS}
+    for i in range(n):
+        wid = list(OWNERS)[i % len(OWNERS)]
+        m = EmailMessage()
+        m["From"] = OWNERS[wid] if i % 10 else "spoofer@attacker.example"
+        m["Subject"] = f"Week 1 {wid}"
+        m["Message-ID"] = f"<bench-{i}@players.example>"
+        m.set_content(texts[wid] + f"# mail {i}\n")  # each strategy its own text: nothing parsed for one mail serves the next
+        box.add(m)
+
+
+def reference(source: Path, out: Path) -> int:
+    """The least an intake does per mail, with the standard library and LibYAML."""
+    parser = BytesParser(policy=policy.default)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    out.mkdir()
+    count = 0
+    box = mailbox.Maildir(source, factory=None, create=False)
+    for key in sorted(box.keys()):
+        with box.get_file(key) as handle:
+            message = parser.parsebytes(handle.read())
+        body = message.get_body(("plain",)).get_content()
+        data = yaml.load(body, Loader=loader)  # noqa: S506 - a safe loader
+        reply = EmailMessage()
+        reply["From"] = "fedhead@dcw.example"
+        reply["To"] = message["From"]
+        reply["Subject"] = "Re: " + message["Subject"]
+        reply["Message-ID"] = f"<re-{count}@dcw.example>"
+        reply["In-Reply-To"] = message["Message-ID"]
+        reply.set_content(f"Accepted: {len(data)} fields.\n\n" + body)
+        (out / f"{count}.eml").write_bytes(bytes(reply))
+        count += 1
+    return count
+
+
+def cpu() -> float:
+    """CPU seconds of this process and of its children that have ended (the intake's workers)."""
+    return sum(getattr(resource.getrusage(who), field) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN) for field in ("ru_utime", "ru_stime"))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--mails", type=int, default=1000)
-    n = parser.parse_args().mails
+    parser.add_argument("--trials", type=int, default=3)
+    args = parser.parse_args()
+    n = args.mails
+    times, refs, cpus, ref_cpus = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
-        fed_dir = Path(tmp) / "fed"
-        for name in ("rosters", "strategies", "templates"):
-            shutil.copytree(ROOT / name, fed_dir / name)
-        fed = Fed.load(fed_dir)
-        week = fed_dir / "strategies/week-01"
-        owners = {"brother-bob": "bob@players.example", "friendly-sam": "sam@players.example", "big-earl": "earl@players.example",
-                  "rocky-ridge": "hank@players.example", "relampago": "luis@players.example"}
-        box = mailbox.Maildir(Path(tmp) / "Maildir", create=True)
-        for i in range(n):
-            wid = list(owners)[i % len(owners)]
-            m = EmailMessage()
-            m["From"] = owners[wid] if i % 10 else "spoofer@attacker.example"
-            m["Subject"] = f"Week 1 {wid}"
-            m["Message-ID"] = f"<bench-{i}@players.example>"
-            m.set_content((week / f"{wid}.yaml").read_text())
-            box.add(m)
-        start = time.perf_counter()
-        report = intake(fed, Path(tmp) / "Maildir")
-        elapsed = time.perf_counter() - start
-    print(f"intake of {n:,} mails: {elapsed:.1f} s ({n / elapsed:,.0f} mails/s); "
+        for trial in range(args.trials):
+            base = Path(tmp) / f"trial-{trial}"
+            fed_dir = base / "fed"
+            for name in ("rosters", "strategies", "templates"):
+                shutil.copytree(ROOT / name, fed_dir / name)
+            make_mailbox(base / "Maildir", fed_dir / "strategies/week-01", n)
+            fed = Fed.load(fed_dir)
+            start, used = time.perf_counter(), cpu()  # interleaved: target, then reference, each trial
+            report = intake(fed, base / "Maildir")
+            times.append(time.perf_counter() - start)
+            cpus.append(cpu() - used)
+            start, used = time.perf_counter(), cpu()
+            reference(base / "Maildir", base / "reference")
+            refs.append(time.perf_counter() - start)
+            ref_cpus.append(cpu() - used)
+            shutil.rmtree(base)
+    best, median = min(times), statistics.median(times)
+    print(f"intake of {n:,} mails: best {best:.2f} s, median {median:.2f} s over {len(times)} trials ({n / median:,.0f} mails/s); "
           f"{report.count('accepted')} accepted, {report.count('refused')} refused, {len(report.replies)} answers")
+    print(f"reference (stdlib parse, body, CSafeLoader YAML, answer written): best {min(refs):.2f} s, median {statistics.median(refs):.2f} s")
+    print(f"ratio intake / reference: best {best / min(refs):.2f}x, median {median / statistics.median(refs):.2f}x")
+    print(f"CPU time (all processes; what a loaded machine does not hide): intake best {min(cpus):.2f} s, median {statistics.median(cpus):.2f} s; "
+          f"reference best {min(ref_cpus):.2f} s, median {statistics.median(ref_cpus):.2f} s; "
+          f"ratio {min(cpus) / min(ref_cpus):.2f}x best, {statistics.median(cpus) / statistics.median(ref_cpus):.2f}x median")
 
 
 if __name__ == "__main__":

@@ -8,12 +8,15 @@ import json
 import re
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from . import __version__
-from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError, Problem, disk_error
+
+if TYPE_CHECKING:  # a command imports what it needs when it runs: `fedtool --help` imports click alone (issue 18)
+    from fedtool.fed.settings import Fed
 
 FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, outbox/); default: FEDTOOL_FED, else the current folder."
 
@@ -322,14 +325,15 @@ def verify(fed: Fed, week: int, match_id: str | None, published: Path | None):
 @click.option("--rounds", type=click.IntRange(1, 200), help="With --sheet: the match's rounds (default: the fed's).")
 @click.option("-n", "--matches", default=10000, show_default=True, type=click.IntRange(1, 10_000_000), help="How many matches to play.")
 @click.option("--seed", type=click.IntRange(0, 2**64 - 1), help="The first seed, 0 to 2^64 - 1 (default: fresh ones), to repeat a run exactly.")  # fedtool.week.odds.MAX_SEED
-@click.option("--workers", type=click.IntRange(1, 256), help="Processes to use (default: one per core).")
+@click.option("--workers", type=click.IntRange(1, 256), help="Processes to use (default: as many as pay, up to one per idle core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the shares as JSON.")
 @fed_option
 def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, workers, as_json):
-    """Play one match many times and print the odds of each result (MatchMatch matches).
+    """Play one match many times and print the odds of each result (any ruleset, any match type).
 
-    Win, loss and draw shares and each finish, with 95% intervals, from the very
-    engine the weekly run uses.
+    Each side's wins (a team as one side), draws and each finish, with 95% intervals,
+    from the very engine the weekly run uses. Without --workers, other processes are
+    started only when they pay (many matches, idle cores).
 
     \b
     Example:
@@ -358,7 +362,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
     if as_json:
         click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
         return
-    click.echo(f"{report.matches:,} matches, {' vs. '.join(report.names)}; grid {report.grid}; seeds from {report.seed}; {report.mean_rounds:.1f} rounds on average")
+    click.echo(f"{report.matches:,} matches, {' vs. '.join(report.names)}; grid {report.grid}; seeds from {report.seed}; {report.mean_rounds:.1f} {report.unit} on average")
     for title, shares in (("result", report.outcomes), ("finish", report.finishes)):
         click.echo(f"\n{title:<34} {'share':>7}  95% interval")
         for s in shares:

@@ -121,7 +121,7 @@ def test_player_script_shows_as_text_and_never_runs(browser, served):
     base, _ = served
     trouble, page = _visit(browser, base + "weeks/week-01.html")
     assert page.locator("script").count() == 0 and page.locator("article img").count() == 0
-    explanation = page.locator("p.explanation").filter(has_text="fedtoolInjected").first
+    explanation = page.locator("em.said").filter(has_text="fedtoolInjected").first
     assert explanation.inner_text() == HOSTILE_EXPLANATION
     assert explanation.is_visible()
     assert page.evaluate("window.fedtoolInjected") is None

@@ -84,7 +84,7 @@ def check_events(events, who_allowed: set[str]) -> list[tuple[str, dict]]:
     found = []
     for total in TOTALS:
         event = events[total]
-        assert isinstance(event, dict) and {"text", "effect"} <= set(event) <= {"text", "effect", "post_text"}, (total, event)
+        assert isinstance(event, dict) and {"text", "effect"} <= set(event) <= {"text", "effect", "post_text", "mid_text"}, (total, event)
         text = event["text"]
         assert isinstance(text, str) and text.strip(), (total, event)
         names = placeholders(text)
@@ -260,6 +260,19 @@ def test_every_reel_rolled_after_the_match_has_a_post_match_wording():
             assert not [w for w in BEFORE_THE_BELL if w in post.lower()], (letter, total, post)
     for letter in "IJK":
         assert all("post_text" not in e for e in data["reels"][letter]["events"].values())
+
+
+def test_every_reel_drawn_mid_match_has_a_mid_match_wording():
+    """7.d a HIGHLIGHT_REEL FAC rolls a reel of the `pick` table (A-F) mid-match: each of its
+    events has `mid_text`, worded for a match under way (none of the pre-match words), with
+    no placeholder its `text` lacks but the four every event may name (issue 16)."""
+    data = load("highlight_reels.yaml")
+    for letter in "ABCDEF":
+        for total, event in data["reels"][letter]["events"].items():
+            mid = event.get("mid_text")
+            assert isinstance(mid, str) and mid.strip(), (letter, total)
+            assert placeholders(mid) <= placeholders(event["text"]) | {"favored", "underdog", "ally", "foe"}, (letter, total)
+            assert not [w for w in BEFORE_THE_BELL if w in mid.lower()], (letter, total, mid)
 
 
 def test_the_pre_match_wordings_are_the_ones_the_issue_names():

@@ -60,7 +60,7 @@ def test_facs_nobody_can_use_are_told_as_one_line(monkeypatch):
     the two quiet reels (1d6 + 2d6 each); the one-card deck draws no die."""
     result, md, html = play(monkeypatch, [MEAN], 6, [1, 1, 1, 1, 1, 1])
     assert result.positions == [9, 0] and [ln.fac for ln in result.lines if ln.kind == "quiet"] == [4]
-    line = "FACs 4-6: the next few exchanges go nowhere (Mean, Mean, Mean: neither man can use them here). `[9-0]`"
+    line = "FACs 4-6: the next few exchanges go nowhere (Mean three times: neither man can use them here). `[9-0]`"
     assert line in md
     assert "FAC 4:" not in md and "FAC 5:" not in md and "can use it here" not in md
     assert "FACs 4-6: the next few exchanges go nowhere" in html
@@ -128,3 +128,50 @@ def test_a_post_match_storyline_is_worded_for_after_the_bell(monkeypatch):
     assert [(purpose, bytes(faces)) for _, purpose, faces in result.log] == [  # the rolls as before post_text
         ("pre-match storyline: reel 1d6", b"\x01"), ("pre-match storyline: event 2d6", b"\x03\x04"),
         ("post-match storyline: reel 1d6", b"\x01"), ("post-match storyline: event 2d6", b"\x01\x01")]
+
+
+def test_a_quiet_run_names_each_card_type_once():
+    """Issue 16 (wording defects): a collapsed run listed a type as often as it was drawn
+    ("Specialty, Specialty", "Cheat, Cheat, Smart"); each type is named once, with how often."""
+    assert engine.quiet_run([(23, "SPECIALTY"), (24, "SPECIALTY")], 2) == \
+        "FACs 23 and 24: the next two exchanges go nowhere (Specialty twice: neither man can use them here)."
+    assert engine.quiet_run([(44, "CHEAT"), (45, "CHEAT"), (46, "SMART")], 3) == \
+        "FACs 44-46: the next few exchanges go nowhere (Cheat twice and Smart: nobody can use them here)."
+    assert engine.quiet_run([(3, "HELPED"), (4, "OBJECT"), (5, "FAVORITE")], 2) == \
+        "FACs 3-5: the next few exchanges go nowhere (Helped, Object and Favorite: neither man can use them here)."
+
+
+REEL = card("HIGHLIGHT_REEL", 0, "")
+
+
+def test_a_highlight_reel_drawn_mid_match_is_worded_for_mid_match(monkeypatch):
+    """7.d a HIGHLIGHT_REEL FAC rolls a reel mid-match (5.a "Roll 1d6 to determine Highlight
+    Reel, Roll 2d6 for specific event"). On the packaged reels: pre-match 1d6 = 1 (reel A), 3 + 4
+    = 7 (no effect); FAC 1 the reel card: 1d6 = 1 (reel A), 1 + 1 = 2, the ambush, skip the
+    favored; the time limit; post-match 1d6 = 1, 3 + 4 = 7. The mid-match event is told by its
+    mid_text, not the pre-match text with the trainer taping ribs "at the opening bell"."""
+    result, md, _ = play(monkeypatch, [REEL], 1, [1, 3, 4, 1, 1, 1, 1, 3, 4], reels=data()["reels"])
+    told = [ln.text for ln in result.lines if ln.kind == "storyline"]
+    assert told[1] == "Fi hits the ring and blindsides A behind the referee's back, and the ribs are already taped by the time the official turns around."
+    assert "opening bell" not in md
+    assert [purpose for _, purpose, _ in result.log] == [
+        "pre-match storyline: reel 1d6", "pre-match storyline: event 2d6", "mid-match storyline: reel 1d6", "mid-match storyline: event 2d6",
+        "post-match storyline: reel 1d6", "post-match storyline: event 2d6"]
+
+
+def test_a_reel_without_mid_text_is_told_as_footage_from_before_the_bell(monkeypatch):
+    """A fed's own reels may leave out mid_text: drawn mid-match, the pre-match text is told
+    as what it is, footage from before the bell (docs/rulings/face-to-the-mat.md)."""
+    result, _, _ = play(monkeypatch, [REEL], 1, [1, 1, 1, 1, 1, 1, 1, 1, 1])
+    assert [ln.text for ln in result.lines if ln.kind == "storyline"] == ["Quiet.", "The big screen shows footage from before the bell: Quiet."]
+
+
+def test_a_tag_teams_hot_box_is_never_a_teams_possessive():
+    """4.b each side's ally and foe; a tag side is two men ("Vince Valor & Marcus Bright"):
+    the HOT BOX line names them "ally Al and foe Fi for A & B", never "A & B's ally Al"."""
+    from types import SimpleNamespace
+
+    booking = Booking(None, SimpleNamespace(hotbox=HOTBOX), [], [], {"hotbox_ids": {"allies": ["al", "bea"], "foes": ["fi", None], "grudge": []}})
+    text = FTTM._hotbox_text(booking, ["A & B", "C & D"])
+    assert text == "ally Al and foe Fi for A & B, ally Bea for C & D; no foe for C & D; the highest grudge grades outside the match: G1 and G2."
+    assert "'s " not in text

@@ -69,7 +69,7 @@ def test_symbols_decide_who_can_use_a_skill(monkeypatch):
     result = engine.resolve(engine.Setup("m", (a, b), {}), ScriptedDice([1, 1, 1, 1, 1, 1]))
     assert [ln.positions for ln in result.lines if ln.kind == "move"] == [(3, 0), (6, 0), (9, 0)]
     assert [ln.text for ln in result.lines if ln.kind == "quiet"] == [  # told as one line (issue 16)
-        "FACs 4 and 5: the next two exchanges go nowhere (Mean, Mean: neither man can use them here)."]
+        "FACs 4 and 5: the next two exchanges go nowhere (Mean twice: neither man can use them here)."]
     assert result.method == "time_limit"
 
 

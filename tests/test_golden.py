@@ -40,7 +40,7 @@ def test_part_vi_replay_rolls_the_books_style_table_and_round_two():
     replay = PLAYTHROUGHS["example-part-vi"]
     assert "Style table (d6): 1 Cheating, 2 Brawling, 3 High-Flying, 4 Technical, 5 High-Flying, 6 roll again." in replay["part-vi.md"]
     assert "1        # round 2: round style d6\n" in replay["dice.txt"]
-    assert "### Round 2: Cheating\n" in replay["part-vi.md"]
+    assert "\n- **Round 2**, Cheating (d6: 1)." in replay["part-vi.md"]
 
 
 def test_demo_week_dice_log_replays_the_week(tmp_path):

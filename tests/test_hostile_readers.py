@@ -826,7 +826,7 @@ def test_an_opening_whose_match_is_no_mapping_is_refused(tmp_path, rolled):
         "strategies/week-01/opening.yaml, line 3, field matches.m1: match m1: expected a mapping of what was rolled (grid, referee, ...) [opening file]"]
 
 
-REEL_EVENT = '2: {text: "{foe} blindsides {favored} in the parking garage, and the trainer is still taping ribs at the opening bell.", post_text: "{foe} blindsides {favored} on the way up the ramp, and the trainer is still taping ribs long after the lights go down.", effect: {skip: {who: favored}}}'
+REEL_EVENT = '2: {text: "{foe} blindsides {favored} in the parking garage, and the trainer is still taping ribs at the opening bell.", post_text: "{foe} blindsides {favored} on the way up the ramp, and the trainer is still taping ribs long after the lights go down.", mid_text: "{foe} hits the ring and blindsides {favored} behind the referee\'s back, and the ribs are already taped by the time the official turns around.", effect: {skip: {who: favored}}}'
 
 
 @pytest.mark.parametrize("event, message", [
@@ -856,6 +856,10 @@ def test_a_reel_event_the_engine_cannot_play_is_refused_when_read(tmp_path, even
      "reel A event 2 needs post_text: its wording when the reel is rolled after the match (5.d)"),
     ('2: {text: "{favored} brawls.", post_text: "{heel} brawls on.", effect: none}',
      "reel A event 2: post_text names {heel} but the event does not"),
+    ('2: {text: "{favored} brawls.", post_text: "Later.", mid_text: "{face} brawls on.", effect: none}',
+     "reel A event 2: mid_text names {face} but the event does not"),
+    ('2: {text: "{favored} brawls.", post_text: "Later.", mid_text: [brawls], effect: none}',
+     "reel A event 2: mid_text is text, its wording when the reel is drawn mid-match (7.d)"),
 ])
 def test_a_fed_reel_without_a_post_match_wording_is_refused_when_read(tmp_path, event, message):
     """5.d: a reel the `pick` table names is rolled after the match too; a fed's own reel event

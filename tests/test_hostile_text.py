@@ -279,9 +279,9 @@ def test_markdown_escapes_are_the_documented_ones(played):
     card = hostile["week-01/card.md"]
     assert "1. **Friendly Sam \\# Heading def. &lt;svg onload=alert(1)> Brother Bob (by disqualification, round 3)**" in card
     # names at a line's start: a heading, a thematic break, raw HTML if not escaped
-    assert "\n\\# Heading The Rulebook Rivals takes the round, 19 to 18 (by 1). 1 damage to \\`\\`\\` Heavy Industry's Weight" in hostile["week-02/m1.md"]
+    assert " \\# Heading The Rulebook Rivals takes the round, 19 to 18 (by 1). 1 damage to \\`\\`\\` Heavy Industry's Weight" in hostile["week-02/m1.md"]
     assert "\n\\--- The Warden moves to space 3 (+1, Grudge). `[0-3]`\n" in hostile["week-03/m3.md"]
-    assert "\n&lt;script>alert(1)&lt;/script> Dr. Victor Vane takes the round, 17 to 14 (by 3)." in hostile["week-01/m4.md"]
+    assert " &lt;script>alert(1)&lt;/script> Dr. Victor Vane takes the round, 17 to 14 (by 3)." in hostile["week-01/m4.md"]
     writeup = hostile["week-01/m1.md"]  # an explanation: each line escaped, in the quote
     assert "\n> &lt;script>alert(1)&lt;/script>\n> &lt;img src=x onerror=alert(1)>\n> &lt;svg onload=alert(1)>\n" in writeup
     assert "\n> \\[click\\](javascript&#58;alert(1))\n> &lt;javascript&#58;alert(1)>\n" in writeup

@@ -156,7 +156,7 @@ def test_a_wrestler_booked_twice_names_the_match_and_each_is_filed_as_the_card_s
     assert [(o.verdict, o.filed) for o in report.outcomes] == [
         ("refused", None), ("accepted", "strategies/week-06/bob-m2.yaml"), ("accepted", "strategies/week-06/bob-m1.yaml")]
     assert report.outcomes[0].why == ("Brother Bob is booked in more than one match this week: m1 (brother-bob vs. friendly-sam), "
-                                      "m2 (brother-bob vs. rocky-ridge). Name the match in the subject, for example `Week 6 brother-bob m1`.")
+                                      "m2 (brother-bob vs. rocky-ridge). Name the match in the subject, for example \"Week 6 brother-bob m1\".")
     assert "Second match fists" in (week6 / "bob-m2.yaml").read_text() and "Second match fists" not in (week6 / "bob-m1.yaml").read_text()
     assert not (week6 / "brother-bob.yaml").exists()
 

@@ -19,9 +19,9 @@ from test_inbox_week import book_week_six
 
 HELP_WEEK_1 = """How to send a strategy to Delta Championship Wrestling:
 
-Mail strategies@dcw.example from your registered address, with the subject `Week <week> <wrestler-id>`
-(for example `Week 1 brother-bob`); a wrestler booked in more than one match adds the match
-(`Week 1 brother-bob m2`). The strategy is the body of the mail, above any quoted text, or a .yaml
+Mail strategies@dcw.example from your registered address, with the subject "Week <week> <wrestler-id>"
+(for example "Week 1 brother-bob"); a wrestler booked in more than one match adds the match
+("Week 1 brother-bob m2"). The strategy is the body of the mail, above any quoted text, or a .yaml
 or .txt attachment.
 Only mail from a wrestler's registered owner is filed; every strategy mail is answered.
 
@@ -143,9 +143,9 @@ def test_a_forged_from_never_gets_another_players_data(demo_fed, tmp_path):
     (forged, _, forged_text), (to_mallory, _, mallory_text), (_, _, resend_text) = answers(report)
     assert forged == "bob@players.example" and forged_text.startswith("What Delta Championship Wrestling holds for your wrestlers in week 1:\n\nm1: Brother Bob\n")
     assert to_mallory == "mallory@evil.example"
-    assert mallory_text == ("mallory@evil.example is not the registered address of any wrestler, so there is nothing to show for `status week 1`.\n\n"
+    assert mallory_text == ("mallory@evil.example is not the registered address of any wrestler, so there is nothing to show for \"status week 1\".\n\n"
                             + HELP_WEEK_1)
-    assert resend_text == ("mallory@evil.example is not the registered address of any wrestler, so there is nothing to show for `resend week 1`.\n\n"
+    assert resend_text == ("mallory@evil.example is not the registered address of any wrestler, so there is nothing to show for \"resend week 1\".\n\n"
                            + HELP_WEEK_1)
     for path in (demo_fed / "outbox").rglob("*.eml"):  # no mail with a player's records goes to the forger
         message = message_from_bytes(path.read_bytes(), policy=policy.default)
@@ -331,3 +331,23 @@ def test_a_german_mail_clients_quote_is_cut_when_the_fed_reads_german(demo_fed, 
     result = fedtool("status", "--fed", demo_fed)
     assert result.exit_code == 1 and "rosters/fed.yaml" in result.output and "mail.reply_languages" in result.output
     assert "unknown reply language 'xx'" in result.output and "Traceback" not in result.output
+
+
+def test_answers_are_plain_text_without_markdown_backticks(demo_fed, tmp_path):
+    """Issue 16 (mail that reads well): an answer is a plain-text mail, and a mail client shows
+    Markdown's backticks as they are. The help text, a refusal whose problem fedtool words with
+    a code span (Mat Clash: "a strategy is a set of fields such as `prefer:` ...") and a mail
+    command's answer say it with quotes; the player's own mail, quoted back, is as sent."""
+    report = intake(Fed.load(demo_fed), eml_folder(tmp_path, [
+        mail("Bob's Player <bob@players.example>", "help", message_id="<help@x>"),
+        mail("Tomas Reyes <tomas@players.example>", "Week 3 tommy-reyes", "- takedown\n- escape  # my `best` card\n", message_id="<list@x>"),
+        mail("stranger@elsewhere.example", "status week 1", message_id="<status@x>"),
+    ]))
+    texts = [body for _, _, body in answers(report)]
+    assert len(texts) == 3
+    assert 'with the subject "Week <week> <wrestler-id>"' in texts[0]
+    refused, quoted = texts[1].split("Your mail, as it reached us:", 1)
+    assert '"prefer:"' in refused and "`" not in refused
+    assert "my `best` card" in quoted  # the player's text, never rewritten
+    assert 'nothing to show for "status week 1"' in texts[2]
+    assert not any("`" in text for text in (texts[0], texts[2]))

@@ -46,7 +46,7 @@ def test_only_a_mail_with_the_players_password_is_filed_and_the_password_never_i
     assert "Kn33" not in accepted and "(Password: ********)" in accepted
     assert "The password line does not match the password set for bob@players.example." in wrong
     assert "> Password: ********" in wrong and "guess" not in wrong  # the mail quoted back, the password blanked
-    assert "put a line `Password: your-password` in the mail" in missing
+    assert "put a line \"Password: your-password\" in the mail" in missing
     assert "none is set for sam@players.example: ask the fedhead to set one (fedtool password)" in unset
 
 

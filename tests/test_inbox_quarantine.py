@@ -87,10 +87,10 @@ def test_a_failure_after_the_check_files_nothing(demo_fed, week_of_mail, monkeyp
     source, folder, texts, changed, mails = week_of_mail
     real = intake_module._reply
 
-    def reply(fed, original_id, to, subject, text, now=None):
+    def reply(fed, original_id, to, subject, text, *rest):
         if text.startswith("Accepted: the strategy for Friendly Sam"):
             raise UnicodeEncodeError("utf-8", "x", 0, 1, "the answer could not be written")
-        return real(fed, original_id, to, subject, text, now)
+        return real(fed, original_id, to, subject, text, *rest)
 
     monkeypatch.setattr(intake_module, "_reply", reply)
     report = intake(Fed.load(demo_fed), source)

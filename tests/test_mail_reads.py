@@ -66,7 +66,7 @@ def test_a_results_mail_s_plain_part_is_text_not_markdown(week_one):
         assert not pattern.search(text), f"{what} in the plain part: {pattern.search(text).group()!r}"
     # the writeup is all there, readable: headline underlined, a player's words, the dice log
     assert "Friendly Sam def. Brother Bob (by disqualification, round 3)\n-----" in text
-    assert "\n    Arm drag, arm drag, dropkick, smile for the front row.\n" in text
+    assert "“Arm drag, arm drag, dropkick, smile for the front row.”" in text  # woven into the story (issue 16)
     assert "\n6 3 5    # round 1: Brother Bob attack 3d6\n" in text
 
 

@@ -78,9 +78,12 @@ def test_odds_usage_errors(fedtool):
     assert result.exit_code == 1 and "no match 'm9' on the card; it has m1, m2, m3, m4, m5" in result.stderr
 
 
-def test_odds_refuses_a_match_of_another_ruleset(fedtool):
+def test_odds_refuses_a_match_of_a_ruleset_without_trials(fedtool, monkeypatch):
     from golden import ROOT
 
+    from fedtool.rulesets.matclash import MatClash
+
+    monkeypatch.setattr(MatClash, "plays_odds", False)
     result = fedtool("odds", "--match", "3/m1", "--fed", ROOT)
     assert result.exit_code == 1
-    assert "match 3/m1 is a matclash match; fedtool odds plays MatchMatch matches" in result.stderr
+    assert "match 3/m1 is a matclash match; fedtool odds plays MatchMatch, Face to the Mat matches" in result.stderr

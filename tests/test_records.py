@@ -75,11 +75,14 @@ def test_titles_table_reads_in_a_terminal(demo_league):
 
 
 def test_the_run_lists_title_matches_with_the_league_changes(demo_league):
+    """The card tells each title match in plain words (issue 16, the card as a show): a title
+    won under the show's "Title changes", the others with the league's changes."""
     card = (demo_league / "outbox/week-02/card.md").read_text(encoding="utf-8")
-    assert "Relámpago retains DCW World Championship after a time limit" in card
-    assert "Heavy Industry wins DCW Tag Team Championship by pin from The Rulebook Rivals" in card
-    assert "Dr. Victor Vane retains DCW Hardcore Championship after a loss by dq (changes hands on any finish but dq or countout)" in card
-    assert "Relámpago retains DCW World Championship after a win by dq" in (demo_league / "outbox/week-01/card.md").read_text(encoding="utf-8")
+    show, changes = card.split("## League changes", 1)
+    assert "- No winner, so Relámpago retains the DCW World Championship." in changes
+    assert "Title changes:\n\n- Heavy Industry wins the DCW Tag Team Championship from The Rulebook Rivals." in show
+    assert "- The DCW Hardcore Championship does not change hands on a disqualification or a count-out: Dr. Victor Vane retains it." in changes
+    assert "- Relámpago retains the DCW World Championship." in (demo_league / "outbox/week-01/card.md").read_text(encoding="utf-8")
 
 
 def recompute(fed: Path) -> dict[str, dict]:

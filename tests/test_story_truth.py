@@ -14,7 +14,8 @@ from __future__ import annotations
 import random
 import re
 
-from fedtool.fed.render import environment, render
+from fedtool.fed.render import environment, md_escape, render
+from fedtool.kernel.commentary import Commentary, Teller
 from fedtool.kernel.dice import SeededDice, format_log
 from fedtool.rulesets.base import Booking, WrestlerRecord
 from fedtool.rulesets.facemat import FaceToTheMat
@@ -87,23 +88,38 @@ def random_mm(rng: random.Random, k: int):
     return engine.MatchSetup(f"m{k}", tuple(sides), uniform_grid(rng.choice(PLUS_STYLES)), rounds, **kwargs)
 
 
+def prose_of(md: str) -> str:
+    """A MatchMatch writeup's story: before the round-by-round arithmetic and the dice."""
+    return story_of(md).split("\n### Round by round", 1)[0]
+
+
+def paragraph_bodies(prose: str) -> list[str]:
+    """The story's paragraphs without their "**Round N.**" labels (each label is unique)."""
+    lines = [ln for ln in prose.splitlines() if ln.strip() and not ln.startswith(("#", ">", "`", "-"))]
+    return [re.sub(r"^\*\*Rounds? [0-9-]+\.\*\* ", "", ln) for ln in lines]
+
+
 def mm_problems(setup, result, described: dict, md: str) -> list[str]:
     """What the rendered MatchMatch writeup says against the recorded result."""
-    story = story_of(md)
+    prose = prose_of(md)
     names = described["names"]
     problems = []
-    calls = re.findall(r"\*([^*\n]+)\*\n", story)  # each victory check's call
+    calls = [p["call"] for r in described["rounds"] for p in r["pins"]]  # each victory check's call, as told
     finish = described["finish"]
     stip = setup.stipulation
     told = bool(getattr(stip, "victory", "")) and result.method != engine.DQ
+    escape = ESCAPE_WORDS.get(stip.id, stip.victory) if told else None
     last_calls = [p["call"] for p in described["rounds"][-1]["pins"]] if described["rounds"] else []
     said = " ".join(last_calls).lower()
+    for call in last_calls:
+        if call not in prose:
+            problems.append(f"the last round's call is not in the story: {call}")
     if result.method == engine.PIN and not told and "three" not in said:
         problems.append("a pin without a three count")
     if result.method != engine.PIN or told:
-        if any("three" in c.lower() for c in calls if not (told and c.endswith(stip.victory))):
+        if any("three" in c.lower() for c in calls if not (told and escape in c)):
             problems.append(f"a three count in a match won by {result.method}")
-        if told and " pins " in finish:
+        if told and (" pins " in finish or " pins " in prose):
             problems.append("a cage/strap/scaffold win told as a pin")
     if result.method == engine.SUBMISSION and not told and "tap" not in said + finish:
         problems.append("a submission nobody tapped to")
@@ -111,8 +127,14 @@ def mm_problems(setup, result, described: dict, md: str) -> list[str]:
         problems.append("a count-out the referee never counted to ten")
     if result.method == engine.DOUBLE_COUNTOUT and not ("ten" in said.split("...")[-1] or "cannot split" in said):
         problems.append("a double count-out not told as one")
-    if told and result.winner is not None and stip.victory not in " ".join(last_calls):
-        problems.append(f"a {stip.name} won without its victory ({stip.victory})")
+    if told and result.winner is not None and escape not in " ".join(last_calls):
+        problems.append(f"a {stip.name} won without its victory ({escape})")
+    paragraphs = prose.split("\n\n")
+    if f"**{md_escape(finish)}**" not in paragraphs:
+        return [*problems, "the finish is not told"]
+    at = paragraphs.index(f"**{md_escape(finish)}**")
+    if result.method == engine.TIME_LIMIT and "time" not in paragraphs[at - 1].lower():
+        problems.append("a time-limit draw the story does not end with")
     if result.winner is not None:
         if names[result.winner] not in finish or names[result.loser] not in finish:
             problems.append("the finish does not name the winner and the loser")
@@ -124,16 +146,18 @@ def mm_problems(setup, result, described: dict, md: str) -> list[str]:
         problems.append(f"the finish line does not say {words[result.method]}: {finish}")
     if told and result.winner is not None and FINISH_TITLES[result.method] not in finish:
         problems.append("a stipulation's win does not say what is recorded")
-    # every DQ is announced; in a match of three or four, as an elimination
+    # every DQ is announced, in the record and the story; in a match of three or four, as an elimination
     for rnd, told_round in zip(result.rounds, described["rounds"]):
         for i, played in enumerate(rnd.sides):
             if played is not None and played.disqualified:
-                if f"{names[i]} is disqualified" not in told_round["outcome"]:
+                if f"{names[i]} is disqualified" not in told_round["outcome"] or told_round["outcome"] not in prose:
                     problems.append(f"round {rnd.number}: {names[i]}'s DQ is not announced")
                 if len(names) > 2 and "eliminated" not in told_round["outcome"]:
                     problems.append(f"round {rnd.number}: {names[i]}'s elimination is not announced")
-    lines = [ln for ln in story.splitlines() if ln.strip() and not ln.startswith(("#", ">", "`", "-"))]
-    if longest_run(lines) > MAX_REPEAT:
+    # no event line repeats: neither a paragraph nor a sentence, word for word, more than MAX_REPEAT times in a row
+    bodies = paragraph_bodies(prose)
+    sentences = [s for body in bodies for s in re.split(r"(?<=[.!?])\s+", body)]
+    if longest_run(bodies) > MAX_REPEAT or longest_run(sentences) > MAX_REPEAT:
         problems.append("a line repeats more than MAX_REPEAT times in a row")
     return problems
 
@@ -200,7 +224,8 @@ def test_a_cage_match_is_won_by_escape_and_the_pin_is_the_record():
     result = run(setup, [1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
     assert (result.winner, result.method) == (0, engine.PIN)
     d = MM.describe(Booking(None, setup, []), result)
-    assert d["rounds"][0]["pins"][0]["call"] == "A natural 18! He is up the cage wall, over the top... and down to the floor! He has escaped!"
+    call = d["rounds"][0]["pins"][0]["call"]
+    assert "natural 18!" in call and call.endswith("escaped!")  # data/commentary.yaml's natural_18, then a cage's escape
     assert d["finish"] == "Alpha wins by escape over Bravo in round 1 (recorded as a win by pinfall)."
     assert d["headline"] == "Cage Match: Alpha def. Bravo (by escape, round 1)"
     md = story_of(rendered(MM, d, result.log))
@@ -229,7 +254,8 @@ def test_a_disqualified_side_in_a_triangle_is_announced_as_eliminated():
     setup = triangle(types=("illegal", "normal", "normal"), rounds=2)
     result = run(setup, [1, 2, 2, 2, 5, 5,   1, 6, 6, 6, 1, 1, 1, 1, 1, 1, 6, 6, 6])
     d = MM.describe(Booking(None, setup, []), result)
-    assert d["rounds"][0]["outcome"] == "The referee has seen enough. A is disqualified and eliminated; B and C fight on."
+    assert d["rounds"][0]["outcome"] == "A is disqualified and eliminated; B and C fight on."
+    assert d["rounds"][0]["outcome"] in prose_of(rendered(MM, d, result.log))
     assert d["finish"] == "B pins C in round 2."
 
 # ---------------------------------------------------------------- title outcomes in the writeup
@@ -247,12 +273,29 @@ def _title_week_one(demo_fed, fedtool, changes_on: str = "") -> str:
 
 def test_a_title_kept_on_a_dq_says_so_and_why_in_the_writeup(demo_fed, fedtool):
     md = _title_week_one(demo_fed, fedtool)
-    assert "**Friendly Sam wins by disqualification, but Open Title does not change hands on a disqualification or a count-out: Brother Bob retains it.**" in md
+    assert "**The Open Title does not change hands on a disqualification or a count-out: Brother Bob retains it.**" in md
 
 
 def test_a_title_won_is_told_in_the_writeup(demo_fed, fedtool):
     md = _title_week_one(demo_fed, fedtool, ", changes_on: [pin, submission, countout, dq]")
-    assert "**New champion! Friendly Sam wins Open Title from Brother Bob by disqualification.**" in md
+    assert "**New champion! Friendly Sam wins the Open Title from Brother Bob.**" in md
+
+
+def test_a_title_line_does_not_name_the_finish_again(demo_fed, fedtool):
+    """Issue 16 (wording defects): the finish is told once, by the writeup's finish line; the
+    title's line after it says only what became of the title. Before, a DQ was named twice
+    ("wins by DQ." then "wins by disqualification and retains"), and a cage's escape ("wins by
+    escape ... (recorded as a win by pinfall)") was followed by "wins the vacant ... by pinfall"."""
+    for week in (1, 2):
+        assert fedtool("run", str(week), "--fed", demo_fed).exit_code == 0
+    kept = (demo_fed / "outbox/week-01/m5.md").read_text(encoding="utf-8")
+    assert "Relámpago wins by DQ." in kept
+    assert "\n**Relámpago retains the DCW World Championship.**\n" in kept
+    assert len(re.findall(r"wins by (DQ|disqualification)", kept)) == 1
+    cage = (demo_fed / "outbox/week-02/m3.md").read_text(encoding="utf-8")
+    assert "Mad Dog Maddox wins by escape over" in cage
+    assert "\n**New champion! Mad Dog Maddox wins the vacant DCW Heavyweight Championship.**\n" in cage
+    assert "Championship by pinfall" not in cage
 
 
 # ---------------------------------------------------------------- Face to the Mat
@@ -399,53 +442,141 @@ def _mc_cases(count: int):
         yield Booking(None, {"names": MC_NAMES, "moves": [{}, {}]}, []), played
 
 
+SCORE_PAIR = re.compile(r"\b(\d+)-(\d+)\b")
+FINISH_SAID = {"pin": None, "mat_beast": "MAT BEAST", "feet_to_back": "feet to back", "spladle": "Spladle"}
+METHOD_SAID = {"decision": "a decision", "major": "major decision", "tech_fall": "technical fall"}
+
+
 def mc_problems(played, described: dict, md: str) -> list[str]:
-    """What the rendered Mat Clash writeup says against the recorded result."""
+    """What the rendered Mat Clash writeup says against the recorded result: each scrap's
+    result line is the recorded one; a fall is told once, as the scrap's last beat, with its
+    card's words and the winner named, and no scrap won otherwise tells one; a decision, major
+    decision or technical fall is told as the one the margin makes (4.8) and overtime exactly
+    when it was played; every score the story tells is the score after that beat, and the last
+    one told is the recorded score; the Dual Match's team points and tiebreaker are the
+    recorded ones; no beat repeats more than MAX_REPEAT times in a row; and the rendered
+    Markdown carries every beat and result line."""
     problems = []
     winner = MC_NAMES[played.winner]
+    story = story_of(md)
     if not described["headline"].split(": ", 1)[1].startswith(f"{winner} def."):
         problems.append("the headline does not name the winner first")
     for scrap, told in zip(played.scraps, described["scraps"]):
-        lines = [ln for t in told["transitions"] for ln in t["lines"]]
-        falls = [ln for ln in lines if "wins by fall" in ln]
-        name = MC_NAMES[scrap.winner]
+        n = told["number"]
+        beats = told["beats"]
+        kinds = [b["kind"] for b in beats]
+        name = MC_NAMES[scrap.winner].split()[-1]
         won, lost = scrap.score[scrap.winner], scrap.score[1 - scrap.winner]
-        if not told["result"].startswith(f"{name} wins {METHOD_TITLES[scrap.method]}") or not told["result"].endswith(f", {won}-{lost}"):
-            problems.append(f"scrap {told['number']}: the result line is not the recorded result: {told['result']}")
+        if not told["result"].startswith(f"{MC_NAMES[scrap.winner]} wins {METHOD_TITLES[scrap.method]}") or not told["result"].endswith(f", {won}-{lost}"):
+            problems.append(f"scrap {n}: the result line is not the recorded result: {told['result']}")
         if scrap.method == "fall":
-            if len(falls) != 1 or not falls[0].startswith(f"**{name} wins by fall") or lines[-1] != falls[0]:
-                problems.append(f"scrap {told['number']}: a fall that is not told as the scrap's last play")
+            if kinds.count("fall") != 1 or kinds[-1] != "fall":
+                problems.append(f"scrap {n}: a fall that is not told once, as the scrap's last beat")
+            else:
+                text = beats[-1]["text"]
+                said = FINISH_SAID[scrap.finish]
+                if "fall" not in text.lower() or name not in text:
+                    problems.append(f"scrap {n}: the fall does not name its winner: {text}")
+                if said and said.lower() not in text.lower():
+                    problems.append(f"scrap {n}: a {scrap.finish} fall told as: {text}")
+                if scrap.finish == "pin" and any(w.lower() in text.lower() for w in ("MAT BEAST", "feet to back", "Spladle")):
+                    problems.append(f"scrap {n}: a Pin told as another card: {text}")
             if FINISH_WORDS[scrap.finish] not in told["result"]:
-                problems.append(f"scrap {told['number']}: the fall's card is not named")
-        elif falls:
-            problems.append(f"scrap {told['number']}: a fall told in a scrap won {scrap.method}")
-        if scrap.method != "fall":
+                problems.append(f"scrap {n}: the fall's card is not named")
+            if told["ending"]:
+                problems.append(f"scrap {n}: a fall with a decision told after it")
+        else:
+            if "fall" in kinds:
+                problems.append(f"scrap {n}: a fall told in a scrap won {scrap.method}")
             margin = won - lost
             expected = "tech_fall" if margin >= 15 else "major" if margin >= 8 else "decision"
-            if scrap.finish != "overtime" and scrap.method != expected:
-                problems.append(f"scrap {told['number']}: {won}-{lost} is not a {scrap.method}")
-        if (scrap.finish == "overtime") != bool(told["overtime"]) or (scrap.finish == "overtime") != ("in overtime" in told["result"]):
-            problems.append(f"scrap {told['number']}: overtime told and played disagree")
-        if longest_run(lines) > MAX_REPEAT:
-            problems.append(f"scrap {told['number']}: a line repeats more than MAX_REPEAT times in a row")
+            if scrap.finish != "overtime":
+                if scrap.method != expected:
+                    problems.append(f"scrap {n}: {won}-{lost} is not a {scrap.method}")
+                ending = " ".join(told["ending"])
+                if METHOD_SAID[scrap.method] not in ending or f"{won}-{lost}" not in ending or name not in ending:
+                    problems.append(f"scrap {n}: the ending does not tell the {scrap.method}: {ending}")
+                if scrap.method == "decision" and ("major" in ending or "technical" in ending):
+                    problems.append(f"scrap {n}: a decision told as more: {ending}")
+        overtime_told = any("overtime" in line.lower() for line in told["ending"])
+        if (scrap.finish == "overtime") != bool(told["overtime"]) or (scrap.finish == "overtime") != ("in overtime" in told["result"]) \
+                or (scrap.finish == "overtime") != overtime_told:
+            problems.append(f"scrap {n}: overtime told and played disagree")
+        # every score told is the score after its beat; the last one told is the recorded score
+        last = (0, 0)
+        for beat in beats:
+            pairs = SCORE_PAIR.findall(beat["text"])
+            apiece = re.findall(r"\b(\d+) apiece", beat["text"])
+            if pairs or apiece:
+                shown = sorted(map(int, pairs[-1])) if pairs else [int(apiece[-1])] * 2
+                if shown != sorted(beat["score"]):
+                    problems.append(f"scrap {n}: {beat['text']!r} tells a score that is not {beat['score']}")
+            last = tuple(beat["score"])
+        if beats and sorted(last) != sorted(scrap.score):
+            problems.append(f"scrap {n}: the story ends at {last}, the scrap at {scrap.score}")
+        if longest_run([b["text"] for b in beats]) > MAX_REPEAT:
+            problems.append(f"scrap {n}: a beat repeats more than MAX_REPEAT times in a row")
+        for line in [b["text"] for b in beats] + [told["result"]]:
+            if line not in story:
+                problems.append(f"scrap {n}: not in the rendered writeup: {line}")
+    paragraphs = [p for p in story.split("\n\n") if p.strip()]
+    if longest_run(paragraphs) > MAX_REPEAT:
+        problems.append("a paragraph repeats more than MAX_REPEAT times in a row")
     if played.format == "dual_match":
         team = played.team
         if f"{max(team)}-{min(team)} in team points" not in described["headline"]:
             problems.append("the team points are not the headline's")
         if played.tiebreaker != ("after a tiebreaker" in described["headline"]):
             problems.append("a tiebreaker told and played disagree")
+        fifth = described["scraps"][4]["team_line"]
+        if not played.tiebreaker and (f"{max(team)}-{min(team)}" not in fifth or winner.split()[-1] not in fifth):
+            problems.append(f"the fifth scrap's team line does not give the dual's result: {fifth}")
+        if played.tiebreaker and winner.split()[-1] not in described["scraps"][5]["team_line"]:
+            problems.append("the tiebreaker's winner is not told as the dual's")
     return problems
 
 
-def check_mc(count: int) -> None:
+class _Recording(Commentary):
+    """The packaged table, with each kind a teller says recorded in `told`."""
+
+    def __init__(self, table: Commentary, told: set):
+        super().__init__(table.phrases, table.fields, table.facts)
+        object.__setattr__(self, "told", told)
+
+    def teller(self, key: str) -> Teller:
+        told = self.told
+
+        class Recorder(Teller):
+            def say(self, kind, facts=None, **values):
+                told.add(kind)
+                return super().say(kind, facts, **values)
+        return Recorder(self, key)
+
+
+# told only by the hand-built scraps of tests/test_matclash_prose.py (random policies have no plan
+# lines, rarely answer a Spladle and never empty the deck in overtime)
+MC_HAND_BUILT = {"plan", "spladle_saved", "overtime_deck_out"}
+
+
+def check_mc(count: int) -> set:
+    """Plays and checks `count` matches; returns the commentary kinds their writeups told."""
     failures = []
-    for booking, played in _mc_cases(count):
+    told: set = set()
+    table = _Recording(MC.commentary(), told)
+    for k, (booking, played) in enumerate(_mc_cases(count)):
+        booking.commentary, booking.story_key = table, f"week-01 m{k}"
         described = MC.describe(booking, played)
         problems = mc_problems(played, described, rendered(MC, described, played.log))
         if problems:
             failures.append((played.format, problems))
     assert failures == []
+    return told
 
 
 def test_mat_clash_story_agrees_with_the_result():
-    check_mc(MATCHES)
+    """...and every kind a writeup tells is in the phrase table (data/commentary.yaml), and every
+    kind in the table is told by some match (or by a hand-built scrap: MC_HAND_BUILT)."""
+    told = check_mc(MATCHES)
+    kinds = set(MC.commentary().phrases)
+    assert told <= kinds
+    assert kinds - told == MC_HAND_BUILT

@@ -265,3 +265,15 @@ def absolute_links(html: str, site_url: str | None, pages: dict[str, str] | None
         return head.rstrip()
 
     return _LINK.sub(fix, html)
+
+
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def unmarked(text: str) -> str:
+    """fedtool's own words for a plain-text mail (an answer to a strategy mail or a mail
+    command): a Markdown code span (`fedtool open WEEK`, `prefer:`) in quotes, since a mail
+    client shows backticks as they are (issue 16). Never for a player's own text, which is
+    quoted as it came."""
+    return _CODE_SPAN.sub(r'"\1"', text)
+

@@ -24,14 +24,15 @@ import datetime
 import hashlib
 import os
 import re
+import stat
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import formataddr, format_datetime
 from pathlib import Path
 
-import markdown as markdown_lib
+import jinja2
 from jinja2.loaders import split_template_path
-from jinja2 import BaseLoader, ChoiceLoader, TemplateNotFound, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, pass_context, select_autoescape
+from jinja2 import BaseLoader, ChoiceLoader, FileSystemBytecodeCache, TemplateNotFound, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, pass_context, select_autoescape
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
@@ -58,6 +59,7 @@ def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = N
     loaders = [FedTemplates(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
     env = ImmutableSandboxedEnvironment(
         loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}, delimiter=":"), packaged]),
+        bytecode_cache=bytecode_cache(),
         autoescape=select_autoescape(enabled_extensions=("html", "htm", "xml", "html.j2", "htm.j2", "xml.j2"), default_for_string=False),
         finalize=_finalize,
         undefined=StrictUndefined,
@@ -75,6 +77,38 @@ def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = N
     env.filters["plain_text"] = plain_text
     env.filters["stars"] = stars
     return env
+
+
+# Raised whenever `environment` changes how templates compile (its options, filters that
+# the compiler sees): compiled templates of another revision are then never loaded.
+ENVIRONMENT_REVISION = 1
+
+
+def bytecode_cache() -> FileSystemBytecodeCache | None:
+    """Where compiled templates are kept between runs, so no template is compiled twice
+    (issue 18: compiling them was a quarter of a week's run).
+
+    A folder of the user's own cache (FEDTOOL_CACHE_DIR, else $XDG_CACHE_HOME/fedtool, else
+    ~/.cache/fedtool), never the fed's folder: compiled code is loaded as code, so the folder
+    must be the user's alone, made 0700, and one that is not (another owner, writable by
+    others) is not used. Each template is kept under its name and file and checked against
+    its source's SHA-1 when loaded (jinja2's FileSystemBytecodeCache), so an edited template
+    is compiled again; the folder's name carries jinja2's version and ENVIRONMENT_REVISION.
+    FEDTOOL_CACHE_DIR set empty turns the cache off; so does a folder that cannot be made."""
+    base = os.environ.get("FEDTOOL_CACHE_DIR")
+    if base == "":
+        return None
+    if base is None:
+        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "fedtool")
+    folder = os.path.join(base, f"jinja-{jinja2.__version__}-{ENVIRONMENT_REVISION}")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        found = os.lstat(folder)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(found.st_mode) or found.st_mode & 0o022 or (hasattr(os, "getuid") and found.st_uid != os.getuid()):
+        return None
+    return FileSystemBytecodeCache(folder)
 
 
 def stars(value) -> str:
@@ -121,12 +155,16 @@ def fedhead_markdown(text: str | None) -> Markup:
 
     Never use this on player text: Markdown passes raw HTML through.
     """
+    import markdown as markdown_lib  # only where Markdown is made (issue 18)
+
     return Markup(markdown_lib.markdown(text or ""))
 
 
 def markdown_page(text: str) -> Markup:
     """A Markdown file fedtool wrote (an announcement: player text in it passed `md_escape`)
     as HTML, for a mail's parts (fedtool.fed.mailtext). Tables as GitHub writes them."""
+    import markdown as markdown_lib
+
     return Markup(markdown_lib.markdown(str(text), extensions=["tables"]))
 
 

@@ -34,7 +34,14 @@ class SmtpSettings(FileModel):
     user: str | None = None
 
 
-_ADDRESS = TypeAdapter(MailAddress)
+_ADDRESS: TypeAdapter | None = None  # built when a do_not_answer entry is first read, never at import
+
+
+def _address(text: str) -> str:
+    global _ADDRESS
+    if _ADDRESS is None:
+        _ADDRESS = TypeAdapter(MailAddress)
+    return _ADDRESS.validate_python(text)
 
 
 def _address_or_domain(value: Any) -> str:
@@ -43,7 +50,7 @@ def _address_or_domain(value: Any) -> str:
     lowercase, as mail intake compares addresses (fedtool.mail.intake.address_key)."""
     text = value.strip() if isinstance(value, str) else ""
     try:
-        checked = _ADDRESS.validate_python("postmaster" + text if text.startswith("@") else text)
+        checked = _address("postmaster" + text if text.startswith("@") else text)
     except ValidationError as exc:
         why = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
         raise ValueError(f"{str(value)[:80]!r}: give an address (abuse@isp.example) or a domain written @lists.example ({why})") from None
@@ -152,12 +159,12 @@ class Settings(FileModel):
     secret: str = Field(min_length=8, description="Seeds every roll; keep it private")
     ruleset: str = "matchmatch"
     database: str = "fed.db"
-    mail: MailSettings = MailSettings()
-    schedule: ScheduleSettings = ScheduleSettings()
+    mail: MailSettings = Field(default_factory=MailSettings)  # made when read: no model is built at import
+    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)  # made when read: no model is built at import
     rulesets: dict[str, dict[str, Any]] = {}
     titles: list[TitleSettings] = []
-    backups: BackupSettings = BackupSettings()
-    seasons: SeasonSettings = SeasonSettings()  # issue 19: `fedtool season close`
+    backups: BackupSettings = Field(default_factory=BackupSettings)  # made when read: no model is built at import
+    seasons: SeasonSettings = Field(default_factory=SeasonSettings)  # issue 19: `fedtool season close`
     ratings: bool = True  # star ratings for each match and the card (docs/ratings.md); false: none shown or kept
     # where the fed publishes the site `fedtool site` builds (https://fed.example/dcw/): every
     # link in a mail is then absolute, to the site's pages; without it the card mail carries

@@ -9,7 +9,6 @@ from typing import Any, TypeVar
 
 from typing import Annotated
 
-from email_validator import EmailNotValidError, validate_email
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
 
 from .errors import FedError, Problem
@@ -21,7 +20,9 @@ M = TypeVar("M", bound=BaseModel)
 class FileModel(BaseModel):
     """Base for every model read from a user's file: unknown fields are refused (typos)."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    # defer_build: a model's validator is built the first time it validates, not at import,
+    # so a command pays only for the files it reads (issue 18)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
 
 
 def _one_line_name(text: str) -> str:
@@ -54,6 +55,8 @@ def reserved_domain(address: str) -> str | None:
 
 def _mail_address(value: Any) -> str:
     """An address mail can be sent to, normalised (email_validator), reserved domains included."""
+    from email_validator import EmailNotValidError, validate_email  # only when an address is read (issue 18)
+
     if not isinstance(value, str):
         raise ValueError("an e-mail address is text, such as bob@players.example")
     local, _, domain = value.strip().rpartition("@")

@@ -259,6 +259,7 @@ def open_league(path: Path, create: bool = True) -> Database:
                                "restore a snapshot (`fedtool restore` lists them), or delete the file to start a new league", RULE))
     if not create and not path.exists():
         db = Database(memory=True)
+        _empty_league().backup(db.conn)  # the schema made once a process, copied (issue 18: a run opens it a dozen times)
     else:
         db = None
         try:
@@ -285,6 +286,22 @@ def open_league(path: Path, create: bool = True) -> Database:
     except sqlite3.Error as exc:
         raise league_error(path, exc) from None
     return db
+
+
+_EMPTY: sqlite3.Connection | None = None
+
+
+def _empty_league() -> sqlite3.Connection:
+    """An empty league in memory with every migration applied, made once per process:
+    `open_league(create=False)` of a fed with no league copies it rather than run each
+    migration again."""
+    global _EMPTY
+    if _EMPTY is None:
+        template = Database(memory=True)
+        template.execute("PRAGMA foreign_keys = ON")
+        migrations.apply(template)
+        _EMPTY = template.conn
+    return _EMPTY
 
 
 def _create(path: Path) -> None:

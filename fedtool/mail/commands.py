@@ -57,19 +57,20 @@ def parse_command(subject: str) -> Command | None:
 
 def help_text(fed: Fed) -> str:
     """How to write to the fed: the subject, the address, the open week's card and the mail
-    commands. Everything in it is public (the card is announced to the list)."""
+    commands. Everything in it is public (the card is announced to the list). Plain text,
+    read as it is: quotes, never Markdown's backticks (issue 16)."""
     mail = fed.settings.mail
     to_address = str(mail.reply_to or mail.from_address)
     week = week_in_play(fed)
     card = _card(fed, week) if week is not None else None
     example = f"Week {week if week is not None else 1} {card[0].matches[0].sides[0] if card else '<wrestler-id>'}"
     lines = [f"How to send a strategy to {fed.settings.name}:", "",
-             f"Mail {to_address} from your registered address, with the subject `Week <week> <wrestler-id>`",
-             f"(for example `{example}`); a wrestler booked in more than one match adds the match",
-             f"(`{example} m2`). The strategy is the body of the mail, above any quoted text, or a .yaml",
+             f'Mail {to_address} from your registered address, with the subject "Week <week> <wrestler-id>"',
+             f'(for example "{example}"); a wrestler booked in more than one match adds the match',
+             f'("{example} m2"). The strategy is the body of the mail, above any quoted text, or a .yaml',
              "or .txt attachment."]
     if mail.passwords:
-        lines.append("Put your password on a line of its own: `Password: your-password`.")
+        lines.append('Put your password on a line of its own: "Password: your-password".')
     lines += ["Only mail from a wrestler's registered owner is filed; every strategy mail is answered.", ""]
     if week is None:
         lines.append("No week is open now.")
@@ -104,7 +105,7 @@ def answer_command(fed: Fed, command: Command, sender: str, owner: bool) -> Comm
         why = "help" if command.name == "help" else f"{asked}: help only (the address owns no wrestler)"
         text = help_text(fed)
         if command.name != "help":
-            text = f"{sender} is not the registered address of any wrestler, so there is nothing to show for `{asked}`.\n\n" + text
+            text = f"{sender} is not the registered address of any wrestler, so there is nothing to show for \"{asked}\".\n\n" + text
         return CommandAnswer(why, text, None)
     week = command.week if command.week is not None else (week_in_play(fed) if command.name == "status" else _last_run(fed))
     if week is None:
@@ -126,7 +127,7 @@ def _status(fed: Fed, week: int, sender: str) -> str:
     try:
         rows = week_status(fed, week)
     except FedError:
-        return f"The week {week} card cannot be read now; the fedhead sees why with `fedtool status {week}`.\n"
+        return f"The week {week} card cannot be read now; the fedhead sees why with \"fedtool status {week}\".\n"
     mine = [r for r in rows if r.owner.strip().lower() == sender.strip().lower()]
     if not mine:
         return f"You have no wrestler on the week {week} card.\n"

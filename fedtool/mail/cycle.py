@@ -78,12 +78,14 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
     settings = fed.settings
 
     # 1. the mailbox
+    answers: dict = {}  # the answers this intake queued, their headers known (`send` need not parse them back)
     if settings.mail.inbox:
         try:
             if dry_run:
                 report.done.append(f"would read the {sum(1 for _ in messages(settings.mail.inbox))} mails in {settings.mail.inbox} (those read before count once)")
             else:
                 read = intake(fed, settings.mail.inbox, now)
+                answers = read.answers
                 new = len(read.outcomes) - read.count("duplicate")  # a mailbox keeps what was read before: not news
                 if new:
                     counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored", "quarantined") if read.count(v))
@@ -102,7 +104,7 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
     # 3. everything queued
     if settings.mail.smtp is not None:
         try:
-            sent = send_outbox(fed, None, dry_run)
+            sent = send_outbox(fed, None, dry_run, known=answers)
             if sent.sent or sent.failed or sent.stale:
                 report.done.append(f"{'would send' if dry_run else 'sent'} {len(sent.sent)} mails" + (f", {len(sent.failed)} kept for next time" if sent.failed else "")
                                    + (f", {len(sent.stale)} stale reminders dropped" if sent.stale else ""))

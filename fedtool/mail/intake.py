@@ -53,6 +53,7 @@ import mailbox
 import os
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.header import decode_header, make_header
@@ -63,10 +64,12 @@ from typing import Iterator
 from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
 
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
-from fedtool.fed.render import MAIL_POLICY, plain_text
+from fedtool.fed.mailtext import unmarked
+from fedtool.fed.render import MAIL_POLICY, MailPolicy, plain_text
 from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
+from fedtool.kernel.dice import derive_seed
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
@@ -121,6 +124,7 @@ class Filing:
 class IntakeReport:
     outcomes: list[Outcome] = field(default_factory=list)
     replies: list[Path] = field(default_factory=list)
+    answers: dict[Path, tuple[str, str]] = field(default_factory=dict)  # each answer queued -> (its Message-ID, its recipient), for `send`
 
     def count(self, verdict: str) -> int:
         return sum(1 for o in self.outcomes if o.verdict == verdict)
@@ -410,7 +414,7 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
     find the line where the player's own text ends, and the original text is cut there."""
     lines = text.replace("\r\n", "\n").split("\n")
     flat = "\n".join(line.strip() for line in lines)  # as the library reads it, line for line
-    reader = ReplyMessage(text=flat, languages=list(languages), keep_hyphen_lists=True)  # "- item" lists are not signatures
+    reader = _reply_marks(tuple(languages))
     quote = reader.HEADER_REGEX.search(flat)
     end = _line_of(flat, quote) if quote else len(lines)
     mark = _FORWARD_MARK.search("\n".join(lines[:end + 1]))
@@ -426,6 +430,13 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
     while own and (not own[-1].strip() or _QUOTE_LINE.match(own[-1])):  # a quote with no header line above it
         own.pop()
     return _end("\n".join(own))
+
+
+@lru_cache(maxsize=8)
+def _reply_marks(languages: tuple[str, ...]) -> ReplyMessage:
+    """mail-parser-reply's reader for the fed's languages, made once: its patterns (where a
+    quote and a signature start) depend on the languages alone, never on the text."""
+    return ReplyMessage(text="", languages=list(languages), keep_hyphen_lists=True)  # "- item" lists are not signatures
 
 
 def _line_of(flat: str, found: re.Match) -> int:
@@ -469,20 +480,57 @@ def _quoted(text: str) -> str:
     return "\n".join(f"> {line}".rstrip() for line in shown) + more
 
 
-def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, now: datetime.datetime | None = None) -> EmailMessage:
-    reply = EmailMessage(policy=MAIL_POLICY)
-    reply["From"] = str(fed.settings.mail.from_address)
-    reply["To"] = to
-    reply["Subject"] = subject
-    reply["Date"] = format_datetime(_utc(now) if now else clock.now())  # RFC 5322
-    reply["Auto-Submitted"] = "auto-replied"  # RFC 3834
-    if fed.settings.mail.reply_to:
-        reply["Reply-To"] = str(fed.settings.mail.reply_to)
+class _AnswerPolicy(MailPolicy):
+    """MAIL_POLICY for the answers intake writes, the same bytes: only the count of a header
+    a mail may hold is looked up once per name (the standard policy makes a new header class
+    for every header set, a tenth of an answer's cost)."""
+
+    def header_max_count(self, name):
+        key = name.lower()
+        if key not in _MAX_COUNTS:
+            _MAX_COUNTS[key] = super().header_max_count(name)
+        return _MAX_COUNTS[key]
+
+
+_MAX_COUNTS: dict = {}
+_ANSWER_POLICY = _AnswerPolicy()
+
+
+def answer_id(fed: Fed, message_id: str) -> str:
+    """The Message-ID of the answer to the mail `message_id`: stable (from the fed's secret and
+    the mail's own id), so a mail judged again after a crash is answered under the same id,
+    which `send` delivers once, and the answer's bytes do not depend on when or where it was made."""
     domain = str(fed.settings.mail.from_address).rsplit("@", 1)[-1]
-    reply["Message-ID"] = make_msgid(domain=domain)
+    return f"<{derive_seed(fed.settings.secret, 'message-id', 'answer', message_id):016x}.answer@{domain}>"
+
+
+def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, now: datetime.datetime | None = None,
+           message_id: str | None = None, parsed: dict | None = None) -> EmailMessage:
+    """An answer: to `to` (the From: address), `subject`, `text`. `message_id`: the answered
+    mail's id in the league (its Message-ID, or a hash of a mail with none), from which the
+    answer's own id is made (`answer_id`). `parsed`: the intake's headers parsed so far, by
+    (name, value), each header parsed once per intake (From, Reply-To, Date and the players'
+    addresses repeat on every answer)."""
+    reply = EmailMessage(policy=_ANSWER_POLICY)
+    parsed = {} if parsed is None else parsed
+
+    def put(name: str, value: str) -> None:
+        header = parsed.get((name, value))
+        if header is None:  # the standard parse, which refuses a line break in any value
+            header = parsed[(name, value)] = _ANSWER_POLICY.header_store_parse(name, value)[1]
+        reply.set_raw(name, header)
+
+    put("From", str(fed.settings.mail.from_address))
+    put("To", to)
+    put("Subject", subject)
+    put("Date", format_datetime(_utc(now) if now else clock.now()))  # RFC 5322
+    put("Auto-Submitted", "auto-replied")  # RFC 3834
+    if fed.settings.mail.reply_to:
+        put("Reply-To", str(fed.settings.mail.reply_to))
+    put("Message-ID", answer_id(fed, message_id) if message_id else make_msgid(domain=str(fed.settings.mail.from_address).rsplit("@", 1)[-1]))
     if original_id and _MESSAGE_ID.match(original_id):  # echoed only when it is one clean Message-ID
-        reply["In-Reply-To"] = original_id
-        reply["References"] = original_id
+        put("In-Reply-To", original_id)
+        put("References", original_id)
     reply.set_content(plain_text(text))  # the quoted strategy is player text: control and bidi characters out
     return reply
 
@@ -550,7 +598,26 @@ def _keep_in_quarantine(fed: Fed, raw: bytes) -> Path:
     return path
 
 
-def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -> IntakeReport:
+@dataclass
+class Waiting:
+    """A mail read from the source and not read before, waiting to be judged: its headers
+    read once, its ids, its sender, its arrival and its row in `inbox_seen`."""
+
+    incoming: Incoming
+    message: EmailMessage | None  # parsed whole (None: headers only so far; a worker parses the rest)
+    head: dict
+    message_id: str
+    original_id: str | None
+    sender: str | None
+    unclear: str | None
+    shown: str
+    before: str | None  # its mark left by an intake that died while reading it
+    row: dict
+    bomb: str | None = None  # why the whole mail is refused as a MIME bomb (known once parsed whole)
+    group: tuple | None = None  # the matches' files its judging may touch (`workers.plan`)
+
+
+def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, workers: int | None = None) -> IntakeReport:
     """Read every mail in `source`, file the strategies that stand, queue an answer for each.
 
     Each mail is a transaction of its own: it is marked in the league as being read, judged,
@@ -560,7 +627,12 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     stops the mails after it; nothing of it is left half-filed. A mail that was being read
     when intake died (a crash, a kill) is judged once more; if that dies too, it is
     quarantined. A FedError (the fed's own files cannot be read) stops the intake with its
-    message, the mail left unread for the next one. The caller holds the fed's lock."""
+    message, the mail left unread for the next one. The caller holds the fed's lock.
+
+    `workers`: how many processes may judge (None: as many as pay, `fedtool.mail.workers`;
+    1: this one only). Mails of a local mailbox that touch different matches' files are
+    judged side by side, each match's in arrival order; the answers, the files filed and
+    the records are those of judging them one by one (a test compares)."""
     report = IntakeReport()
     _clear_incoming(fed)  # a strategy being checked when an intake was killed
     weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
@@ -575,66 +647,259 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None) -
     seen = dict(db.execute("SELECT message_id, verdict FROM inbox_seen").fetchall())
     passwords = stored_passwords(db) if fed.settings.mail.passwords else {}
     shared: dict = {}  # the help text, the owners' addresses and the weeks run, made once per intake
+    senders: dict = {}  # a From: header as written -> (its one clear sender, or why not)
 
     def record(row: dict) -> None:
         # one mail, one commit (a write-ahead log append: a fraction of a millisecond); an
         # IMAP mail is flagged \Seen only when the next is asked for, so a mail flagged read
         # is always one the league has recorded
         with db.atomic():
-            db.execute("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why, read_at, week, wrestler_id, arrived) "
-                       "VALUES (:message_id, :sender, :verdict, :why, :read_at, :week, :wrestler_id, :arrived)", row)
+            db.execute(_RECORD, row)
 
-    for incoming in messages(source):
+    def prepare(incoming: Incoming, whole: bool) -> Waiting | Outcome:
+        """The mail's headers read once; for a mail read before, its outcome (a duplicate)."""
         raw = incoming.raw
-        try:
-            message = _PARSER.parsebytes(raw[: MAX_BYTES + 1])
-            bomb = None
-        except RecursionError:  # MIME nested thousands deep: the stdlib parser recurses per level
-            message = _PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True)
-            bomb = f"The mail is nested more than {MAX_DEPTH} MIME parts deep; send the strategy as the body or one attachment."
-        head = headers(message)
+        message, bomb = _parse_whole(raw) if whole else (None, None)
+        head = headers(message if message is not None else _PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True))
         original_id = _one(head, "message-id").strip() or None
         message_id = original_id or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>"
-        sender, unclear = mail_sender(head)
+        written = tuple(head.get("from", []))
+        if written not in senders:  # the same From: on many mails is read once per intake
+            senders[written] = mail_sender(head)
+        sender, unclear = senders[written]
         shown = sender or one_line(_one(head, "from"), 200)
         before = seen.get(message_id)
         if before is not None and before not in (READING, READING_AGAIN):
-            report.outcomes.append(Outcome(message_id, shown, "duplicate", "read before"))
-            continue
+            return Outcome(message_id, shown, "duplicate", "read before")
         seen[message_id] = "read"
         arrived = arrived_at(head, incoming.received, now).isoformat(timespec="seconds")
         row = {"message_id": message_id, "sender": shown, "verdict": READING if before is None else READING_AGAIN, "why": "",
                "read_at": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), "week": None, "wrestler_id": None, "arrived": arrived}
-        reply = None
-        if before == READING_AGAIN:  # fedtool died twice while reading this mail: never again
-            outcome, reply = _quarantined(fed, raw, head, original_id, sender, now, weeks, "intake stopped twice while reading it")
-        else:
-            record(row)  # the mark: a crash from here leaves it, and the next intake knows
-            try:
-                outcome, reply = _answered(fed, message, head, incoming, original_id, sender, unclear, bomb, now, weeks, passwords, shared)
-            except FedError:
-                _clear_incoming(fed)
-                with db.atomic():  # the fed's own files, not this mail: read it again next time
-                    db.execute("DELETE FROM inbox_seen WHERE message_id = ? AND verdict IN (?, ?)", [message_id, READING, READING_AGAIN])
-                raise
-            except Exception as exc:  # anything else: this mail made fedtool fail
-                _clear_incoming(fed)
-                outcome, reply = _quarantined(fed, raw, head, original_id, sender, now, weeks, f"{type(exc).__name__}: {exc}")
-        outcome.message_id, outcome.arrived, outcome.sender = message_id, arrived, shown
+        return Waiting(incoming, message, head, message_id, original_id, sender, unclear, shown, before, row, bomb)
+
+    def parsed(mail: Waiting) -> tuple[EmailMessage, str | None]:
+        """The whole mail, and why it is refused as a MIME bomb (or None)."""
+        return _parse_whole(mail.incoming.raw) if mail.message is None else (mail.message, mail.bomb)
+
+    def judge(mail: Waiting) -> tuple[Outcome, bytes | None]:
+        """One mail judged here and now (its mark recorded first)."""
+        if mail.before == READING_AGAIN:  # fedtool died twice while reading this mail: never again
+            return _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, "intake stopped twice while reading it")
+        record(mail.row)  # the mark: a crash from here leaves it, and the next intake knows
+        message, bomb = parsed(mail)
+        try:
+            return _answered(fed, message, mail.head, mail.incoming, mail.message_id, mail.original_id, mail.sender, mail.unclear, bomb, now, weeks, passwords, shared)
+        except FedError:
+            _clear_incoming(fed)
+            forget([mail])
+            raise
+        except Exception as exc:  # anything else: this mail made fedtool fail
+            _clear_incoming(fed)
+            return _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, f"{type(exc).__name__}: {exc}")
+
+    def forget(mails: list[Waiting]) -> None:
+        with db.atomic():  # the fed's own files, not these mails: read them again next time
+            for mail in mails:
+                db.execute("DELETE FROM inbox_seen WHERE message_id = ? AND verdict IN (?, ?)", [mail.message_id, READING, READING_AGAIN])
+
+    def finish(mail: Waiting, outcome: Outcome, reply: bytes | Path | None, commit: bool = True) -> None:
+        """The mail's answer queued (`reply`: its bytes, or the file a worker wrote) and its verdict recorded."""
+        outcome.message_id, outcome.arrived, outcome.sender = mail.message_id, mail.row["arrived"], mail.shown
+        if isinstance(reply, bytes):
+            reply = write_answer(fed, outcome, mail.message_id, reply)
         if reply is not None:
-            path = replies_folder(fed, outcome.week) / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
-            _write_atomically(path, reply)
-            report.replies.append(path)
+            report.replies.append(reply)
+            report.answers[reply] = (answer_id(fed, mail.message_id), mail.sender)
         # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
         why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
-        record({**row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id})
+        row = {**mail.row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id}
+        if commit:
+            record(row)
+        else:
+            db.execute(_RECORD, row)
         report.outcomes.append(outcome)
+
+    side_by_side = workers != 1 and not is_imap(str(source)) and workers_pay(workers) > 1
+    if not side_by_side:  # one by one, as the source gives them (an IMAP mail is flagged read only once recorded)
+        for incoming in messages(source):
+            mail = prepare(incoming, whole=True)
+            if isinstance(mail, Outcome):
+                report.outcomes.append(mail)
+            else:
+                finish(mail, *judge(mail))
+    else:
+        from .workers import ALONE, PASSED, judge_side_by_side, plan  # only where it pays: multiprocessing is not imported otherwise
+
+        context = _Context(now, passwords, shared)
+
+        def place(mail):
+            if isinstance(mail, Outcome):
+                return PASSED
+            subject = _one(mail.head, "subject")
+            if mail.before in (READING, READING_AGAIN) or parse_command(subject) is not None:
+                return ALONE
+            where = _place(fed, subject, weeks)
+            mail.group = where
+            return where
+
+        def judged_in_worker(mail: Waiting) -> tuple:
+            return _judged_apart(fed, mail, weeks, context)
+
+        for chunk in _chunks(messages(source)):
+            for segment, places, alone in plan([prepare(incoming, whole=False) for incoming in chunk], place):
+                if alone or sum(1 for mail in segment if isinstance(mail, Waiting)) < PARALLEL_MIN:
+                    for mail in segment:
+                        if isinstance(mail, Outcome):  # read before
+                            report.outcomes.append(mail)
+                        else:
+                            finish(mail, *judge(mail))
+                    continue
+                with db.atomic():  # every mail of the segment marked before any is judged
+                    for mail in (m for m in segment if isinstance(m, Waiting)):
+                        db.execute(_RECORD, mail.row)
+                results = judge_side_by_side(segment, places, workers_pay(workers), judged_in_worker)
+                _clear_incoming(fed)  # every worker has ended
+                lost = []
+                with db.atomic():  # the verdicts in one commit: a crash before it leaves every mail marked, judged again the same way
+                    for index, (mail, result) in enumerate(zip(segment, results)):
+                        kind = result[0]
+                        if isinstance(mail, Outcome):  # read before
+                            report.outcomes.append(mail)
+                        elif kind == "judged":
+                            finish(mail, result[1], result[2], commit=False)
+                        elif kind == "fault":
+                            quarantined = _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, result[1])
+                            finish(mail, *quarantined, commit=False)
+                        elif kind == "fed-error":
+                            error = FedError(result[1])
+                            break
+                        else:  # its worker ended without a word (killed): judged here, in order, below (filing again is the same filing)
+                            lost.append(mail)
+                    else:
+                        error = None
+                if error is not None:
+                    forget([m for m in segment[index:] if isinstance(m, Waiting)])
+                    raise error
+                for mail in lost:
+                    mail.before = None
+                    finish(mail, *judge(mail))
     if not db.memory:
         db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the log synced and folded into fed.db
     return report
 
 
-def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, original_id: str | None, sender: str | None, unclear: str | None,
+_RECORD = ("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why, read_at, week, wrestler_id, arrived) "
+           "VALUES (:message_id, :sender, :verdict, :why, :read_at, :week, :wrestler_id, :arrived)")
+
+
+def write_answer(fed: Fed, outcome: Outcome, message_id: str, reply: bytes) -> Path:
+    """An answer queued: outbox/replies/week-NN/mail/<hash of the mail's id>.eml, whole or not at all."""
+    path = replies_folder(fed, outcome.week) / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
+    _write_atomically(path, reply)
+    return path
+
+
+@dataclass
+class _Context:
+    """What judging a mail reads besides the fed and the weeks: the clock, the passwords and
+    what one intake makes once (help text, owners, weeks run, headers parsed)."""
+
+    now: datetime.datetime | None
+    passwords: dict
+    shared: dict
+
+
+PARALLEL_MIN = 64  # fewer mails than this in a run between barriers are judged one by one: a worker costs more than it saves
+CHUNK_MAILS, CHUNK_BYTES = 2000, 64_000_000  # a local mailbox is read this much at a time (memory stays bounded)
+
+
+def workers_pay(asked: int | None) -> int:
+    """How many processes judge side by side: the cores this process may use (at most
+    `asked`); 1 where there is only one."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    return max(1, min(cores, asked or cores, 8))
+
+
+def _chunks(source: Iterator[Incoming]) -> Iterator[list[Incoming]]:
+    chunk: list[Incoming] = []
+    size = 0
+    for incoming in source:
+        chunk.append(incoming)
+        size += len(incoming.raw)
+        if len(chunk) >= CHUNK_MAILS or size >= CHUNK_BYTES:
+            yield chunk
+            chunk, size = [], 0
+    if chunk:
+        yield chunk
+
+
+def _parse_whole(raw: bytes) -> tuple[EmailMessage, str | None]:
+    """A mail parsed whole, and why it is refused as a MIME bomb (or None)."""
+    try:
+        return _PARSER.parsebytes(raw[: MAX_BYTES + 1]), None
+    except RecursionError:  # MIME nested thousands deep: the stdlib parser recurses per level
+        return (_PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True),
+                f"The mail is nested more than {MAX_DEPTH} MIME parts deep; send the strategy as the body or one attachment.")
+
+
+def _judged_apart(fed: Fed, mail: Waiting, weeks: dict, context: _Context) -> tuple:
+    """One mail judged in a worker (`workers.judge_side_by_side`): its strategy filed and its
+    answer written: ("judged", outcome, the answer's file or None); ("fault", why) for a mail
+    that made judging fail (the intake quarantines it; its half-filed strategy is removed);
+    ("fed-error", problems) for the fed's own files."""
+    message, bomb = _parse_whole(mail.incoming.raw)
+    try:
+        outcome, reply = _answered(fed, message, mail.head, mail.incoming, mail.message_id, mail.original_id, mail.sender, mail.unclear, bomb,
+                                   context.now, weeks, context.passwords, context.shared)
+    except FedError as exc:
+        return ("fed-error", exc.problems)
+    except Exception as exc:  # this mail made judging fail
+        if mail.group is not None:  # only its own group's candidates: other workers are checking theirs
+            week, sides = mail.group
+            for side in sides:
+                for leftover in fed.week_dir(week).glob(f"~incoming~{side}.*"):
+                    leftover.unlink(missing_ok=True)
+        return ("fault", f"{type(exc).__name__}: {exc}")
+    outcome.filing = None  # filed already
+    return ("judged", outcome, write_answer(fed, outcome, mail.message_id, reply) if reply is not None else None)
+
+
+def _place(fed: Fed, subject: str, weeks: dict):
+    """The strategy files a mail with this subject can touch (`workers.plan`): (week, the
+    sides of every match joined to the wrestlers it names), None when it names no wrestler
+    of a card (it touches no strategy file), ALONE when it cannot be told."""
+    from .workers import ALONE
+
+    found = WEEK.search(subject)
+    if not found:
+        return None
+    week = int(found.group(1))
+    if not (fed.week_dir(week) / "card.yaml").exists():
+        return None
+    try:
+        context = _week_context(fed, week, weeks)
+    except FedError:
+        return ALONE  # judged in its place: its error stops the intake there
+    lowered = subject.lower()
+    named = {w for m in context.card.matches for w in m.sides if w in lowered}
+    named |= {w.id for w in context.wrestlers.values() if w.name.lower() in lowered or _plain_name(w.name) in lowered}
+    if not named:
+        return None
+    joined = set(named)
+    grown = True
+    while grown:  # every match of a named wrestler, and every match of theirs (a wrestler booked twice joins two)
+        grown = False
+        for match in context.card.matches:
+            if joined.intersection(match.sides) and not joined.issuperset(match.sides):
+                joined.update(match.sides)
+                grown = True
+    return (week, tuple(sorted(joined)))
+
+
+def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, message_id: str, original_id: str | None, sender: str | None, unclear: str | None,
               bomb: str | None, now: datetime.datetime | None, weeks: dict, passwords: dict, shared: dict) -> tuple[Outcome, bytes | None]:
     """One mail judged, its strategy filed: (its outcome, its answer's bytes or None)."""
     silent = _silent(head)
@@ -654,13 +919,13 @@ def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, o
         text, answer_subject = _refused_text(refused), _answer_subject(subject)
     else:
         outcome, text, answer_subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords, shared)
-    data = bytes(_reply(fed, original_id, sender, answer_subject, text, now))  # built before anything is filed
+    data = bytes(_reply(fed, original_id, sender, answer_subject, text, now, message_id, shared.setdefault("parsed", {})))  # built before anything is filed
     if outcome.filing is not None:
         outcome.filing.commit()
     return outcome, data
 
 
-def _quarantined(fed: Fed, raw: bytes, head: dict, original_id: str | None, sender: str | None, now: datetime.datetime | None,
+def _quarantined(fed: Fed, raw: bytes, head: dict, message_id: str, original_id: str | None, sender: str | None, now: datetime.datetime | None,
                  weeks: dict, fault: str) -> tuple[Outcome, bytes | None]:
     """A mail that made intake fail: kept, recorded, and answered with an apology when it has
     one clear sender fedtool may answer."""
@@ -675,7 +940,7 @@ def _quarantined(fed: Fed, raw: bytes, head: dict, original_id: str | None, send
     reply = None
     if sender is not None and _silent(head) is None and _unanswered(fed, sender) is None:
         try:
-            reply = bytes(_reply(fed, original_id, sender, _answer_subject(subject), APOLOGY, now))
+            reply = bytes(_reply(fed, original_id, sender, _answer_subject(subject), APOLOGY, now, message_id))
         except Exception:  # not even an apology can be written to this address: the fedhead has the mail
             outcome.why += "; not answered"
     return outcome, reply
@@ -705,7 +970,8 @@ BROKEN_SUBJECT = "The subject holds a line break once decoded; write it on one l
 
 
 def _refused_text(why: str) -> str:
-    return f"Your mail was not accepted.\n\n{why}\n\nNothing was filed; any strategy you sent before still stands.\n"
+    """A refusal's words: fedtool's, so its code spans (a problem's `prefer:`) read as quotes."""
+    return f"Your mail was not accepted.\n\n{unmarked(why)}\n\nNothing was filed; any strategy you sent before still stands.\n"
 
 
 def _answer_subject(subject: str) -> str:
@@ -784,7 +1050,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     if len(booked) > 1 and len(named) != 1:  # booked twice: the subject names the match
         listed = ", ".join(f"{m.id} ({' vs. '.join(m.sides)})" for m in booked)
         return refuse(f"{wrestler.name} is booked in more than one match this week: {listed}. Name the match in the subject, "
-                      f"for example `Week {week} {wrestler_id} {booked[0].id}`.", week, wrestler_id)
+                      f'for example "Week {week} {wrestler_id} {booked[0].id}".', week, wrestler_id)
     match = named[0] if len(booked) > 1 else booked[0]
     content = _strategy_text(message, get_ruleset(match.ruleset), mail.reply_languages)
     if content is not None:
@@ -795,7 +1061,7 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         if stored is None:
             return refuse(f"This fed asks for a password with every strategy, and none is set for {owner}: ask the fedhead to set one (fedtool password).", week, wrestler_id)
         if not given:
-            return refuse("This fed asks for your password with every strategy: put a line `Password: your-password` in the mail.", week, wrestler_id)
+            return refuse('This fed asks for your password with every strategy: put a line "Password: your-password" in the mail.', week, wrestler_id)
         if not password_matches(given, stored):
             return refuse(f"The password line does not match the password set for {owner}.", week, wrestler_id)
         if content is not None:  # the password written anywhere else in the text is never kept or echoed either
@@ -828,7 +1094,8 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         candidate.unlink(missing_ok=True)
         listed = "\n".join(f"- {str(p).replace(fed.shown(candidate), 'your strategy')}" for p in errors)
         return refuse(f"The strategy for {wrestler.name} has problems:\n{listed}", week, wrestler_id)
-    echo = "\n".join(f"  line {r.line:>3}: {r.reading}" if r.line else f"  {'':8}  {r.reading}" for r in check.readings) if check.readings else PASSWORD_LINE.sub("", text).strip("\n")
+    # how fedtool read each line is fedtool's words (plain, no backticks); without readings, the player's own text as sent
+    echo = "\n".join(f"  line {r.line:>3}: {unmarked(r.reading)}" if r.line else f"  {'':8}  {unmarked(r.reading)}" for r in check.readings) if check.readings else PASSWORD_LINE.sub("", text).strip("\n")
     if late is not None:  # held: checked and kept, but not filed until the fedhead says so
         held = folder / HELD_FOLDER
         held.mkdir(exist_ok=True)

@@ -84,9 +84,11 @@ def _results(fed: Fed, folder: Path) -> bool:
     return folder.name == "mail" and folder.parent.parent == fed.outbox and folder.parent.name.startswith("week-")
 
 
-def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None) -> SendReport:
+def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None, known: dict[Path, tuple[str, str]] | None = None) -> SendReport:
     """Send every mail not yet sent; a refused mail stays queued. `smtp_factory(host, port)`
-    makes the connection (tests pass their own)."""
+    makes the connection (tests pass their own). `known`: answers an intake of this process
+    has just queued, file -> (its Message-ID, its one recipient), so their headers are not
+    parsed back (`IntakeReport.answers`)."""
     settings = fed.settings.mail
     if settings.smtp is None and not dry_run:
         raise FedError(Problem("rosters/fed.yaml", "field mail.smtp", "no SMTP server set: give host, port, security (starttls, ssl or none) and user", "fedtool send"))
@@ -102,9 +104,16 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     mails = []
     report.stale = drop_stale_reminders(fed, week) if not dry_run else []
     ran_at = {row[0]: row[1] for row in db.execute("SELECT week, ran_at FROM weeks").fetchall()}
+    known = known or {}
+    own = None
     for path in queued(fed, week, set(ran_at)):
         raw = path.read_bytes()
-        head = _HEADERS.parsebytes(raw, headersonly=True)  # the headers are all `send` reads; the bytes go as written
+        if path in known:  # an answer this process wrote: its headers are known, not parsed back
+            own = own or MAIL_POLICY.header_factory("from", str(fed.settings.mail.from_address)).addresses[0].addr_spec
+            message_id, to = known[path]
+            head = _Known(message_id, to, own)
+        else:
+            head = _HEADERS.parsebytes(raw, headersonly=True)  # the headers are all `send` reads; the bytes go as written
         if head["Message-ID"] in done:
             report.already += 1
             continue
@@ -161,7 +170,7 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
                     continue
                 db.execute("UPDATE sent_mail SET sent_at = ? WHERE message_id = ?", [datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), message_id])
                 report.sent.append(f"{fed.shown(path)}: {head['To']}")
-                if reserved_domain(head["To"].addresses[0].addr_spec if head["To"].addresses else ""):
+                if reserved_domain(head.to if isinstance(head, _Known) else head["To"].addresses[0].addr_spec if head["To"].addresses else ""):
                     report.reserved.append(f"{fed.shown(path)}: {head['To']}")
         finally:
             db.conn.commit()
@@ -180,11 +189,29 @@ def _deliver(server: smtplib.SMTP, raw: bytes, head) -> dict:
     and smtplib passes bytes through as given). A mail with an address that is not ASCII
     goes through `send_message`, which asks the server for SMTPUTF8. Returns the recipients
     the server refused."""
-    addresses = [a.addr_spec for name in ("To", "Cc") for header in head.get_all(name, []) for a in header.addresses]
-    sender = head["From"].addresses[0].addr_spec if head["From"] and head["From"].addresses else ""
+    if isinstance(head, _Known):
+        addresses, sender = [head.to], head.sender
+    else:
+        addresses = [a.addr_spec for name in ("To", "Cc") for header in head.get_all(name, []) for a in header.addresses]
+        sender = head["From"].addresses[0].addr_spec if head["From"] and head["From"].addresses else ""
     if not all(a.isascii() for a in [sender, *addresses]) or "Bcc" in head:
         return server.send_message(_HEADERS.parsebytes(raw))
     return server.sendmail(sender, addresses, _LINE_END.sub(b"\r\n", raw))
+
+
+@dataclass
+class _Known:
+    """The headers `send` reads of an answer intake has just written (one recipient, no Cc or Bcc)."""
+
+    message_id: str
+    to: str
+    sender: str
+
+    def __getitem__(self, name: str) -> str:
+        return {"Message-ID": self.message_id, "To": self.to, "From": self.sender}[name]
+
+    def __contains__(self, name: str) -> bool:
+        return name in ("Message-ID", "To", "From")
 
 
 def _forget(db, message_id: str) -> None:

@@ -203,6 +203,14 @@ class Ruleset:
         """End-of-week changes (healing, say), per wrestler changed."""
         return {}
 
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+        """One wrestler's change to the league as the card tells it: sentences in plain words
+        ("Friendly Sam rises to push level 3 by beating Brother Bob."), never a ledger row.
+        `reason` is what `league_effects` or `close_week` gave for him; `changes` each state
+        key that changed, {"before", "after"} as `fedtool results --json` shows them. The
+        default, for a reason the ruleset cannot tell better: his name and the reason."""
+        return [f"{name}: {reason}."]
+
     # ------------------------------------------------------------ results and writeups
 
     def summary(self, booking: Booking, result: Any) -> dict:
@@ -291,7 +299,7 @@ class Ruleset:
 
     # ------------------------------------------------------------ odds and exhibitions
 
-    plays_odds: bool = False  # whether `trial` is implemented
+    plays_odds: bool = False  # whether `trial` is implemented (fedtool.week.odds)
 
     def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:
         """A booking from parsed sheets ((data, file, wrestler id) each) and strategies ((data,
@@ -306,10 +314,25 @@ class Ruleset:
 
     def odds_setup(self, booking: Booking, dice: Dice) -> Any:
         """The setup for one trial, with what the booking left open rolled on `dice`."""
+        return self.trial_setup(booking)
+
+    def trial_setup(self, booking: Booking) -> Any:
+        """What `trial` plays for a booking that leaves nothing open: the booking's setup, or
+        whatever else of the booking the match rolls before the bell (a grudge match's type)."""
         return booking.setup
 
+    def odds_sides(self, booking: Booking) -> list[str]:
+        """The sides the odds count wins for, as they are named (a team as one side);
+        `Trial.winner` indexes this list."""
+        return [wrestler.name for wrestler in booking.wrestlers]
+
+    def odds_unit(self, booking: Booking) -> str:
+        """What `Trial.length` counts, in words: "rounds", "turns", "FACs"."""
+        return "rounds"
+
     def trial(self, setup: Any, dice: Dice) -> Trial:
-        """Play a setup once for odds, keeping nothing for a writeup."""
+        """Play a setup once for odds, keeping nothing for a writeup (no records, no
+        narration), yet rolling exactly as `resolve` rolls: the same seed, the same result."""
         raise NotImplementedError
 
     # ------------------------------------------------------------ titles and standings

@@ -1,14 +1,24 @@
 """Odds for a player: play one booking many times with fresh seeds, through its ruleset's
-`trial` hook (the very engine the weekly run uses), and report the shares of each result
-with their uncertainty."""
+`trial` hook (the very engine the weekly run uses, keeping nothing for a writeup), and
+report the shares of each result with their uncertainty. Any ruleset with `plays_odds`,
+any match type it books: each side's wins (a team as one side, `Ruleset.odds_sides`), the
+draws, and each finish.
+
+Processes: others are started only when they pay. The first trials are played here and
+timed; others share the rest only when it would take a second or more on one process,
+with no more processes than the machine has idle cores (`cores`) and each with half a
+second of trials or more (`plan_workers`); this process plays its share too. The seeds
+decide every trial, so the counts are the same on one process or many."""
 
 from __future__ import annotations
 
 import math
 import os
 import secrets
+import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
+from collections import deque
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -41,15 +51,16 @@ class OddsReport:
     names: list[str]
     seed: int
     grid: str  # "fixed" or "rolled per match"
-    outcomes: list[Share]  # side 1 wins, side 2 wins, draw
+    outcomes: list[Share]  # each side wins, in the order of `names`, then a draw
     finishes: list[Share]  # by (winner, method)
-    mean_rounds: float
+    mean_rounds: float  # the mean length of a match, in `unit`
+    unit: str = "rounds"  # what a match's length counts: rounds, turns, scraps, FACs
 
     def as_json(self) -> dict:
         def shares(items: list[Share]) -> list[dict]:
             return [{"result": s.label, "count": s.count, "share": round(s.share, 6), "low95": round(s.low, 6), "high95": round(s.high, 6)} for s in items]
 
-        return {"matches": self.matches, "sides": self.names, "seed": self.seed, "grid": self.grid, "mean_rounds": round(self.mean_rounds, 3),
+        return {"matches": self.matches, "sides": self.names, "seed": self.seed, "grid": self.grid, "mean_rounds": round(self.mean_rounds, 3), "unit": self.unit,
                 "outcomes": shares(self.outcomes), "finishes": shares(self.finishes)}
 
 
@@ -64,20 +75,35 @@ def wilson(count: int, total: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _play(args: tuple) -> tuple[Counter, int]:
-    """Play matches seeded `start` to `start + count` (in a worker process)."""
-    ruleset_id, booking, start, count = args
+_BOOKED: tuple | None = None  # (ruleset id, booking) in a worker process, set once by `_worker_start`
+
+
+def _worker_start(ruleset_id: str, booking: Booking) -> None:
+    global _BOOKED
+    _BOOKED = (ruleset_id, booking)
+
+
+def _worker_play(span: tuple[int, int]) -> tuple[Counter, int]:
+    assert _BOOKED is not None
+    return _play(*_BOOKED, *span)
+
+
+def _play(ruleset_id: str, booking: Booking, start: int, count: int) -> tuple[Counter, int]:
+    """Play the trials seeded `start` to `start + count`: the tally of (winner, method) and
+    the sum of their lengths. Each trial's dice are its own seed's, so how the seeds are
+    split among processes changes nothing."""
     ruleset = get_ruleset(ruleset_id)
-    setup = booking.setup
     varies = ruleset.rolls_per_trial(booking)
+    setup = None if varies else ruleset.trial_setup(booking)
+    trial = ruleset.trial
     tally: Counter = Counter()
     rounds = 0
     for seed in range(start, start + count):
         if varies:  # what the booking left open, rolled for this trial on dice of its own
             setup = ruleset.odds_setup(booking, SeededDice(derive_seed("odds-grid", seed)))
-        trial = ruleset.trial(setup, SeededDice(seed))
-        tally[(trial.winner, trial.method)] += 1
-        rounds += trial.length
+        played = trial(setup, SeededDice(seed))
+        tally[(played.winner, played.method)] += 1
+        rounds += played.length
     return tally, rounds
 
 
@@ -109,6 +135,57 @@ def exhibition(fed: Fed, sheets: list[Path], strategies: list[Path], options: di
 MAX_SEED = 2**64 - 1  # the dice take a seed of up to 128 bits; a printed seed and the ones after it stay in 64
 MAX_MATCHES = 10_000_000
 MAX_WORKERS = 256
+CALIBRATE = 0.15  # seconds of trials played here first, to time one trial
+PAYS = 1.0  # a pool of processes is started only for this many seconds of trials left on one process
+PER_WORKER = 0.5  # ... and only as many workers as have this much to do each
+
+
+def cores() -> int:
+    """The cores this process may run on that the machine is not busy with already (the
+    load average of the last minute taken from them), at least one."""
+    try:
+        usable = len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        usable = os.cpu_count() or 1
+    try:
+        busy = os.getloadavg()[0]
+    except (AttributeError, OSError):
+        busy = 0.0
+    return max(1, min(usable, int(usable - busy + 0.5)))
+
+
+def plan_workers(left: int, seconds_each: float, free: int) -> int:
+    """How many processes to play `left` trials on, from the time one trial took here: one
+    unless the trials left would take PAYS seconds or more on one, then no more than `free`
+    cores and no more than keeps each busy PER_WORKER seconds (starting a process, and the
+    machine's other work, cost more than a short share saves)."""
+    alone = left * seconds_each
+    if free <= 1 or alone < PAYS:
+        return 1
+    return max(1, min(free, int(alone / PER_WORKER)))
+
+
+def _share_out(ruleset_id: str, booking: Booking, at: int, end: int, workers: int, add: Callable[[Counter, int, int], None]) -> None:
+    """Seeds `at` to `end` played by `workers` processes: this one and `workers - 1` others.
+    The seeds are cut into pieces; the others are kept two pieces ahead, taken from the
+    front, while this one plays from the back, so whoever is faster plays more and no one
+    waits long at the end."""
+    size = max(CHUNK // 4, min(CHUNK * 4, (end - at) // (workers * 8)))  # enough pieces to share evenly
+    pieces = deque((start, min(size, end - start)) for start in range(at, end, size))
+    running: dict = {}
+    with ProcessPoolExecutor(max_workers=workers - 1, initializer=_worker_start, initargs=(ruleset_id, booking)) as pool:
+        while pieces or running:
+            while pieces and len(running) < 2 * (workers - 1):
+                piece = pieces.popleft()
+                running[pool.submit(_worker_play, piece)] = piece
+            if pieces:
+                start, count = pieces.pop()
+                add(*_play(ruleset_id, booking, start, count), count)
+                finished = [future for future in running if future.done()]
+            else:
+                finished = list(wait(running, return_when=FIRST_COMPLETED).done)
+            for future in finished:
+                add(*future.result(), running.pop(future)[1])
 
 
 def simulate(
@@ -118,7 +195,9 @@ def simulate(
     workers: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> OddsReport:
-    """Play `booking` `matches` times, seeds `seed`..`seed + matches - 1`, over `workers` processes."""
+    """Play `booking` `matches` times, seeds `seed`..`seed + matches - 1`, on `workers`
+    processes (None: as many as pay, `plan_workers`). The counts are the same however many
+    processes play them."""
     if seed is not None and not 0 <= seed <= MAX_SEED:
         raise FedError(Problem(None, "--seed", f"{str(seed)[:30]}{'...' if len(str(seed)) > 30 else ''} is not a seed: "
                                f"give a whole number from 0 to {MAX_SEED} (2^64 - 1)", "fedtool odds"))
@@ -127,37 +206,51 @@ def simulate(
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise FedError(Problem(None, "--workers", f"{workers} processes: give 1 to {MAX_WORKERS}", "fedtool odds"))
     ruleset_id = booking.wrestlers[0].ruleset
+    ruleset = get_ruleset(ruleset_id)
     seed = secrets.randbits(48) if seed is None else seed
-    workers = workers or os.cpu_count() or 1
-    chunks = [(ruleset_id, booking, start, min(CHUNK, seed + matches - start)) for start in range(seed, seed + matches, CHUNK)]
+    end = seed + matches
     tally: Counter = Counter()
     rounds = 0
-    if workers == 1 or len(chunks) == 1:
-        results = map(_play, chunks)
-        for (part, part_rounds), chunk in zip(results, chunks):
-            tally.update(part)
-            rounds += part_rounds
-            if progress:
-                progress(chunk[2])
+    at = seed
+
+    def add(part: Counter, part_rounds: int, count: int) -> None:
+        nonlocal rounds
+        tally.update(part)
+        rounds += part_rounds
+        if progress:
+            progress(count)
+
+    if workers is None:  # time a few trials here, then decide
+        started = time.perf_counter()
+        count = 16
+        while at < end:
+            count = min(count, end - at)
+            add(*_play(ruleset_id, booking, at, count), count)
+            at += count
+            spent = time.perf_counter() - started
+            if spent >= CALIBRATE:
+                break
+            count *= 2
+        workers = plan_workers(end - at, spent / (at - seed), cores())
+    if workers == 1 or end - at <= CHUNK:
+        while at < end:
+            count = min(CHUNK, end - at)
+            add(*_play(ruleset_id, booking, at, count), count)
+            at += count
     else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for (part, part_rounds), chunk in zip(pool.map(_play, chunks), chunks):
-                tally.update(part)
-                rounds += part_rounds
-                if progress:
-                    progress(chunk[2])
-    names = [wrestler.name for wrestler in booking.wrestlers]
+        _share_out(ruleset_id, booking, at, end, workers, add)
+    names = ruleset.odds_sides(booking)
 
     def share(label: str, count: int) -> Share:
         low, high = wilson(count, matches)
         return Share(label, count, count / matches, low, high)
 
-    wins = [sum(n for (w, _), n in tally.items() if w == i) for i in (0, 1)]
+    wins = [sum(n for (w, _), n in tally.items() if w == i) for i in range(len(names))]
     draws = matches - sum(wins)
-    outcomes = [share(f"{names[0]} wins", wins[0]), share(f"{names[1]} wins", wins[1]), share("draw", draws)]
+    outcomes = [*(share(f"{name} wins", won) for name, won in zip(names, wins)), share("draw", draws)]
     finishes = []
     for (winner, method), count in sorted(tally.items(), key=lambda item: -item[1]):
-        label = method.replace("_", " ") if winner is None else f"{names[winner]} by {method}"
+        label = method.replace("_", " ") if winner is None else f"{names[winner]} by {method.replace('_', ' ')}"
         finishes.append(share(label, count))
-    varies = get_ruleset(ruleset_id).rolls_per_trial(booking)
-    return OddsReport(matches, names, seed, "rolled per match" if varies else "fixed", outcomes, finishes, rounds / matches)
+    varies = ruleset.rolls_per_trial(booking)
+    return OddsReport(matches, names, seed, "rolled per match" if varies else "fixed", outcomes, finishes, rounds / matches, ruleset.odds_unit(booking))

@@ -43,7 +43,8 @@ from fedtool.league.seasons import check_week_runnable
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
 
-from .ratings import card_rating, match_of_the_night, match_rating
+from .ratings import match_rating
+from .show import ShowMatch, card_show, title_words
 from .booking import book_all, card_context, card_field_problems, side_problems, week_card
 from .status import SideStatus, week_status
 
@@ -265,13 +266,18 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     names.update({wid: w.name for wid, w in wrestlers.items()})  # the sheets are current
     wrestled = {w for p in played for w in p.booking.match.sides}
     wrestled |= {m for p in played for w in p.booking.wrestlers for m in w.members}  # tag partners wrestled too
+    # the card's league changes in plain words, match by match in card order, then the week's close
+    told = [line for p in played for row in p.league_changes
+            for line in p.ruleset.tell_league_change(names.get(row["wrestler"], row["wrestler"]), row["reason"], row["changes"])]
     close_dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, CLOSE))
     close_dice.round = 0
     close_dice.take_log()
     for ruleset_id in sorted({w.ruleset for w in wrestlers.values()} | {fed.settings.ruleset}):
         ruleset = get_ruleset(ruleset_id)
         group = {wid: s for wid, s in current.items() if _ruleset_of(db, wrestlers, wid, fed) == ruleset_id}
-        for wid, (state, reason) in ruleset.close_week(group, wrestled, close_dice, names).items():
+        closed = ruleset.close_week(group, wrestled, close_dice, names)
+        told += [line for row in league_change_rows(closed, current) for line in ruleset.tell_league_change(names.get(row["wrestler"], row["wrestler"]), row["reason"], row["changes"])]
+        for wid, (state, reason) in closed.items():
             current[wid] = state
             changes[wid] = (state, _join(changes.get(wid, (None, ""))[1], reason))
     close_log = close_dice.take_log()
@@ -284,15 +290,18 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     change_lines = [f"{names.get(wid, wid)}: {reason}" for wid, (_, reason) in sorted(changes.items())]
     title_rows, title_lines = decide_title_matches(fed, db, week, card, played, names)  # issue 7
     change_lines += title_lines + absent.lines
+    # a title won is told under the show's "Title changes"; the others here
+    told += [title_words(row, _title_name(fed, row), _title_rule(fed, row), names) for row in title_rows if row["result"] != "won"] + absent.lines
     dice_rows = _dice_rows(week, played, close_log)
     week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
     if close_log:
         week_log += format_log(close_log, "end of the week")
     writeups: dict[str, dict] = {}  # kept in the league for `fedtool site` (m008)
     corrections = correction_lines(previous, played) if run > 1 else []
-    files = render_card(fed, card, title, played, change_lines, week_log, label, writeups, date=moment, run=run,
+    files = render_card(fed, card, title, played, told, week_log, label, writeups, date=moment, run=run,
                         corrections=corrections if previous is not None else None,
-                        title_changes=[row["reason"] for row in title_rows if row["result"] == "won"], titles=title_outcomes(fed, title_rows, names), week=week)
+                        title_changes=[title_words(row, _title_name(fed, row), _title_rule(fed, row), names) for row in title_rows if row["result"] == "won"],
+                        titles=title_outcomes(fed, title_rows, names), week=week, show=show_matches(fed, played, title_rows, names))
     outbox = fed.outbox_week(week)
     ran_at = moment.isoformat(timespec="seconds")
     snapshot = take_snapshot(fed, f"before-{week_name(week)}-run-{run}", moment)
@@ -498,7 +507,8 @@ def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekRepo
         warnings.append(f"{scripted.source}: {scripted.remaining} scripted dice were not needed")
     week_log = "".join(format_log(p.log, f"match {p.booking.match.id}") for p in played)
     label = exhibition_label(folder)
-    files = render_card(fed, card, card.title or label, played, [], week_log, label, date=clock.now())
+    names = {w.id: w.name for p in played for w in p.booking.wrestlers}
+    files = render_card(fed, card, card.title or label, played, [], week_log, label, date=clock.now(), show=show_matches(fed, played, [], names))
     outbox = fed.outbox / EXHIBITIONS / label
     with StagedDir(outbox) as stage:
         for name, content in files.items():
@@ -633,44 +643,55 @@ def _method_words(method: str | None) -> str:
     return METHOD_WORDS.get(method or "", (method or "no result").replace("_", " "))
 
 
-def title_outcomes(fed: Fed, rows: list[dict], names: dict[str, str]) -> dict[str, str]:
-    """Each title match's outcome in the writeup's words, by match id: won, retained (and
-    why, when the challenger won by a finish that does not change hands), or still vacant
-    and why (issue 16: the story tells the title's outcome)."""
-    settings = {t.id: t for t in fed.settings.titles}
-    out: dict[str, str] = {}
+def _title_name(fed: Fed, row: dict) -> str:
+    return next(t.name for t in fed.settings.titles if t.id == row["title_id"])
+
+
+def _title_rule(fed: Fed, row: dict) -> str:
+    """When a title changes hands, in words: the league's rule (records.changes_hands)."""
+    title = next(t for t in fed.settings.titles if t.id == row["title_id"])
 
     def words(methods) -> str:
         return " or a ".join(_method_words(m) for m in methods)
 
+    if title.changes_on is None:
+        return f"does not change hands on a {words(NEVER_BY_DEFAULT)}"
+    return f"changes hands only on a {words(title.changes_on)}" if title.changes_on else "changes hands on no finish"
+
+
+def title_outcomes(fed: Fed, rows: list[dict], names: dict[str, str]) -> dict[str, str]:
+    """Each title match's outcome in the writeup's words, by match id: won, retained (and
+    why, when the challenger won by a finish that does not change hands), or still vacant
+    and why (issue 16: the story tells the title's outcome). The finish is not named again:
+    the writeup has just told it, in its own words (a cage's escape, recorded as a pin)."""
+    out: dict[str, str] = {}
     for row in rows:
-        title = settings[row["title_id"]]
-        if title.changes_on is None:  # the league's rule (records.changes_hands), in words
-            rule = f"does not change hands on a {words(NEVER_BY_DEFAULT)}"
-        else:
-            rule = f"changes hands only on a {words(title.changes_on)}" if title.changes_on else "changes hands on no finish"
-        holder, winner, how = row["holder_before"], row["winner"], _method_words(row["method"])
-        holder_name, winner_name = names.get(holder, holder), names.get(winner, winner)
-        if row["result"] == "won":
-            text = (f"New champion! {winner_name} wins {title.name} from {holder_name} by {how}." if holder
-                    else f"New champion! {winner_name} wins the vacant {title.name} by {how}.")
-        elif row["result"] == "defended" and winner == holder:
-            text = f"{holder_name} wins by {how} and retains {title.name}."
-        elif row["result"] == "defended" and winner is None:
-            text = f"No winner ({how}): {holder_name} retains {title.name}."
-        elif row["result"] == "defended":
-            text = f"{winner_name} wins by {how}, but {title.name} {rule}: {holder_name} retains it."
-        elif winner is not None:
-            text = f"{winner_name} wins by {how}, but {title.name} {rule}: it stays vacant."
-        else:
-            text = f"No winner ({how}): {title.name} stays vacant."
-        out[row["match_id"].rsplit("/", 1)[-1]] = text
+        text = title_words(row, _title_name(fed, row), _title_rule(fed, row), names)
+        out[row["match_id"].rsplit("/", 1)[-1]] = f"New champion! {text}" if row["result"] == "won" else text
+    return out
+
+
+def show_matches(fed: Fed, played: list[Played], title_rows: list[dict], names: dict[str, str]) -> list[ShowMatch]:
+    """What the show's headline needs of each match (fedtool.week.show.headline), in card order."""
+    by_match = {row["match_id"].rsplit("/", 1)[-1]: row for row in title_rows}
+    out = []
+    for p in played:
+        named = [names.get(wid, wid) for wid in p.booking.match.sides]  # `outcomes` are in the card's order
+        outcomes = list(p.outcomes) if len(p.outcomes) == len(named) else ["draw"] * len(named)
+        row = by_match.get(p.booking.match.id)
+        title = None
+        if row is not None:
+            title = {**row, "name": _title_name(fed, row), "holder_name": names.get(row["holder_before"], row["holder_before"]) if row["holder_before"] else None}
+        entry = {"file": p.booking.match.id, "headline": p.described["headline"], "rating": p.rating["stars"] if p.rating else None}
+        out.append(ShowMatch(entry, [n for n, o in zip(named, outcomes) if o == "win"], [n for n, o in zip(named, outcomes) if o == "loss"],
+                             named, p.summary.get("method"), title))
     return out
 
 
 def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes: list[str], week_log: str, label: str, writeups: dict | None = None,
                 *, date: datetime.datetime | None = None, run: int = 1, corrections: list[dict] | None = None,
-                title_changes: list[str] | None = None, titles: dict[str, str] | None = None, week: int | None = None) -> dict[str, str]:
+                title_changes: list[str] | None = None, titles: dict[str, str] | None = None, week: int | None = None,
+                show: list[ShowMatch] | None = None) -> dict[str, str]:
     """Every file the run puts in the outbox, by name: writeups, the card, mails, the dice log.
 
     `writeups`, if given, is filled with each match's headline, Markdown and HTML fragment, by match id.
@@ -680,7 +701,9 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
     is what the card and each player's mail say changed. `title_changes`: the lines of the
     titles that changed hands, for the card's show (`card_show`). `titles` is each title
     match's outcome in words, by match id (`title_outcomes`), told at the end of its writeup.
-    `week`: the league's week (None for an exhibition), for the site's links (`site_url`)."""
+    `week`: the league's week (None for an exhibition), for the site's links (`site_url`).
+    `show`: each match's facts for the show's headline (`show_matches`). `changes`: the
+    league's changes in plain words, for the card."""
     env = _environment(fed, card)
     files: dict[str, str] = {}
     entries = []
@@ -718,7 +741,7 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
     if run > 1:
         corrected = {"run": run, "week_label": label, "matches": corrections}
     card_context = {"fed_name": fed.settings.name, "card_title": title, "notes": card.notes, "matches": entries, "league_changes": changes,
-                    "corrections": corrected, "show": card_show(entries, title_changes or [])}
+                    "corrections": corrected, "show": card_show(entries, title_changes or [], show)}
     card_md = render(env, "card.md.j2", **card_context)
     card_html = _page(env, f"{fed.settings.name}: {title}", render(env, "card.html.j2", **card_context))
     files["card.md"] = card_md
@@ -764,17 +787,6 @@ def site_week_page(week: int) -> str:
     """A week's page on the site, relative to its root: `fedtool.site.build.week_page` (the
     site is a layer above the week; tests/test_mail_reads.py holds the two together)."""
     return f"weeks/{week_name(week)}.html"
-
-
-def card_show(entries: list[dict], title_changes: list[str]) -> dict:
-    """The card told as a show: its headline (the first title change, else the main event's
-    headline), its rating and match of the night (docs/ratings.md; None when not rated or
-    a one-match card), and the titles that changed hands."""
-    ratings = [e["rating"] for e in entries]
-    best = match_of_the_night(ratings)
-    main = entries[-1]["headline"] if entries else ""
-    return {"headline": title_changes[0] if title_changes else main, "rating": card_rating(ratings),
-            "match_of_the_night": entries[best] if best is not None else None, "title_changes": title_changes}
 
 
 def _correction_note(run: int, label: str, corrections: list[dict] | None, match_ids: list[str]) -> tuple[str, Markup]:

@@ -50,6 +50,8 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
         if match_id is not None and original.id != match_id:
             continue
         for side in original.sides:
+            if wrestler_id is not None and side != wrestler_id:  # checked as his: no other side's path is looked up or resolved
+                continue
             match = original
             if wrestler_id is not None and side == wrestler_id:
                 match = dataclasses.replace(original, strategy_files={**original.strategy_files, side: path.name})

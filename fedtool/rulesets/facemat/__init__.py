@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -13,8 +13,9 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, WrestlerRecord
+from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Trial, WrestlerRecord
 from . import engine, rating, royale
+from .changes import tell_change
 from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
@@ -193,6 +194,20 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> engine.
             problems.add(file, place(data, ("challenge",)), f"challenge {model.challenge!r}: no Face to the Mat wrestler by that id on the roster", "Face to the Mat 9.a")
     problems.raise_if_any()
     return engine.Plan(tuple(moves), model.finisher, model.use_object, model.call_for_help, model.promo.strip(), model.challenge)
+
+
+@dataclass(frozen=True)
+class OddsSetup:
+    """What a Face to the Mat trial plays (`FaceToTheMat.trial_setup`)."""
+
+    setup: engine.Setup
+    interviews: bool
+    kind: str | None  # the match type: singles, tag, grudge, three_for_all, battle_royale
+    stipulation: str | None
+    prize: str | None
+    format: str | None
+    mini_match_to: int | None
+    teams: tuple  # each side's team: Trial.winner is a team
 
 
 class FaceToTheMat(Ruleset):
@@ -503,6 +518,43 @@ class FaceToTheMat(Ruleset):
         lost = [k for side, members in enumerate(sides) for k in members if teams[side] != teams[result.winner]]
         return won, lost
 
+    # ---------------------------------------------------------------- odds
+
+    plays_odds = True
+
+    def trial_setup(self, booking: Booking) -> OddsSetup:
+        """The match setup and what `resolve` rolls before the bell: the interview segment
+        (10.d), a grudge match's type and stakes (9.a); and which team each side is on."""
+        extra = booking.extra
+        _, teams = self._layout(booking)
+        return OddsSetup(booking.setup, bool(extra.get("interviews")), extra.get("match_type"), extra.get("stipulation"), extra.get("special_prize"),
+                         extra.get("format"), extra.get("mini_match_to"), tuple(teams))
+
+    def odds_sides(self, booking: Booking) -> list[str]:
+        """One side a team: a tag team's two men, two-on-one's underdogs (9.c, 9.d.i)."""
+        sides, teams = self._layout(booking)
+        names: dict[int, list[str]] = {}
+        for side, members in enumerate(sides):
+            names.setdefault(teams[side], []).extend(booking.wrestlers[k].name for k in members)
+        return [" & ".join(names[team]) for team in sorted(names)]
+
+    def odds_unit(self, booking: Booking) -> str:
+        return "FACs"
+
+    def trial(self, setup: OddsSetup, dice: Dice) -> Trial:
+        """The match as `resolve` plays it, rolling the same dice in the same order, but with
+        no promo, storyline or league lines kept; the winner as its team (`odds_sides`)."""
+        match = setup.setup
+        if setup.interviews:
+            royale.interview(match.wrestlers, tuple(p.promo for p in match.plans[: len(match.wrestlers)]), match.hotbox, dice, match.tables)
+        if setup.kind == "grudge":
+            match = replace(match, chart=roll_grudge(match, dice, chosen_grudge_type(setup.stipulation), setup.prize)["chart"])
+        if setup.kind == "battle_royale":
+            result = royale.battle_royale(match, setup.format, dice, setup.mini_match_to)
+        else:
+            result = engine.resolve(match, dice)
+        return Trial(None if result.winner is None else setup.teams[result.winner], result.method, result.facs)
+
     def outcomes(self, booking: Booking, result: engine.Result) -> list[str]:
         if result.winner is None:
             return ["draw"] * len(booking.match.sides)
@@ -583,6 +635,11 @@ class FaceToTheMat(Ruleset):
         # and an interview's +1 leave the grade as it was; both are told)
         return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid] or reasons[wid]}
 
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+        """TV grades, grudges, allies and foes, challenges in plain words for the card
+        (`changes.tell_change`): "The Warden challenges La Rosa Negra to a grudge match."."""
+        return tell_change(name, reason) or super().tell_league_change(name, reason, changes)
+
     def summary(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
         sides, teams = self._layout(booking)
@@ -639,7 +696,9 @@ class FaceToTheMat(Ruleset):
 
     @staticmethod
     def _hotbox_text(booking: Booking, names: list[str]) -> str:
-        """4.b the HOT BOX in a sentence: each real ally and foe with whose he is; the places
+        """4.b the HOT BOX in a sentence: each real ally and foe with whose he is ("Vince
+        Valor's ally Skyline Sabrina"; a tag side's: "ally Skyline Sabrina and foe Mad Dog Maddox
+        for Vince Valor & Marcus Bright"); the places
         nobody on the roster fills (the booking's stand-ins, told in the storylines as "a
         friend from the locker room" and "an old rival") said once, plainly; the two grudge
         places (4.b.iii)."""
@@ -647,6 +706,7 @@ class FaceToTheMat(Ruleset):
         ids = booking.extra.get("hotbox_ids") or {}
         named, missing = [], {"allies": [], "foes": []}
         for k, name in enumerate(names):
+            partners = []  # a tag side's: never "A & B's ally", a team's possessive
             for key, role in (("allies", "ally"), ("foes", "foe")):
                 people = hot.get(key) or []
                 wids = ids.get(key)
@@ -654,8 +714,12 @@ class FaceToTheMat(Ruleset):
                     continue
                 if wids is not None and k < len(wids) and not wids[k]:
                     missing[key].append(name)
+                elif " & " in name:
+                    partners.append(f"{role} {people[k]}")
                 else:
                     named.append(f"{name}'s {role} {people[k]}")
+            if partners:
+                named.append(f"{' and '.join(partners)} for {name}")
         parts = [", ".join(named)] if named else []
         everyone = len(missing["allies"]) == len(missing["foes"]) == len(names)
         if everyone:

@@ -135,15 +135,22 @@ def _post_texts(data: Any, path: tuple, file: str, problems: Collector) -> None:
         post = event.get("post_text")
         if not isinstance(post, str) or not post.strip():
             problems.add(file, where, f"reel {path[1]} event {total} needs post_text: its wording when the reel is rolled after the match (5.d)", RULE)
-            continue
-        _placeholders(post, file, where, problems)
-        cast = {role for role in ("heel", "face") if "{" + role + "}" in post}
-        effect = event.get("effect")
-        args = next(iter(effect.values()), None) if isinstance(effect, dict) and effect else None
-        acts = [args.get("of") or args.get("who")] if isinstance(args, dict) else []
-        named = {role for role in ("heel", "face") if "{" + role + "}" in event["text"] or role in acts}
-        if cast - named:
-            problems.add(file, where, f"reel {path[1]} event {total}: post_text names {{{sorted(cast - named)[0]}}} but the event does not", RULE)
+        # mid_text, its wording when a HIGHLIGHT_REEL FAC draws it mid-match (7.d), is optional:
+        # without it the event is told as footage from before the bell (rulings)
+        mid = event.get("mid_text", "")
+        if not isinstance(mid, str):
+            problems.add(file, where, f"reel {path[1]} event {total}: mid_text is text, its wording when the reel is drawn mid-match (7.d)", RULE)
+        for key, text in (("post_text", post), ("mid_text", mid)):
+            if not isinstance(text, str) or not text.strip():
+                continue
+            _placeholders(text, file, where, problems)
+            cast = {role for role in ("heel", "face") if "{" + role + "}" in text}
+            effect = event.get("effect")
+            args = next(iter(effect.values()), None) if isinstance(effect, dict) and effect else None
+            acts = [args.get("of") or args.get("who")] if isinstance(args, dict) else []
+            named = {role for role in ("heel", "face") if "{" + role + "}" in event["text"] or role in acts}
+            if cast - named:
+                problems.add(file, where, f"reel {path[1]} event {total}: {key} names {{{sorted(cast - named)[0]}}} but the event does not", RULE)
 
 
 def _effect(event: dict, data: Any, path: tuple, file: str, problems: Collector) -> None:

@@ -25,7 +25,9 @@ BOO_AFTER = 3  # 10.a: "If three consecutive FACs result in no scoring"
 DRAW = [f"draw a FAC: d{left}" for left in range(256)]  # the draw's purpose, by cards left
 LEAGUE_EFFECTS = frozenset(("grudge", "tv", "ally", "foe"))  # what an event changes in the league, not the match
 CAST_REROLLS = 20  # an event whose heel or face is not in the ring is rolled again at most this often
-NOTHING = {"text": "Nothing comes of it.", "post_text": "Nothing comes of it.", "effect": "none"}
+NOTHING = {"text": "Nothing comes of it.", "post_text": "Nothing comes of it.", "mid_text": "Nothing comes of it.", "effect": "none"}
+MID_MATCH = "mid-match"  # a HIGHLIGHT_REEL FAC's storyline (7.d): the dice log's word for it too
+FOOTAGE = "The big screen shows footage from before the bell: "  # a reel without mid_text, drawn mid-match
 SPECIAL_FACS = frozenset(("WILD_CARD", "REF_BUMP", "HIGHLIGHT_REEL", "TEST_OF_STRENGTH", "TITLE_HOLDER"))
 
 
@@ -422,17 +424,25 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         """Whether the ring holds the heel and the face an event's text or effect names."""
         return all(whom(role) for role in cast_of(entry))
 
-    def event(entry: dict) -> None:
+    def event(entry: dict, when: str = "") -> None:
         """A chart or reel event: its text names the HOT BOX ally and foe of the wrestler the
         effect names (its `of`, else its `who`). After the bell (5.d) a reel tells its
-        `post_text`, worded for after the match (checked present when the data loads)."""
+        `post_text`, worded for after the match (checked present when the data loads); drawn
+        mid-match (7.d) its `mid_text`, else its pre-match `text` told as footage from before
+        the bell (never as if the bell had not rung: issue 16)."""
         eff = entry["effect"]
         named = None
         if isinstance(eff, dict):
             (args,) = eff.values()
             found = whom(args.get("of") or args.get("who") or "favored")
             named = found[0] if found else None
-        effect(eff, fill(entry["post_text"] if state["over"] else entry["text"], named=named))
+        if state["over"]:
+            text = fill(entry["post_text"], named=named)
+        elif when == MID_MATCH:
+            text = fill(entry["mid_text"], named=named) if entry.get("mid_text") else FOOTAGE + fill(entry["text"], named=named)
+        else:
+            text = fill(entry["text"], named=named)
+        effect(eff, text)
 
     def chart_event(events: dict, purpose: str) -> dict:
         """2d6 on a chart or reel; an event naming a heel or a face the ring does not hold is
@@ -451,7 +461,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     def storyline(when: str) -> None:
         reels = tables["reels"]
         reel = reels["pick"][dice.die(6, f"{when} storyline: reel 1d6")]
-        event(chart_event(reels["reels"][reel]["events"], f"{when} storyline: event 2d6"))
+        event(chart_event(reels["reels"][reel]["events"], f"{when} storyline: event 2d6"), when)
 
     performers: dict = {}
     performing = [None] * n  # a singles match's placeholders by performer (cleared when names change)
@@ -627,7 +637,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                 say("fac", "The referee shakes it off.")
         elif kind == "HIGHLIGHT_REEL":
             say("fac", f"FAC {drawn}: Highlight Reel!")
-            storyline("mid-match")
+            storyline(MID_MATCH)
         elif kind == "TEST_OF_STRENGTH":
             order = "favored first" if len(ring) == 2 else "in billing order"
             rolls = dice.roll(len(ring), 6, f"test of strength: 1d6 each, {order}")
@@ -738,7 +748,20 @@ def quiet_run(facs: list[tuple[int, str]], in_ring: int) -> str:
     numbers = f"FACs {first} and {last}" if len(facs) == 2 else f"FACs {first}-{last}"
     exchanges = "the next two exchanges go" if len(facs) == 2 else "the next few exchanges go"
     who = "neither man" if in_ring == 2 else "nobody"
-    return f"{numbers}: {exchanges} nowhere ({', '.join(_label(k) for _, k in facs)}: {who} can use them here)."
+    return f"{numbers}: {exchanges} nowhere ({_kinds(facs)}: {who} can use them here)."
+
+
+TIMES = {2: "twice", 3: "three times", 4: "four times"}
+
+
+def _kinds(facs: list[tuple[int, str]]) -> str:
+    """A run's FAC types, each named once in the order first drawn, with how often when more
+    than once (issue 16: "Cheat twice and Smart", never "Cheat, Cheat, Smart")."""
+    counts: dict[str, int] = {}
+    for _, kind in facs:
+        counts[kind] = counts.get(kind, 0) + 1
+    named = [_label(k) + ("" if c == 1 else f" {TIMES.get(c, f'{c} times')}") for k, c in counts.items()]
+    return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
 
 
 def _moved(name: str, space: int, points: int, why: str) -> str:

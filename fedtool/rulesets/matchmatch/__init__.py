@@ -14,7 +14,7 @@ from pydantic import Field
 
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
-from .push import Push, after_match, format_points
+from .push import Push, after_match, format_points, tell_change
 from fedtool.kernel.validation import FileModel, validate
 from fedtool.kernel.yamlio import MAX_YAML_BYTES, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
@@ -314,6 +314,11 @@ class MatchMatch(Ruleset):
                 changes[wrestler_id] = (new, f"healed {state['injury'] - new['injury']} (1d6 = {roll}{penalty})")
         return changes
 
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+        """Part II's push and IV.2.e's injuries in plain words for the card (`push.tell_change`):
+        "Dr. Victor Vane rises to push level 4 by beating Kate Galloway."."""
+        return tell_change(name, reason) or super().tell_league_change(name, reason, changes)
+
     def summary(self, booking: Booking, result: engine.MatchResult) -> dict:
         vocab = vocabulary()
         setup = booking.setup
@@ -345,7 +350,13 @@ class MatchMatch(Ruleset):
         return rating.rating_inputs(booking.setup, result)
 
     def describe(self, booking: Booking, result: engine.MatchResult) -> dict:
-        return describe_match(booking.setup, result)
+        """The writeup's data, the story told by a fresh teller of this match (the booking's, or
+        for a booking the core did not make, the packaged table keyed by the match's id)."""
+        teller = booking.teller()
+        if teller is None:
+            teller = self.commentary().teller(booking.story_key or booking.setup.match_id)
+        for_title = booking.match.for_title if booking.match is not None else None
+        return describe_match(booking.setup, result, teller, for_title=for_title)
 
     # ---------------------------------------------------------------- the results JSON
 
@@ -434,7 +445,8 @@ class MatchMatch(Ruleset):
         return dataclasses.replace(booking.setup, grid=roll_grid(dice))
 
     def trial(self, setup: engine.MatchSetup, dice: Dice) -> Trial:
-        result = engine.resolve(setup, dice)
+        """The match as `resolve` plays it, keeping no rounds for a writeup."""
+        result = engine.resolve(setup, dice, record=False)
         return Trial(result.winner, result.method, result.end_round)
 
     # ---------------------------------------------------------------- titles and standings

@@ -56,8 +56,9 @@ from .multiway import resolve_many
 from .rules import STAMINA
 
 
-def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
-    """Play the match round by round until a finish or the time limit (IV.2)."""
+def resolve(setup: MatchSetup, dice: Dice, record: bool = True) -> MatchResult:
+    """Play the match round by round until a finish or the time limit (IV.2). `record`
+    False (odds) keeps no rounds for a writeup: the same dice, the same result."""
     if len(setup.sides) != 2:
         return resolve_many(setup, dice)
     sides = setup.sides
@@ -229,7 +230,8 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             if len(played) == 1:
                 played.append(None)  # side 2 never attacked
             winner, method = 1 - disqualified, DQ
-            rounds.append((number, style, style_faces, played, None, 0, [], [], []))
+            if record:
+                rounds.append((number, style, style_faces, played, None, 0, [], [], []))
             end_round = number
             break
 
@@ -292,7 +294,8 @@ def resolve(setup: MatchSetup, dice: Dice) -> MatchResult:
             if count == 3:
                 won.append(c)
 
-        rounds.append((number, style, style_faces, played, round_winner, margin, hits, injuries, checks))  # a Round
+        if record:
+            rounds.append((number, style, style_faces, played, round_winner, margin, hits, injuries, checks))  # a Round
         if won:
             end_round = number
             if len(won) == 2:

@@ -405,7 +405,7 @@ class _Parser:
             return None
         words = item.split(" ")
         if not _NAME.fullmatch(item) or len(words) > self.max_words:
-            self.error(number, f"cannot read '{sign}{item}' as a style name: after each '+' or '-' comes one style (the styles are {self.vocab.style_names()})", RULE_HEADER)
+            self.error(number, f"cannot read {_short(sign + item)} as a style name: after each '+' or '-' comes one style (the styles are {self.vocab.style_names()})", RULE_HEADER)
             return None
         if len(words) > 1 and self.vocab.style(item) is None and all(self.vocab.style(w) for w in words):
             self.error(number, f"'{sign}{item}' names {len(words)} styles: each style needs its own sign, like '+Brawl +Cheat'", RULE_HEADER)
@@ -623,4 +623,4 @@ class _Parser:
         if when is None:
             return  # the condition itself was already reported
         after = f" (line {at} comes first)" if at is not None else " (the text ends first)"
-        self.error(line, f"the condition '{said}' has no action after it{after}: the next row must have '-' or 'Now' in its Round column, like 'Now Stamina Finisher notes'", RULE_CONDITION)
+        self.error(line, f"the condition {_short(said)} has no action after it{after}: the next row must have '-' or 'Now' in its Round column, like 'Now Stamina Finisher notes'", RULE_CONDITION)

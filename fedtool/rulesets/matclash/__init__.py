@@ -12,8 +12,8 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, WrestlerRecord
-from . import engine, rating
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
+from . import engine, narrate, rating
 from .cards import SETS, build_deck, card_id, catalogue
 from .policy import Policy, read_policy
 
@@ -156,6 +156,50 @@ class MatClash(Ruleset):
     def outcomes(self, booking: Booking, result: Played) -> list[str]:
         return ["win" if i == result.winner else "loss" for i in (0, 1)]
 
+    # ---------------------------------------------------------------- odds
+
+    plays_odds = True
+
+    def odds_unit(self, booking: Booking) -> str:
+        return "scraps" if booking.setup["format"] == "dual_match" else "turns"
+
+    def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:
+        """A Quick Scrap from two sheets and two strategies, on the fed's rules and the
+        packaged deck with the fed's sets (`--grid` and `--rounds` are MatchMatch's)."""
+        given = [f"--{name}" for name in ("grid", "rounds") if options.get(name) is not None]
+        if given:
+            raise FedError(Problem(None, given[0], f"a Mat Clash match has no {given[0][2:]}: leave out {' and '.join(given)}", "fedtool odds"))
+        options_ = self.settings(settings)
+        if options_.deck:
+            raise FedError(Problem("rosters/fed.yaml", "field rulesets.matclash.deck", "this fed plays its own deck: give a match on a card "
+                                   "(--match WEEK/MATCH) for its odds", "fedtool odds"))
+        problems = Collector()
+        wrestlers, policies = [], []
+        for (sheet_data, sheet_file, wrestler_id), (strategy_data, strategy_file) in zip(sheets, strategies):
+            try:
+                wrestler = self.read_sheet(sheet_data, sheet_file, wrestler_id, {})
+                wrestlers.append(wrestler)
+                policies.append(read_policy(strategy_data, strategy_file, wrestler_id, wrestler.name))
+            except FedError as exc:
+                problems.extend(exc)
+        problems.raise_if_any()
+        if any(w.ruleset != self.id for w in wrestlers):
+            raise FedError(Problem(sheets[1][1], "field ruleset", "both sheets must be Mat Clash wrestlers", "fedtool odds"))
+        setup = {"format": "quick_scrap", "names": [w.name for w in wrestlers], "ids": [w.id for w in wrestlers], "policies": policies,
+                 "deck": build_deck(tuple(options_.sets)), "moves": [dict(w.sheet.moves, **p.moves) for w, p in zip(wrestlers, policies)],
+                 "rules": options_.rules()}
+        return Booking(None, setup, wrestlers, extra={"format": "quick_scrap"})
+
+    def trial(self, setup: dict, dice: Dice) -> Trial:
+        """A Quick Scrap or a Dual Match played as `resolve` plays it, keeping no events: the
+        winner, the method ("dual" for a Dual Match, as its summary says) and its length in
+        turns (a Quick Scrap) or scraps (a Dual Match)."""
+        if setup["format"] == "dual_match":
+            dual = engine.dual_match(setup["names"], setup["policies"], setup["deck"], dice, setup.get("rules"), record=False)
+            return Trial(dual.winner, "dual", len(dual.scraps))
+        scrap = engine.quick_scrap(setup["names"], setup["policies"], setup["deck"], dice, rules=setup.get("rules"), record=False)
+        return Trial(scrap.winner, scrap.method, scrap.turns)
+
     def missing_strategy(self, settings: dict) -> str:
         return settings.get("missing_strategy", "default")
 
@@ -227,19 +271,38 @@ class MatClash(Ruleset):
         return rating.rating_inputs(result.scraps, result.team)
 
     def describe(self, booking: Booking, result: Played) -> dict:
+        """The writeup's data: each scrap told as a bout (`narrate.Story`: the phrases of
+        data/commentary.yaml, with the fed's templates/commentary/matclash.yaml over it, chosen
+        by the match's key), its exact result line, and the card-by-card log beside it."""
         s = booking.setup
         names, moves = s["names"], s["moves"]
         cards = catalogue()
+        teller = booking.teller() or self.commentary().teller(booking.story_key)
+        plans = narrate.plan_lines(s, result.format, result.log, result.scraps)
         scraps = []
+        running = [0, 0]
+        quoted: set = set()
         for n, scrap in enumerate(result.scraps, 1):
-            opening, transitions, overtime = _tell(scrap, names, moves, cards)
+            story = narrate.Story(teller, names, moves, cards, result.format, plans[n - 1] if n - 1 < len(plans) else {}, quoted)
+            beats = story.beats(scrap)
+            opening, transitions, overtime = narrate.details(scrap, names, moves, cards)
             winner = names[scrap.winner]
             how = f"by fall ({FINISH_WORDS[scrap.finish]})" if scrap.method == "fall" else METHOD_TITLES[scrap.method] + (" in overtime" if scrap.finish == "overtime" else "")
             won, lost = scrap.score[scrap.winner], scrap.score[1 - scrap.winner]  # the winner's score first
+            ending = story.finish(scrap)
+            team_line = ""
+            if result.format == "dual_match":
+                before = tuple(running)
+                running[scrap.winner] += scrap.team_points
+                team_line = _team_line(story, before, tuple(running), scrap, n, result)
             scraps.append({
                 "number": n,
                 "tiebreaker": result.tiebreaker and n == 6,
                 "first": names[scrap.first],
+                "story": [" ".join(story.opening(scrap))] + narrate.paragraphs(beats),
+                "beats": [{"kind": b.kind, "text": b.told(), "score": list(b.score)} for b in beats],
+                "ending": ending,
+                "team_line": team_line,
                 "opening": opening,
                 "transitions": transitions,
                 "overtime": overtime,
@@ -262,131 +325,33 @@ class MatClash(Ruleset):
         return {"headline": headline, "format": fmt, "names": names, "scraps": scraps, "team": list(result.team) if result.team else None, "team_table": table}
 
 
-SKIPPERS = {"momentum": "Momentum", "stalling": "Stalling", "cut_em": "Cut Em", "resilience": "Resilience"}
 
-
-def _played_action(card_text: str, cards: dict) -> str:
-    """What a logged play was played as: "Beastin' (Wild) as Momentum" -> momentum."""
-    if " as " in card_text:
-        return card_text.rsplit(" as ", 1)[1].lower().replace(" ", "_")
-    card = next((c for c in cards.values() if c.name == card_text), None)
-    return card.action if card else ""
-
-
-def _where(positions: tuple, names: list[str]) -> str:
-    """The positions in a commentator's words."""
-    if positions[0] == positions[1] == engine.NEUTRAL:
-        return "both neutral"
-    top = 0 if positions[0] == engine.TOP else 1
-    return f"{_short(names[top])} on top, {_short(names[1 - top])} on bottom"
-
-
-def _tell(scrap: engine.ScrapResult, names: list[str], moves: list[dict], cards: dict) -> tuple[list, list, list]:
-    """A scrap told so a player can follow it: the 10th-card draw; each transition with the
-    positions and score it starts from, every play with its points, the score after and any
-    change of position, every skipped turn with the card that skipped it, every pass; overtime."""
-    opening: list[str] = []
-    transitions: list[dict] = []
-    overtime: list[str] = []
-    positions: tuple = (engine.NEUTRAL, engine.NEUTRAL)
-    score: tuple = (0, 0)
-    skipped_by: dict = {}
-    for e in scrap.events:
-        if e.kind == "tenth":
-            line = _tenth_text(e, names, cards)
-            if line:
-                opening.append(line)
-            continue
-        if e.kind == "overtime":
-            overtime.append(_overtime_text(e, names, cards))
-            continue
-        number = e.turn // 2 + 1
-        if not transitions or transitions[-1]["number"] != number:
-            transitions.append({"number": number, "state": f"{_where(positions, names)}; {_score_text(score, names)}", "lines": []})
-        lines = transitions[-1]["lines"]
-        who = names[e.wrestler] if e.wrestler is not None else ""
-        if e.kind == "draw":
-            if e.text != "draw":
-                continue  # dealt, or Stalling's extra card (the Stalling line says so)
-            if lines and lines[-1].startswith(f"{who} draws "):
-                count = 2 if lines[-1] == f"{who} draws a card." else int(lines[-1].split()[-2]) + 1
-                lines[-1] = f"{who} draws {count} cards."
-            else:
-                lines.append(f"{who} draws a card.")
-            continue
-        if e.kind == "skip":
-            by = skipped_by.pop(e.wrestler, "")
-            lines.append(f"{who}'s turn is skipped" + (f" ({by})." if by else "."))
-            continue
-        if e.kind == "pass":
-            lines.append(f"{who} passes, {'on ' + positions[e.wrestler] if positions[e.wrestler] != engine.NEUTRAL else 'from neutral'}.")
-            continue
-        if e.kind in ("play", "answer"):
-            action = _played_action(e.card, cards)
-            if e.kind == "play" and action in SKIPPERS:
-                skipped_by[1 - e.wrestler] = f"{_short(who)}'s {SKIPPERS[action]}"
-            line = _event_text(e, names, moves, cards)
-        elif e.kind == "no_fall":
-            line = f"{who} is not pinned: {e.text}."
-        elif e.kind == "fall":
-            line = f"**{who} wins by fall: {e.text}!**"
+def _team_line(story: narrate.Story, before: tuple, after: tuple, scrap, n: int, result: Played) -> str:
+    """A Dual Match's team score after a scrap (4.8), told; after the fifth, who won the dual
+    or that a tiebreaker decides it; after the tiebreaker, that it decided the dual."""
+    names, fmt = story.names, {"format": "dual_match"}
+    w = scrap.winner
+    if n == 6:  # the tiebreaker: it decides the dual
+        return story.say("dual_result_tiebreaker", fmt, winner=names[w], loser=names[1 - w], points=before[0])
+    if after[0] == after[1]:
+        line = story.say("team_tied", fmt, points=after[0], winner=names[w], team_points=scrap.team_points)
+    else:
+        leader = 0 if after[0] > after[1] else 1
+        if before == (0, 0):
+            swing = "first"
+        elif before[0] == before[1] or (before[0] > before[1]) != (leader == 0):
+            swing = "lead_change"
         else:
-            continue
-        if tuple(e.positions) != positions and e.kind != "fall":
-            line = f"{line[:-1]}; now {_where(e.positions, names)}."
-        lines.append(line)
-        positions, score = tuple(e.positions), tuple(e.score)
-    return opening, transitions, overtime
-
-
-def _score_text(score: tuple, names: list[str]) -> str:
-    return f"{_short(names[0])} {score[0]}, {_short(names[1])} {score[1]}"
-
-
-def _card_name(card_id: str, cards: dict) -> str:
-    return cards[card_id].name if card_id in cards else card_id.replace("_", " ")
-
-
-def _tenth_text(e: engine.Event, names: list[str], cards: dict) -> str:
-    """1.3 told: who drew what, specials back into the deck, ties redrawn, who starts."""
-    if e.wrestler is None:
-        drawn = e.card.split(" v ")
-        values = e.text.split(" v ")
-        if len(drawn) != 2 or len(values) != 2:
-            return f"10th-card draw: {e.text}."
-        told = " v ".join(f"{_short(names[i])} {_card_name(drawn[i], cards)} ({values[i]})" for i in (0, 1))
-        return f"10th-card draw: {told}" + (": a tie, both go back into the deck." if values[0] == values[1] else ".")
-    who = names[e.wrestler]
-    if e.text.startswith("wins"):
-        return f"{who} wins the 10th-card draw and starts."
-    if e.card:
-        return f"{who} draws {_card_name(e.card, cards)} for the 10th card: {e.text}."
-    return ""
-
-
-def _overtime_text(e: engine.Event, names: list[str], cards: dict) -> str:
-    if e.card and " v " in e.card:
-        drawn = e.card.split(" v ")
-        return "Draw: " + " v ".join(f"{_short(names[i])} {_card_name(drawn[i], cards)}" for i in (0, 1)) + "."
-    return f"{names[e.wrestler]}: {e.text}." if e.wrestler is not None else f"Overtime: {e.text}."
-
-
-def _event_text(e: engine.Event, names: list[str], moves: list[dict], cards: dict) -> str:
-    """A play or an answer: the card (the wrestler's own move name for it), its points, what
-    it did and the score after."""
-    who = names[e.wrestler] if e.wrestler is not None else ""
-    card_name = e.card
-    card = next((c for c in cards.values() if c.name == card_name.split(" as ")[0]), None)
-    move = moves[e.wrestler].get(card.id) if card else None
-    shown = f"{move} ({card_name})" if move else card_name
-    verb = "answers with" if e.kind == "answer" else "plays"
-    points = f", {'+' if e.points > 0 else ''}{e.points}" if e.points else ""
-    return f"{who} {verb} {shown}{points}: {e.text} ({_score_text(e.score, names)})."
-
-
-def _short(name: str) -> str:
-    """The surname a commentator uses: the last word of the name."""
-    return name.split()[-1]
+            swing = "extend" if leader == w else "cut"
+        line = story.say("team_score", {**fmt, "swing": swing}, leader=names[leader], trailer=names[1 - leader], high=after[leader],
+                         low=after[1 - leader], points=scrap.team_points, winner=names[w])
+    if n == 5:
+        if result.tiebreaker:
+            line += " " + story.say("tiebreaker", fmt, points=after[0])
+        else:
+            top = 0 if after[0] > after[1] else 1
+            line += " " + story.say("dual_result", fmt, winner=names[top], loser=names[1 - top], high=after[top], low=after[1 - top])
+    return line
 
 
 __all__ = ["MatClash", "SETS"]

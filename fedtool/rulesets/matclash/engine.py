@@ -60,6 +60,9 @@ class Event:
     positions: tuple = (NEUTRAL, NEUTRAL)
 
 
+_UNRECORDED = Event(0, None, "unrecorded")  # what `log` hands back when a scrap keeps no events
+
+
 @dataclass
 class ScrapResult:
     winner: int | None
@@ -81,8 +84,9 @@ class Scrap:
     """One Quick Scrap. `policies[i]` decides for wrestler i (see policy.Policy)."""
 
     def __init__(self, names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,
-                 rules: Rules | None = None):
+                 rules: Rules | None = None, record: bool = True):
         self.rules = rules or Rules()
+        self.record = record  # False (odds): no events kept, the same play
         self.names = names
         self.policies = policies
         self.dice = dice
@@ -117,12 +121,16 @@ class Scrap:
         return self.turn // 2
 
     def log(self, wrestler: int | None, kind: str, card: str = "", points: int = 0, text: str = "") -> Event:
+        if not self.record:
+            return _UNRECORDED
         event = Event(self.turn, wrestler, kind, card, points, text, (self.score(0), self.score(1)), tuple(self.positions))
         self.events.append(event)
         return event
 
     def settle(self, event: Event, points: int) -> None:
         """A play's outcome once answered (or not): its points, and the score and positions after."""
+        if event is _UNRECORDED:
+            return
         event.points = points
         event.score = (self.score(0), self.score(1))
         event.positions = tuple(self.positions)
@@ -498,9 +506,10 @@ class Scrap:
 
 
 def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,
-                rules: Rules | None = None) -> ScrapResult:
-    """Play one Quick Scrap (rulebook: Quick Scrap; docs/rulings/mat-clash.md)."""
-    scrap = Scrap(names, policies, deck, dice, draws, pin_after, rules)
+                rules: Rules | None = None, record: bool = True) -> ScrapResult:
+    """Play one Quick Scrap (rulebook: Quick Scrap; docs/rulings/mat-clash.md). `record`
+    False keeps no events (odds): the same dice, the same result."""
+    scrap = Scrap(names, policies, deck, dice, draws, pin_after, rules, record)
     scrap.shuffle()
     for _ in range(9):  # 1.2
         for i in (0, 1):
@@ -561,17 +570,17 @@ class DualResult:
     tiebreaker: bool
 
 
-def dual_match(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, rules: Rules | None = None) -> DualResult:
+def dual_match(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, rules: Rules | None = None, record: bool = True) -> DualResult:
     """4.8: five Quick Scraps (3 draws each, Pin after the second transition), team points."""
     scraps = []
     team = [0, 0]
     for _ in range(5):
-        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2, rules=rules)
+        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2, rules=rules, record=record)
         scraps.append(result)
         team[result.winner] += result.team_points
     tiebreaker = team[0] == team[1]
     if tiebreaker:
-        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2, rules=rules)
+        result = quick_scrap(names, policies, deck, dice, draws=3, pin_after=2, rules=rules, record=record)
         scraps.append(result)
         winner = result.winner
     else:

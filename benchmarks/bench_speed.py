@@ -1,0 +1,162 @@
+"""Issue 18's command targets, side by side in one run: start-up and `fedtool odds`.
+
+    python benchmarks/bench_speed.py [--repeats N] [--odds-repeats N] [--matches N] [--skip-odds]
+
+Every figure is wall time of a fresh process, as a user waits for it, run interleaved
+(one of each per pass, so a busy machine slows them all alike). Each line gives the best
+and the median, the floor or reference it is measured against, the ratios and the target:
+
+- the floor: `python -c pass` (the interpreter's own start-up, site-packages and all);
+- `fedtool --help`: target under 3x the floor;
+- `fedtool run 1`, the demo week, on a fresh copy of the repository root's fed (the copy
+  made outside the timing): target under 0.25 s;
+- `fedtool standings` on that fed after the run: target under 0.15 s;
+- `fedtool odds` for 100,000 matches: MatchMatch (week 1's m1) under 2 s, a Mat Clash
+  Quick Scrap (week 3's m1), a Mat Clash Dual Match (week 3's m2) and a Face to the Mat
+  match (week 3's m3) under 5 s; the reference is the same command for 1 match (what
+  start-up and booking cost before the first trial).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYTHON = sys.executable
+FEDTOOL = [PYTHON, "-m", "fedtool"]
+ENV = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def demo_copy(where: Path) -> Path:
+    fed = where / "fed"
+    for folder in ("rosters", "strategies", "templates"):
+        shutil.copytree(ROOT / folder, fed / folder)
+    return fed
+
+
+def wall(args: list[str]) -> float:
+    start = time.perf_counter()
+    # run outside any checkout: `python -m` puts the current folder first on the path
+    done = subprocess.run(args, capture_output=True, cwd=tempfile.gettempdir(), env=ENV)
+    if done.returncode:
+        raise Refused(done.stderr.decode(errors="replace").strip().splitlines()[-1])
+    return time.perf_counter() - start
+
+
+class Refused(Exception):
+    """The command failed (an older fedtool refusing a ruleset's odds, say)."""
+
+
+def line(label: str, times: list[float], reference: str, ref_times: list[float] | None, target: str, met: bool) -> str:
+    best, median = min(times), statistics.median(times)
+    ratio = f"  {best / min(ref_times):5.2f}x / {median / statistics.median(ref_times):5.2f}x {reference}" if ref_times else f"  {reference}"
+    return f"{label:<44} best {best:6.3f} s  median {median:6.3f} s{ratio}   target {target}: {'met' if met else 'NOT met'}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=9, help="passes over the start-up commands")
+    parser.add_argument("--odds-repeats", type=int, default=3, help="passes over the odds commands")
+    parser.add_argument("--matches", type=int, default=100_000)
+    parser.add_argument("--skip-odds", action="store_true")
+    parser.add_argument("--root", type=Path, help="another checkout's code and demo fed (figures before a change)")
+    options = parser.parse_args()
+    if options.root:
+        global ROOT
+        ROOT = options.root.resolve()
+        ENV["PYTHONPATH"] = str(ROOT)
+
+    floor: list[float] = []
+    helps: list[float] = []
+    runs: list[float] = []
+    standings: list[float] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        base = demo_copy(Path(tmp) / "base")
+        subprocess.run([*FEDTOOL, "--fed", str(base), "--help"], check=True, capture_output=True, env=ENV)  # .pyc files and caches warm
+        for n in range(options.repeats):
+            fed = Path(tmp) / f"run{n}"
+            shutil.copytree(base, fed)
+            floor.append(wall([PYTHON, "-c", "pass"]))
+            helps.append(wall([*FEDTOOL, "--help"]))
+            runs.append(wall([*FEDTOOL, "--fed", str(fed), "run", "1"]))
+            standings.append(wall([*FEDTOOL, "--fed", str(fed), "standings"]))
+        print(f"start-up, {options.repeats} interleaved passes on {os.cpu_count()} cores (python {sys.version.split()[0]}); "
+              f"load average {os.getloadavg()[0]:.1f} (other work on the machine slows every figure)")
+        print(line("python -c pass (the floor)", floor, "", None, "-", True))
+        print(line("fedtool --help", helps, "the floor", floor, "< 3x the floor", min(helps) < 3 * min(floor)))
+        print(line("fedtool run 1 (the demo week)", runs, "the floor", floor, "< 0.25 s", min(runs) < 0.25))
+        print(line("fedtool standings (after week 1)", standings, "the floor", floor, "< 0.15 s", min(standings) < 0.15))
+
+        if options.skip_odds:
+            return
+        odds_fed = Path(tmp) / "run0"
+        # a Dual Match is five or six scraps: a fifth as many of them are the target's scraps
+        cases = [("MatchMatch singles (1/m1)", "1/m1", 2.0, 1), ("Mat Clash Quick Scrap (3/m1)", "3/m1", 5.0, 1),
+                 ("Mat Clash Dual Match (3/m2), n / 5", "3/m2", 5.0, 5), ("Face to the Mat singles (3/m3)", "3/m3", 5.0, 1)]
+        timings: dict[str, list[float]] = {label: [] for label, _, _, _ in cases}
+        references: dict[str, list[float]] = {label: [] for label, _, _, _ in cases}
+        refused: dict[str, str] = {}
+        for _ in range(options.odds_repeats):
+            for label, match, _, per in cases:
+                if label in refused:
+                    continue
+                args = [*FEDTOOL, "--fed", str(odds_fed), "odds", "--match", match, "--seed", "1", "--json"]
+                try:
+                    references[label].append(wall([*args, "-n", "1"]))
+                    timings[label].append(wall([*args, "-n", str(options.matches // per)]))
+                except Refused as exc:
+                    refused[label] = str(exc)
+        print(f"\nfedtool odds -n {options.matches:,}, {options.odds_repeats} interleaved passes (reference: the same command for 1 match)")
+        for label, _, target, _ in cases:
+            if label in refused:
+                print(f"odds {label:<39} refused: {refused[label]}")
+            else:
+                print(line(f"odds {label}", timings[label], "-n 1", references[label], f"< {target:g} s", min(timings[label]) < target))
+        print("\ntrials a second on one process (the odds path, in a fresh interpreter: what the targets above need per core)")
+        for label, match, target, per in cases:
+            if label in refused:
+                continue
+            try:
+                rates = trial_rates(odds_fed, match)
+            except subprocess.CalledProcessError:  # a fedtool from before issue 18
+                print(f"{label:<44} (this fedtool has no trial rates to time)")
+                continue
+            left = target - min(references[label])  # the target less the command's start-up and booking
+            need = options.matches / per / left / (os.cpu_count() or 1) if left > 0 else None
+            print(f"{label:<44} best {max(rates):8,.0f}/s  median {statistics.median(rates):8,.0f}/s   "
+                  + (f"needed for {target:g} s on {os.cpu_count()} idle cores: {need:8,.0f}/s ({need / max(rates):.1f}x the best)" if need
+                     else f"start-up alone took {target:g} s or more"))
+
+
+RATES = """
+import json, sys, time
+from fedtool.fed.settings import Fed
+from fedtool.week.booking import book_match
+from fedtool.week.odds import _play
+week, match = sys.argv[2].split("/")
+booking = book_match(Fed.load(sys.argv[1]), int(week), match)
+rates = []
+for attempt in range(5):
+    start = time.perf_counter()
+    _play(booking.wrestlers[0].ruleset, booking, attempt * 2000, 2000)
+    rates.append(2000 / (time.perf_counter() - start))
+print(json.dumps(rates))
+"""
+
+
+def trial_rates(fed: Path, match: str) -> list[float]:
+    done = subprocess.run([PYTHON, "-c", RATES, str(fed), match], capture_output=True, text=True, check=True, cwd=tempfile.gettempdir(), env=ENV)
+    return json.loads(done.stdout)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,142 @@
+"""Commands import only what they need (issue 18): `fedtool --help` and a MatchMatch-only
+week, each in a fresh interpreter, and what sys.modules holds after; compiled templates
+kept between runs so none is compiled twice."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from golden import ROOT
+
+LIST_MODULES = """
+import json, sys
+from fedtool.cli import cli
+try:
+    cli(sys.argv[1:], prog_name="fedtool")
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"exit": code, "modules": sorted(sys.modules)}))
+"""
+
+
+def modules_after(*args: str, cwd: Path) -> list[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run([sys.executable, "-c", LIST_MODULES, *args], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    assert report["exit"] == 0, done.stdout
+    return report["modules"]
+
+
+def top(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if m.split(".")[0] in names]
+
+
+# what no command needs to start: each is imported by the commands that use it
+LIBRARIES = ("pydantic", "pydantic_core", "email_validator", "jinja2", "markdown", "sqlite_utils", "yaml", "css_inline", "filelock",
+             "mailparser_reply", "imapclient", "dateutil")
+
+
+def test_help_imports_click_and_no_command(tmp_path):
+    modules = modules_after("--help", cwd=tmp_path)
+    assert "click" in modules
+    assert top(modules, LIBRARIES) == []
+    assert [m for m in modules if m.startswith("fedtool")] == ["fedtool", "fedtool.cli", "fedtool.kernel", "fedtool.kernel.errors"]
+    assert "importlib.metadata" not in modules  # pydantic's plugin search, email_validator's version
+
+
+def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
+    modules = modules_after("--fed", str(demo_fed), "run", "1", cwd=demo_fed)
+    assert (demo_fed / "outbox/week-01/card.md").is_file()
+    assert "fedtool.rulesets.matchmatch.engine" in modules and "jinja2" in modules  # played and written up
+    fedtool = [m for m in modules if m.startswith("fedtool")]
+    assert [m for m in fedtool if m.startswith(("fedtool.rulesets.matclash", "fedtool.rulesets.facemat", "fedtool.mail", "fedtool.site"))] == []
+    assert {"fedtool.week.odds", "fedtool.week.verify", "fedtool.fed.skeleton"}.isdisjoint(fedtool)
+    assert top(modules, ("mailparser_reply", "imapclient", "concurrent", "multiprocessing")) == []
+
+
+def test_models_are_built_when_first_used():
+    """No pydantic model is built at import (issue 18: building them all was a tenth of a
+    second at every start): a model's validator exists once it has validated."""
+    code = ("import json, sys\nfrom fedtool.fed import settings\n"
+            "before = [m.__name__ for m in (settings.Settings, settings.MailSettings, settings.TitleSettings) if m.__pydantic_complete__]\n"
+            "settings.Fed.load(sys.argv[1])\n"
+            "print(json.dumps([before, settings.Settings.__pydantic_complete__]))")
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [[], True]
+
+
+# ---------------------------------------------------------------- compiled templates
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(folder))
+    return folder
+
+
+def test_a_template_is_compiled_once_across_runs(cache, tmp_path, monkeypatch):
+    from jinja2 import Environment
+
+    from fedtool.fed.render import environment, render
+
+    templates = tmp_path / "templates"
+    templates.mkdir()
+    (templates / "hello.md.j2").write_text("Hello {{ who }}!\n", encoding="utf-8")
+    assert render(environment(templates), "hello.md.j2", who="*Bob*") == "Hello \\*Bob\\*!\n"
+    kept = list(cache.rglob("*.cache"))
+    assert len(kept) == 1 and os.stat(kept[0].parent).st_mode & 0o777 == 0o700
+
+    def no_compiling(*args, **kwargs):
+        raise AssertionError("compiled again")
+
+    monkeypatch.setattr(Environment, "compile", no_compiling)
+    assert render(environment(templates), "hello.md.j2", who="Sam") == "Hello Sam!\n"  # a new environment, as a new process has
+    monkeypatch.undo()
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(cache))
+    (templates / "hello.md.j2").write_text("Goodbye {{ who }}.\n", encoding="utf-8")  # an edited template is compiled again
+    assert render(environment(templates), "hello.md.j2", who="Sam") == "Goodbye Sam.\n"
+
+
+def test_no_cache_where_others_could_write_code(cache, monkeypatch):
+    from fedtool.fed.render import bytecode_cache
+
+    assert bytecode_cache() is not None
+    folder = next(cache.iterdir())
+    folder.chmod(0o777)  # compiled templates are loaded as code: a folder others can write is not used
+    assert bytecode_cache() is None
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", "")
+    assert bytecode_cache() is None
+    (cache.parent / "file").write_text("", encoding="utf-8")
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(cache.parent / "file"))  # cannot be made: no cache, no error
+    assert bytecode_cache() is None
+
+
+def test_an_empty_league_in_memory_is_the_migrated_schema_and_a_copy_each_time(tmp_path):
+    """A fed with no league reads an empty one in memory: the schema every migration makes,
+    copied from one made once per process (issue 18), so no reader sees another's rows."""
+    from sqlite_utils import Database
+
+    from fedtool.league.db import migrations, open_league
+
+    def shape(db) -> tuple:
+        return (db.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall(),
+                db.execute("SELECT name FROM _sqlite_migrations ORDER BY rowid").fetchall())
+
+    fresh = Database(memory=True)
+    migrations.apply(fresh)
+    first = open_league(tmp_path / "fed.db", create=False)
+    assert first.memory and not (tmp_path / "fed.db").exists()
+    assert shape(first) == shape(fresh) and len(shape(fresh)[1]) == len(migrations.applied(fresh)) > 10
+    first["weeks"].insert({"week": 1}, alter=True)
+    second = open_league(tmp_path / "fed.db", create=False)
+    assert first["weeks"].count == 1 and second["weeks"].count == 0 and shape(second) == shape(fresh)
+    assert second.execute("PRAGMA foreign_keys").fetchone() == (1,)
