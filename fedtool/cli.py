@@ -809,6 +809,137 @@ def award(fed: Fed, title_id: str, wrestler: str, reason: str):
         sync_titles_if_they_stand(fed, db)  # the lineage as rows (issue 19)
 
 
+@cli.command()
+@click.option("--season", "season", metavar="N", type=click.IntRange(1, 9999), help="Only the weeks of closed season N (default: all time).")
+@click.option("--ruleset", help="Only this ruleset's records (matchmatch, matclash, facemat).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: the record book's sections (every ruleset, then each) and the hall of fame.")
+@fed_option
+def records(fed: Fed, season: int | None, ruleset: str | None, as_json: bool):
+    """Show the record book: longest and most reigns, most defences, win streaks,
+    head-to-head, biggest upsets and the best-rated matches, for every ruleset and each,
+    all time or over a closed season; and the hall of fame (champions at a season's close
+    and its award winners).
+
+    \b
+    Example:
+      fedtool records
+      fedtool records --season 1 --ruleset matchmatch --json
+    """
+    from fedtool.league.db import open_league
+    from fedtool.league.recordbook import hall_of_fame, record_book
+    from fedtool.league.seasons import season_archive
+    from fedtool.league.tables import format_record_book
+
+    db = open_league(fed.database, create=False)
+    weeks = None
+    if season is not None:
+        archive = season_archive(db, season)
+        weeks = (archive["first_week"], archive["last_week"])
+    book = record_book(fed, db, weeks, ruleset)
+    book["hall_of_fame"] = hall_of_fame(db)
+    click.echo(json.dumps(book, indent=2, ensure_ascii=False) if as_json else format_record_book(book))
+
+
+@cli.group(cls=FedGroup)
+def season():
+    """Close the season (archive it, carry the league into the next), reopen it, or show seasons.
+
+    \b
+    Example:
+      fedtool season close --name "Season 1: The Beginning"
+      fedtool season show 1
+      fedtool season list
+    """
+
+
+@season.command(name="close")
+@click.option("--name", help='The season\'s name (default "Season N").')
+@fed_option(writes=True)
+def season_close(fed: Fed, name: str | None):
+    """Close the season in play after its latest run week: archive its champions,
+    standings, records and awards, and carry each wrestler's state into the next season
+    by `seasons: carry_over:` in rosters/fed.yaml (kept unless it says reset). The league
+    is snapshotted first.
+
+    \b
+    Example:
+      fedtool run 5 && fedtool season close && fedtool site
+    """
+    from fedtool.league.db import open_league
+    from fedtool.league.seasons import close_season
+
+    archive = close_season(fed, open_league(fed.database), name)
+    click.echo(f"{archive['name']} closed: weeks {archive['first_week']}-{archive['last_week']}; season {archive['season'] + 1} begins with week {archive['last_week'] + 1}")
+    for champ in archive["champions"]:
+        click.echo(f"  {champ['name']}: {champ['holder_name'] or 'vacant'}")
+    for award in archive["awards"]:
+        who = ", ".join(w["name"] for w in award["winners"])
+        click.echo(f"  {award['award']} ({award['ruleset']}): {who + ', ' if who else ''}{award['why']}")
+    rules = archive["carry_over"]["rules"]
+    click.echo("carry-over: " + (", ".join(f"{k} {v}" for k, v in rules.items()) or "nothing to carry (no ruleset keeps state)"))
+    for change in archive["carry_over"]["changes"]:
+        click.echo(f"  {change['name']}: {change['reason']}")
+
+
+@season.command(name="reopen")
+@fed_option(writes=True)
+def season_reopen(fed: Fed):
+    """Take back the latest close while no week after it has been run (its archive and
+    carry-over are dropped; its weeks may be rerun).
+
+    \b
+    Example:
+      fedtool season reopen
+    """
+    from fedtool.league.db import open_league
+    from fedtool.league.seasons import reopen_season
+
+    click.echo(reopen_season(open_league(fed.database)))
+
+
+@season.command(name="list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: each closed season and the season in play.")
+@fed_option
+def season_list(fed: Fed, as_json: bool):
+    """List the closed seasons (weeks, when closed) and the season in play.
+
+    \b
+    Example:
+      fedtool season list --json
+    """
+    from fedtool.league.db import open_league
+    from fedtool.league.seasons import closed_seasons, current_season
+
+    db = open_league(fed.database, create=False)
+    closed, current = closed_seasons(db), current_season(db)
+    if as_json:
+        click.echo(json.dumps({"closed": closed, "current": current}, indent=2, ensure_ascii=False))
+        return
+    for s in closed:
+        click.echo(f"{s['name']}: weeks {s['first_week']}-{s['last_week']}, closed {s['closed_at'][:10]}")
+    weeks = f"weeks {current['weeks'][0]}-{current['weeks'][-1]}" if current["weeks"] else "no week run yet"
+    click.echo(f"{current['name']} (in play): {weeks}")
+
+
+@season.command(name="show")
+@click.argument("number", type=click.IntRange(1, 9999))
+@click.option("--json", "as_json", is_flag=True, help="Print the season's archive as JSON: champions, standings, records, awards, carry-over.")
+@fed_option
+def season_show(fed: Fed, number: int, as_json: bool):
+    """Show closed season NUMBER's archive: champions at its close, awards, standings and records.
+
+    \b
+    Example:
+      fedtool season show 1
+    """
+    from fedtool.league.db import open_league
+    from fedtool.league.seasons import season_archive
+    from fedtool.league.tables import format_season
+
+    archive = season_archive(open_league(fed.database, create=False), number)
+    click.echo(json.dumps(archive, indent=2, ensure_ascii=False) if as_json else format_season(archive))
+
+
 @cli.group(cls=FedGroup)
 def book():
     """Propose a match from the league, as a card entry to paste into a week's card.yaml.

@@ -54,12 +54,14 @@ def make_hostile(fed: Path) -> None:
 
 
 def build_demo_site(target: Path, hostile: bool = False) -> Path:
-    """A copy of the demo fed in `target` with the demo weeks run and its site built; returns the fed."""
+    """A copy of the demo fed in `target` with the demo weeks run, its first season closed
+    after week 5 and its site built; returns the fed."""
     fed = demo_copy(target)
     if hostile:
         make_hostile(fed)
     for week in DEMO_WEEKS:
         _invoke("run", week, "--fed", fed)
+    _invoke("season", "close", "--fed", fed)  # the demo's first season ends after week 5 (README, "Seasons")
     _invoke("site", "--fed", fed)
     return fed
 

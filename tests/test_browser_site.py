@@ -162,3 +162,52 @@ def test_the_chart_is_drawn_and_labelled(browser, served):
     assert page.locator("svg.state-chart circle.point").count() == 6
     page.context.close()
     assert trouble["console"] == []
+
+
+def test_records_seasons_and_news_at_phone_width(browser, served):
+    """Issue 19: the record book, the seasons (the demo closes its first after week 5) and the
+    news page fit a phone and read; the feed and the calendar they link to are served and
+    parse back (feedparser, icalendar)."""
+    import feedparser
+    import icalendar
+
+    base, _ = served
+    tab = Tab(browser)
+    for path, heading, must in (("records.html", "Records", "Hall of fame"), ("seasons/index.html", "Seasons", "Season 1"),
+                                ("seasons/season-01.html", "Season 1", "Champions at the close"), ("news.html", "News", "Results: Week 5: Partners")):
+        tab.clear()
+        page = tab.visit(base + path)
+        assert page.locator("h1").inner_text() == heading, path
+        assert must in page.locator("main").inner_text(), path
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"], path
+        assert page.locator("footer time").is_visible(), path  # a date on every page
+        assert tab.trouble == {"console": [], "pageerror": [], "requestfailed": [], "http": [], "dialog": []}, path
+    page = tab.visit(base + "records.html")
+    lists = page.locator("ol.records")
+    assert lists.count() >= 10 and lists.first.bounding_box()["width"] <= PHONE["width"]
+    page = tab.visit(base + "seasons/index.html")
+    page.locator("main a", has_text="Season 1").first.click()
+    page.wait_for_load_state("load")
+    assert page.url == base + "seasons/season-01.html"
+    feed = page.request.get(base + "feed.xml")
+    assert feed.status == 200
+    parsed = feedparser.parse(feed.body())
+    assert not parsed.bozo and parsed.entries[0].title == "Season 1 closed"
+    calendar = page.request.get(base + "calendar.ics")
+    assert calendar.status == 200 and icalendar.Calendar.from_ical(calendar.body()).name == "VCALENDAR"
+    tab.close()
+
+
+def test_wide_tables_show_they_scroll(browser, served):
+    """Issue 19: a table wider than the phone scrolls inside its box, with a visible cue (a
+    shadow at the edge with more to see), not a silent cut-off."""
+    base, _ = served
+    tab = Tab(browser)
+    page = tab.visit(base + "seasons/season-01.html")
+    boxes = page.locator(".table-scroll")
+    assert boxes.count() >= 3
+    for i in range(boxes.count()):
+        box = boxes.nth(i)
+        assert "radial-gradient" in box.evaluate("e => getComputedStyle(e).backgroundImage")
+        assert box.evaluate("e => e.getBoundingClientRect().right") <= PHONE["width"]
+    tab.close()

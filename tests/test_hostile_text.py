@@ -123,7 +123,7 @@ def _play(fed: Path) -> dict[str, str | bytes]:
 def _outputs(fed: Path) -> dict[str, str | bytes]:
     outbox = fed / "outbox"
     return {str(p.relative_to(outbox)): p.read_bytes() if p.suffix == ".eml" else p.read_text(encoding="utf-8")
-            for p in sorted(outbox.rglob("*")) if p.suffix in (".md", ".html", ".eml")}
+            for p in sorted(outbox.rglob("*")) if p.suffix in (".md", ".html", ".eml", ".xml")}  # .xml: the site's Atom feed (issue 19)
 
 
 @pytest.fixture(scope="module")
@@ -216,8 +216,8 @@ def test_every_output_of_the_demo_weeks_was_checked(played):
     hostile, harmless = played
     assert hostile.keys() == harmless.keys()
     kinds = Counter(Path(name).suffix for name in hostile)
-    # 5 weeks of writeups and cards, 2 weeks of announcements, mails, the site's pages
-    assert kinds == {".md": 37, ".eml": 54, ".html": 63}, kinds  # the site: a page for each of the three Mad Match players too; week 5: two Mad Match writeups and their mails
+    # 5 weeks of writeups and cards, 2 weeks of announcements, mails, the site's pages and its feed
+    assert kinds == {".md": 37, ".eml": 54, ".html": 66, ".xml": 1}, kinds  # a site page for each Mad Match player, the records, seasons and news pages; week 5: two Mad Match writeups and their mails
     assert any("announcements/" in name for name in hostile)
 
 
@@ -255,7 +255,7 @@ def test_player_text_makes_no_element_in_any_renderer(played):
                 assert not re.search(r"(javascript|vbscript):|x/y\.png", value, re.I), f"{name} ({renderer}): <{tag} {attribute}={value!r}>"
             assert not any(h.lstrip().startswith("Heading") for h in found.headings), f"{name} ({renderer}): {found.headings}"
             checked += 1
-    assert checked == 265  # 37 Markdown files in 4 renderers, 117 HTML files and mail parts (every mail has one)
+    assert checked == 269  # 37 Markdown files in 4 renderers, 120 HTML files and mail parts (every mail has one), the Atom feed
 
 
 def test_the_payloads_read_as_text_in_the_writeups(played):

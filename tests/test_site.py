@@ -76,7 +76,7 @@ def parse(path: Path) -> Page:
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Path:
-    """The demo fed after its five weeks, with a hostile name and explanation, and its site."""
+    """The demo fed after its five weeks and its first season's close, with a hostile name and explanation, and its site."""
     return build_demo_site(tmp_path_factory.mktemp("site") / "fed", hostile=True)
 
 
@@ -96,7 +96,8 @@ def test_the_site_has_a_page_for_every_week_wrestler_and_title(demo, site):
     wrestlers = sorted(set(fed.roster_files) | league)
     assert len(wrestlers) >= 20
     titles = [t.id for t in fed.settings.titles]
-    expected = {"index.html", "standings.html", "weeks/index.html", "wrestlers/index.html", "titles/index.html"}
+    expected = {"index.html", "standings.html", "weeks/index.html", "wrestlers/index.html", "titles/index.html", "records.html", "news.html"}
+    expected |= {"seasons/index.html", "seasons/season-01.html", "seasons/season-02.html", "feed.xml", "calendar.ics"}  # issue 19
     expected |= {f"weeks/week-0{w}.html" for w in (1, 2, 3, 4, 5)}
     expected |= {f"wrestlers/{w}.html" for w in wrestlers}
     expected |= {f"titles/{t}.html" for t in titles}
@@ -238,6 +239,7 @@ def test_the_site_needs_no_outbox_week_folders(demo, site, tmp_path):
 def test_a_rerun_replaces_its_writeups(demo, tmp_path, fedtool):
     fed = tmp_path / "fed"
     shutil.copytree(demo, fed)
+    assert fedtool("season", "reopen", "--fed", fed).exit_code == 0  # week 5 closed the demo's first season
     assert fedtool("run", "5", "--rerun", "--fed", fed).exit_code == 0
     db = sqlite_utils.Database(fed / "fed.db")
     assert [r["match_id"] for r in db["match_writeups"].rows_where("week = 5")] == ["week-05/m1", "week-05/m2", "week-05/m3"]

@@ -20,9 +20,19 @@ import tempfile
 from pathlib import Path
 
 
+def umask() -> int:
+    """The process's umask (read by setting it and putting it back: there is no other portable way)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def atomic_write(path: Path, text: str) -> None:
+    """Replace `path` with `text` whole. The file gets the mode any new file gets (0644
+    under the usual umask 022), not mkstemp's private 0600 (issue 19)."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
+        os.fchmod(fd, 0o666 & ~umask())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(tmp, path)
@@ -114,6 +124,10 @@ class StagedDir:
             settle(self.final)  # a killed build's leftovers (a tagged folder's are settled by its record's owner)
         prefix = f".{self.final.name}{NEW}" + (f"{self.tag}-" if self.tag else "")
         self.path = Path(tempfile.mkdtemp(prefix=prefix, dir=self.final.parent))
+        # mkdtemp makes the folder private (0700); the folder it becomes (a site, an outbox
+        # week) is read by others, a web server running as another user: the mode any new
+        # folder gets, 0755 under the usual umask 022 (issue 19)
+        os.chmod(self.path, 0o777 & ~umask())
         return self
 
     def write(self, name: str, content: str) -> None:

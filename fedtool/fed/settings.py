@@ -142,6 +142,16 @@ class BackupSettings(FileModel):
     keep: int = Field(default=10, ge=1, le=10000, description="How many snapshots to keep; the oldest go first")
 
 
+class SeasonSettings(FileModel):
+    """`seasons:` in rosters/fed.yaml: what `fedtool season close` carries into the next
+    season. `carry_over` maps each ruleset's carry-over name (`Ruleset.season_carry`:
+    push_levels, injuries, tv_grades, grudge_grades) to keep or reset (back to the sheet);
+    a name left out is kept, the rulebooks' reading (they know no season break). The
+    names are checked against the rulesets where a season is closed (fedtool.league.seasons)."""
+
+    carry_over: dict[str, Literal["keep", "reset"]] = {}
+
+
 class Settings(FileModel):
     """rosters/fed.yaml: the fed's own settings."""
 
@@ -154,6 +164,7 @@ class Settings(FileModel):
     rulesets: dict[str, dict[str, Any]] = {}
     titles: list[TitleSettings] = []
     backups: BackupSettings = Field(default_factory=BackupSettings)  # made when read: no model is built at import
+    seasons: SeasonSettings = Field(default_factory=SeasonSettings)  # issue 19: `fedtool season close`
     ratings: bool = True  # star ratings for each match and the card (docs/ratings.md); false: none shown or kept
     # where the fed publishes the site `fedtool site` builds (https://fed.example/dcw/): every
     # link in a mail is then absolute, to the site's pages; without it the card mail carries

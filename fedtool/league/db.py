@@ -453,6 +453,17 @@ def states_before(db: Database, week: int) -> dict[str, dict]:
         """,
         [week],
     ).fetchall()
+    if db["season_states"].exists():  # issue 19: a closed season's carry-over stands for every state before it
+        carried = db.execute(
+            f"""
+            SELECT c.wrestler_id, c.other, {", ".join("c." + k for k in STATE_KEYS)} FROM season_states c JOIN seasons s ON s.season = c.season
+            WHERE s.season = (SELECT MAX(season) FROM seasons WHERE last_week < ?)
+            AND NOT EXISTS (SELECT 1 FROM wrestler_states w WHERE w.wrestler_id = c.wrestler_id AND w.week > s.last_week AND w.week < ?)
+            """,
+            [week, week],
+        ).fetchall()
+        if carried:  # the carry-over stands for every state of its season and before
+            rows = list({row[0]: row for row in [*rows, *carried]}.values())
     states = {}
     for wrestler_id, other, *values in rows:
         state = {**json.loads(other or "{}"), **{k: v for k, v in zip(STATE_KEYS, values) if v is not None}}
@@ -463,6 +474,23 @@ def states_before(db: Database, week: int) -> dict[str, dict]:
                 state[key] = json.loads(state[key])
         states[wrestler_id] = state
     return states
+
+
+def state_row(state: dict) -> dict:
+    """A league state as `wrestler_states` (and `season_states`) store it: the league's
+    columns, lists as JSON, other keys as one JSON object."""
+    return {
+        "push_level": state.get("push_level"),
+        "push_points": str(state["push_points"]) if state.get("push_points") is not None else None,
+        "injury": state.get("injury"),
+        "tv_grade": state.get("tv_grade"),
+        "grudge": state.get("grudge"),
+        "left_town": state.get("left_town"),
+        "title_shot": state.get("title_shot"),
+        **{key: json.dumps(state[key]) if state.get(key) is not None else None for key in LIST_KEYS},
+        "challenge": state.get("challenge"),
+        "other": json.dumps({k: v for k, v in sorted(state.items()) if k not in STATE_KEYS}) if set(state) - set(STATE_KEYS) else None,
+    }
 
 
 def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: str, wrestlers: list, matches: list[dict], states: dict[str, tuple[dict, str]], dice: list[dict]) -> None:
@@ -675,4 +703,23 @@ def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
     db["match_writeups"].insert_all(
         {"match_id": match_id, "week": week, "headline": w["headline"], "markdown": w["markdown"], "html": w["html"]}
         for match_id, w in writeups.items()
+    )
+
+
+@migrations()
+def m016_seasons(db: Database) -> None:
+    """Issue 19: seasons (`fedtool season close`). Each closed season: its weeks, when it
+    closed and its archive (champions, standings, records, awards: one JSON document, as
+    the site and `fedtool season show --json` give it), and each wrestler's state carried
+    into the next season (the columns of `wrestler_states`), which `states_before` reads for
+    every week after the season. Closing and reopening a season touch only these tables."""
+    db["seasons"].create(
+        {"season": int, "name": str, "first_week": int, "last_week": int, "closed_at": str, "archive": str},
+        pk="season",
+    )
+    db["season_states"].create(
+        {"season": int, "wrestler_id": str, "push_level": int, "push_points": str, "injury": int, "tv_grade": str, "grudge": int,
+         "left_town": int, "title_shot": int, "allies": str, "foes": str, "challenge": str, "other": str, "reason": str},
+        pk=("season", "wrestler_id"),
+        foreign_keys=[("season", "seasons", "season"), ("wrestler_id", "wrestlers", "id")],
     )

@@ -40,7 +40,7 @@ NEVER_BY_DEFAULT = ("dq", "countout")  # "as in wrestling": the title does not c
 # ---------------------------------------------------------------- the contract
 
 
-def standings(fed: Fed, db: Database, ruleset: str | None = None) -> list[dict[str, Any]]:
+def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[int, int] | None = None) -> list[dict[str, Any]]:
     """The standings, one table per ruleset and division, in a stable order.
 
     Each entry: {"ruleset": str, "division": str | None,
@@ -54,7 +54,8 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None) -> list[dict[s
     Order: rulesets as registered (MatchMatch, Mat Clash, Face to the Mat), MatchMatch
     divisions light-heavyweight, heavyweight, superheavyweight, then tag teams. Rows: the
     contender key first (as above), then wins, fewer losses, name; wrestlers who left
-    town come last. With `ruleset`, only that ruleset's tables.
+    town come last. With `ruleset`, only that ruleset's tables. With `weeks` (first, last),
+    the record and streak count only the matches of those weeks (a season, fedtool.league.seasons).
 
     Strategies (issue 12, fedtool.league.away): each row's "strategies" is {"on_time",
     "late", "missing", "away"}, counted over the wrestler's own sides in run weeks; each
@@ -63,7 +64,7 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None) -> list[dict[s
     """
     if ruleset is not None:
         check_ruleset(ruleset, (None, "--ruleset"))
-    league = _League.read(fed, db)
+    league = _League.read(fed, db, weeks)
     holders: dict[str, set[str]] = {}  # ruleset -> who holds one of its titles
     for title in _checked_lineages(fed, db).values():
         if title.holder:
@@ -512,7 +513,7 @@ class _League:
     matches_of: dict[str, list[dict]]  # wrestler id -> his matches, oldest first
 
     @classmethod
-    def read(cls, fed: Fed, db: Database) -> "_League":
+    def read(cls, fed: Fed, db: Database, weeks: tuple[int, int] | None = None) -> "_League":
         latest = states_before(db, 1 << 30)
         members: dict[str, _Member] = {}
         for wid in fed.roster_files:
@@ -528,7 +529,8 @@ class _League:
         matches_of: dict[str, list[dict]] = {}
         rows = db.execute(
             """SELECT m.id, m.week, m.match, m.ruleset, m.title, m.method, m.end_round, m.summary, s.wrestler_id, s.outcome, s.side
-               FROM match_sides s JOIN matches m ON m.id = s.match_id ORDER BY m.week, m.position, s.side"""
+               FROM match_sides s JOIN matches m ON m.id = s.match_id WHERE m.week BETWEEN ? AND ? ORDER BY m.week, m.position, s.side""",
+            list(weeks or (-(1 << 30), 1 << 30)),
         ).fetchall()
         sides: dict[str, list[str]] = {}
         for mid, *_, wid, _, _ in rows:

@@ -9,6 +9,8 @@ from tabulate import tabulate
 
 from fedtool.rulesets import REGISTRY, get_ruleset
 
+from .recordbook import CATEGORIES, HEADINGS
+
 
 def ruleset_name(ruleset_id: str) -> str:
     """A ruleset's name as people write it ("Face to the Mat"); an unknown id as it is."""
@@ -112,3 +114,61 @@ def format_history(record: dict) -> str:
     if record.get("retired"):
         blocks[0] += "; retired"
     return "\n\n".join(blocks)
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _line(category: str, e: dict) -> str:
+    """One record-book entry in words."""
+    if category in ("longest_reigns", "most_defences"):
+        span = f"weeks {e['won_week']}-{e['lost_week']}" if e["lost_week"] is not None else f"since week {e['won_week']}, still champion"
+        return f"{e['name']}: {e['title']}, {_n(e['weeks'], 'week')}, {_n(e['defences'], 'defence')} ({span})"
+    if category == "most_reigns":
+        return f"{e['name']}: {e['reigns']} reign{'s' if e['reigns'] != 1 else ''} ({', '.join(e['titles'])}), {_n(e['weeks'], 'week')}, {_n(e['defences'], 'defence')}"
+    if category == "win_streaks":
+        return f"{e['name']}: {e['wins']} wins in a row (weeks {e['from_week']}-{e['to_week']}{', running' if e['current'] else ''})"
+    if category == "head_to_head":
+        other = f", {e['other']} other" if e["other"] else ""
+        return f"{e['a_name']} {e['a_wins']}, {e['b_name']} {e['b_wins']}{other} ({e['meetings']} meetings)"
+    if category == "upsets":
+        return f"week {e['week']} {e['match']}: {e['winner_name']} beat {e['beaten_name']} by {e['method']} ({e['gap']:g} {e['measure']} below)"
+    if category == "best_matches":
+        return f"{e['stars']:g} stars: week {e['week']} {e['match']}, {' vs. '.join(e['sides'])}"
+    return str(e)
+
+
+def format_record_book(book: dict) -> str:
+    """`fedtool records` in words: each section's records, then the hall of fame."""
+    scope = f"weeks {book['weeks'][0]}-{book['weeks'][1]}" if book["weeks"] else "all time"
+    blocks = []
+    for section in book["sections"]:
+        heading = ("Every ruleset" if section["ruleset"] is None else ruleset_name(section["ruleset"])) + f", {scope}"
+        lines = [_heading(heading)]
+        for category in CATEGORIES:
+            entries = section["records"][category]
+            lines.append(f"{HEADINGS[category]}:" + ("" if entries else " none yet"))
+            lines += [f"  {_line(category, e)}" for e in entries]
+        blocks.append("\n".join(lines))
+    if "hall_of_fame" in book:
+        lines = [_heading("Hall of fame")]
+        if not book["hall_of_fame"]:
+            lines.append("nobody yet: champions at a season's close and its award winners are inducted (fedtool season close)")
+        for entry in book["hall_of_fame"]:
+            lines.append(f"{entry['name']}: " + "; ".join(f"{h['season_name']}, {h['honour']}" for h in entry["honours"]))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def format_season(archive: dict) -> str:
+    """`fedtool season show`: a closed season's champions, awards, carry-over, standings and records."""
+    lines = [_heading(f"{archive['name']}: weeks {archive['first_week']}-{archive['last_week']}, closed {archive['closed_at'][:10]}"), "Champions at the close:"]
+    lines += [f"  {c['name']}: {c['holder_name'] or 'vacant'}" for c in archive["champions"]] or ["  none"]
+    lines.append("Awards:")
+    lines += [f"  {a['award']} ({ruleset_name(a['ruleset'])}): " + ", ".join(w["name"] for w in a["winners"]) + (", " if a["winners"] else "") + a["why"]
+              for a in archive["awards"]] or ["  none"]
+    rules = archive["carry_over"]["rules"]
+    lines.append("Carried into the next season: " + (", ".join(f"{k} {v}" for k, v in rules.items()) or "nothing"))
+    lines += [f"  {c['name']}: {c['reason']}" for c in archive["carry_over"]["changes"]]
+    return "\n".join(lines) + "\n\n" + format_standings(archive["standings"]) + "\n\n" + format_record_book(archive["records"])

@@ -377,6 +377,14 @@ class Ruleset:
         """The sides a wrestler faced in a match (less any tag partner)."""
         return [side for side in sides if side != wrestler_id]
 
+    def season_carry(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        """What of a wrestler's league state a fed may reset when it closes a season
+        (`fedtool season close`, the `seasons: carry_over:` setting): each carry-over name
+        -> (the state keys it covers, what it is in words). A reset sets those keys back to
+        the sheet's (`initial_state`); by default everything is kept (no rulebook knows a
+        season break). A ruleset that keeps no state has none."""
+        return {}
+
     def chart(self, settings: dict) -> tuple[str, str, list] | None:
         """What a wrestler's page charts by week: (state key, label, scale lowest first), or
         None for a ruleset that keeps no such grade."""

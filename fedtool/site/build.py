@@ -9,11 +9,19 @@ JavaScript and only relative links, so it works from file:// and from any sub-pa
 Pages come from jinja2 templates under templates/site/ (a fed may override them) with
 autoescape on: every name, explanation and promo a player wrote is escaped.
 
-The site is built in a staging folder beside the target and swapped in whole.
+Issue 19: the seasons (a page per closed season, its archive; the season in play, live),
+the record book and hall of fame (records.html), an Atom feed of results and news
+(feed.xml) and a calendar of deadlines (calendar.ics), both listed on news.html
+(fedtool.site.feed). Title changes are in every "League changes" list, and every page
+says when the league last changed.
+
+The site is built in a staging folder beside the target and swapped in whole; its files
+and folders are readable by others (0644 and 0755 under the usual umask, fedtool.fed.files).
 """
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import json
 import math
@@ -22,19 +30,25 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
+from fedtool.fed.card import load_card
 from fedtool.fed.files import StagedDir
 from fedtool.fed.render import environment, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
+from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.league import records
 from fedtool.kernel.dice import commitment
-from fedtool.league.db import open_league, read_summary, revealed_seed_text, stored_stars
+from fedtool.league.recordbook import CATEGORIES, HEADINGS, hall_of_fame, record_book
+from fedtool.league.seasons import closed_seasons, current_season, season_archive
+from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_before, stored_stars
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 from fedtool.week.ratings import card_rating, match_of_the_night
 from fedtool.week.verify import published_commitments
+
+from .feed import CALENDAR, FEED, Deadline, FeedEntry, atom_feed, deadline_calendar, newest_last
 
 SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never replaces anything else
 
@@ -66,6 +80,10 @@ def page_name(identifier: str) -> str:
 
 def week_page(week: int) -> str:
     return f"weeks/{week_name(week)}.html"
+
+
+def season_page(season: int) -> str:
+    return f"seasons/season-{season:02d}.html"
 
 
 # ---------------------------------------------------------------- reading the league
@@ -206,6 +224,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
     league = read_league(db)
     sheets = roster_sheets(fed)
     env = environment(fed.templates)
+    env.filters["day"] = day
     week_numbers = [w["week"] for w in league.weeks]
     # every league member and every roster sheet has a page; the league's name first, as records does
     wrestlers = {wid: dict(w) for wid, w in league.wrestlers.items()}
@@ -215,15 +234,23 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
     names = {wid: w["name"] for wid, w in wrestlers.items()}
     standings = records.standings(fed, db)
     titles = records.titles(fed, db)
+    archives = [season_archive(db, s["season"]) for s in closed_seasons(db)]
+    in_play = dict(current_season(db), standings=None, records=None)
+    if in_play["weeks"]:
+        in_play["standings"] = records.standings(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
+        in_play["records"] = record_book(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
     used = sorted({w["ruleset"] for w in wrestlers.values()} | {t["ruleset"] for t in standings + titles}, key=lambda r: (ruleset_order(r), r))
     rulesets = {rid: get_ruleset(rid) for rid in used if rid in REGISTRY}
     charts = {rid: ruleset.chart(fed.ruleset_settings(rid)) for rid, ruleset in rulesets.items()}
-    for table in standings:  # the ruleset's own columns (`Ruleset.standing_columns`)
+    for table in [*standings, *(in_play["standings"] or []), *(t for a in archives for t in a["standings"])]:
+        # the ruleset's own columns (`Ruleset.standing_columns`)
         columns = rulesets[table["ruleset"]].standing_columns() if table["ruleset"] in rulesets else ()
         table["columns"] = [c.header for c in columns]
         for row in table["rows"]:
             row["cells"] = [c.cell(row) for c in columns]
     title_names = {t["id"]: t["name"] for t in titles}
+    updated = league_updated(db)
+    shown_updated = updated or clock.now()
 
     pages: dict[str, str] = {}
     common = {
@@ -234,6 +261,10 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
         "run_weeks": set(week_numbers),
         "known": wrestlers,
         "title_names": title_names,
+        "season_page": season_page,
+        "updated": {"iso": shown_updated.isoformat(), "text": f"{shown_updated.day} {shown_updated:%B %Y}", "built": updated is None},
+        "feed": FEED,
+        "calendar": CALENDAR,
     }
 
     def page(path: str, template: str, **context) -> None:
@@ -251,15 +282,18 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
         for side in match["sides"]:
             matches_of[side["wrestler_id"]].append(match)
 
+    title_changes = title_change_rows(db, names, title_names)
+    latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
+    deadlines = {d.week: d for d in card_deadlines(fed, names)}
     latest = league.weeks[-1] if league.weeks else None
     page(
         "index.html", "home.html.j2",
         latest=latest,
         latest_matches=matches_by_week.get(latest["week"], []) if latest else [],
-        latest_changes=_changes(league, latest["week"], names) if latest else [],
+        latest_changes=_changes(league, latest["week"], names) + title_changes.get(latest["week"], []) if latest else [],
         titles=titles,
         weeks=league.weeks,
-        opened=opened_weeks(fed, set(week_numbers)),
+        opened=[dict(w, deadline=_shown_deadline(deadlines.get(w["week"]))) for w in opened_weeks(fed, set(week_numbers))],
     )
     page("weeks/index.html", "weeks.html.j2", weeks=league.weeks, matches_by_week=matches_by_week)
     for week in league.weeks:
@@ -269,7 +303,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
             week=week,
             # the fragment was rendered, escaped, by the run's own autoescaping templates
             matches=[dict(m, html=Markup(m["writeup"]["html"]) if m["writeup"] else None) for m in matches_by_week.get(number, [])],
-            changes=_changes(league, number, names),
+            changes=_changes(league, number, names) + title_changes.get(number, []),
             show=_show(matches_by_week.get(number, [])),
             dice=_revealed(number, matches_by_week.get(number, [])),
             previous=_neighbour(week_numbers, number, -1),
@@ -290,13 +324,20 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
             history.append({"match": match, "outcome": side["outcome"], "opponents": [s for s in match["sides_named"] if s["id"] != wid]})
         states = league.states.get(wid, [])
         start = sheets[wid]["start"] if wid in sheets else None
+        # the league changes: his states, and every title he won, lost or was given or stripped of
+        held = [{"week": week, "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
+                 "reason": c["reason"] if c["id"] == wid else c["lost_reason"]} for week, rows in title_changes.items() for c in rows if wid in (c["id"], c["lost"])]
+        # and what a season's close reset (its carry-over), after the season's last week
+        held += [{"week": a["last_week"], "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
+                  "reason": f"{a['name']} closed: {c['reason'].removeprefix('new season: ')}"} for a in archives for c in a["carry_over"]["changes"] if c["wrestler_id"] == wid]
+        state_changes = sorted([*states, *held], key=lambda r: r["week"])
         page(
             f"wrestlers/{page_name(wid)}.html", "wrestler.html.j2",
             wrestler=wrestler,
             record=wrestler_record(history),
             history=history,
-            states=states,
-            current=states[-1] if states else start or {},
+            states=state_changes,
+            current={**(start or {}), **latest_states[wid]} if wid in latest_states else states[-1] if states else start or {},
             chart=state_chart(wrestler["name"], charts.get(wrestler["ruleset"]), start, states, week_numbers),
             reigns=sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"])),
             members=[{"id": m, "name": names.get(m, m)} for m in wrestler["members"]],
@@ -306,19 +347,137 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
     for wrestler in wrestlers.values():
         by_ruleset[wrestler["ruleset"]].append(wrestler)
     page("wrestlers/index.html", "wrestlers.html.j2", by_ruleset=dict(sorted(by_ruleset.items(), key=lambda i: (ruleset_order(i[0]), i[0]))))
-    page("standings.html", "standings.html.j2", standings=standings)
+    page("standings.html", "standings.html.j2", standings=standings, seasons_closed=bool(archives))
     page("titles/index.html", "titles.html.j2", titles=titles)
     for title in titles:
         page(f"titles/{page_name(title['id'])}.html", "title.html.j2", title=title)
+    page("records.html", "records.html.j2", book=record_book(fed, db), hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
+    page("seasons/index.html", "seasons.html.j2", archives=archives, in_play=in_play)
+    for archive in archives:
+        page(season_page(archive["season"]), "season.html.j2", season=archive, closed=True, categories=CATEGORIES, headings=HEADINGS)
+    if archives:  # the season in play, live; before any close it is all the league has (standings.html, records.html)
+        page(season_page(in_play["season"]), "season.html.j2", season=in_play, closed=False, categories=CATEGORIES, headings=HEADINGS)
+    first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
+    entries = feed_entries(league, matches_by_week, names, title_changes, archives, league.changes, first_runs)
+    page("news.html", "news.html.j2", entries=newest_last(entries)[::-1],
+         deadlines=[d for week, d in sorted(deadlines.items()) if week not in set(week_numbers)])
 
     stylesheet = render(env, "site/style.css.j2")
+    feed = atom_feed(fed, entries, shown_updated).decode("utf-8")
+    calendar = deadline_calendar(fed, list(deadlines.values()), shown_updated).decode("utf-8")
     with StagedDir(out) as stage:
         for path, html in pages.items():
             stage.write(path, html)
+        stage.write(FEED, feed)
+        stage.write(CALENDAR, calendar)
         stage.write("style.css", stylesheet)
         stage.write(SITE_MARKER, "Built by `fedtool site`; the whole folder is replaced at each build.\n")
         stage.swap()
     return SiteReport(out, sorted(pages), len(league.weeks), len(wrestlers), len(titles))
+
+
+def day(value) -> str:
+    """A moment (a datetime, or ISO text as the league keeps it) as a day: 4 January 2026; text that is no date, as it is."""
+    if isinstance(value, str):
+        try:
+            value = datetime.datetime.fromisoformat(value)
+        except ValueError:
+            return value
+    if isinstance(value, datetime.datetime):
+        value = value.astimezone(datetime.timezone.utc)
+    return f"{value.day} {value:%B %Y}" if isinstance(value, (datetime.date, datetime.datetime)) else str(value or "")
+
+
+def _shown_deadline(deadline: Deadline | None) -> dict | None:
+    if deadline is None:
+        return None
+    at = deadline.at.astimezone(datetime.timezone.utc)
+    return {"iso": at.isoformat(), "text": f"{day(at)}, {at:%H:%M} UTC"}
+
+
+def league_updated(db) -> datetime.datetime | None:
+    """When the league last changed: a week run, a season closed, a title ruling; None for an empty league."""
+    moments = []
+    for table, column in (("week_runs", "ran_at"), ("seasons", "closed_at"), ("title_rulings", "made_at")):
+        if db[table].exists():
+            found = db.execute(f"SELECT MAX({column}) FROM [{table}]").fetchone()[0]
+            if found:
+                try:
+                    moments.append(datetime.datetime.fromisoformat(found).astimezone(datetime.timezone.utc))
+                except ValueError:
+                    continue  # a hand edit: not a date
+    return max(moments) if moments else None
+
+
+def title_change_rows(db, names: dict[str, str], title_names: dict[str, str]) -> dict[int, list[dict]]:
+    """Each week's title changes, for its "League changes": titles won (by the run's title
+    matches) and the fedhead's awards and vacates made after it. Each {"id": the wrestler,
+    "name", "reason", "lost": who lost it or None, "lost_reason"}."""
+    out: dict[int, list[dict]] = defaultdict(list)
+    if not db["title_matches"].exists():
+        return out
+    for week, title_id, winner, method, before in db.execute(
+            "SELECT t.week, t.title_id, t.winner, t.method, t.holder_before FROM title_matches t JOIN matches m ON m.id = t.match_id "
+            "WHERE t.result = 'won' ORDER BY t.week, m.position").fetchall():
+        title = title_names.get(title_id, title_id)
+        out[week].append({"id": winner, "name": names.get(winner, winner), "lost": before,
+                          "reason": f"wins the {title} by {method}" + (f" from {names.get(before, before)}" if before else ""),
+                          "lost_reason": f"loses the {title} to {names.get(winner, winner)} by {method}"})
+    for week, title_id, action, wid, why in db.execute("SELECT after_week, title_id, action, wrestler_id, reason FROM title_rulings ORDER BY id").fetchall():
+        title = title_names.get(title_id, title_id)
+        said = f" ({why})" if why else ""
+        if action == "awarded":
+            out[week].append({"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"awarded the {title} by the fedhead{said}", "lost_reason": ""})
+        else:
+            out[week].append({"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"the {title} is vacated by the fedhead{said}", "lost_reason": ""})
+    return out
+
+
+def feed_entries(league: League, matches_by_week: dict, names: dict[str, str], title_changes: dict, archives: list[dict], changes: dict,
+                 first_runs: dict[int, str]) -> list[FeedEntry]:
+    """The feed's entries: each run week's results and changes (published at its first run,
+    updated at its latest: a rerun's corrections), each closed season."""
+    entries = []
+    for week in league.weeks:
+        number = week["week"]
+        lines = [f"<li>{escape(m['headline'])}</li>" for m in matches_by_week.get(number, [])]
+        moved = [f"<li>{escape(names.get(r['wrestler_id'], r['wrestler_id']))}: {escape(r['reason'])}</li>" for r in changes.get(number, []) if r["reason"]]
+        moved += [f"<li>{escape(c['name'])}: {escape(c['reason'])}</li>" for c in title_changes.get(number, [])]
+        html = "<ul>" + "".join(lines) + "</ul>" + (f"<p>League changes:</p><ul>{''.join(moved)}</ul>" if moved else "")
+        ran = _moment(week["ran_at"])
+        entries.append(FeedEntry(week_page(number), f"Results: {week['title']}", ran, min(ran, _moment(first_runs.get(number) or week["ran_at"])), html))
+    for archive in archives:
+        closed = _moment(archive["closed_at"])
+        champions = [f"<li>{escape(c['name'])}: {escape(c['holder_name'] or 'vacant')}</li>" for c in archive["champions"]]
+        awards = [f"<li>{escape(a['award'])}: {escape(', '.join(w['name'] for w in a['winners']) or a['why'])}</li>" for a in archive["awards"]]
+        html = f"<p>{escape(archive['name'])} closed after week {archive['last_week']}.</p><ul>{''.join(champions)}</ul><ul>{''.join(awards)}</ul>"
+        entries.append(FeedEntry(season_page(archive["season"]), f"{archive['name']} closed", closed, closed, html))
+    return entries
+
+
+def _moment(text: str | None) -> datetime.datetime:
+    try:
+        return datetime.datetime.fromisoformat(text or "").astimezone(datetime.timezone.utc)
+    except ValueError:
+        return datetime.datetime(1970, 1, 1, tzinfo=datetime.timezone.utc)  # a hand edit: no date
+
+
+def card_deadlines(fed: Fed, names: dict[str, str]) -> list[Deadline]:
+    """Every week's card with a deadline; a card that does not read is left out (`fedtool status` says why)."""
+    out = []
+    if not fed.strategies.is_dir():
+        return out
+    for folder in sorted(fed.strategies.iterdir()):
+        found = re.fullmatch(r"week-(\d+)", folder.name)
+        if not found or not (folder / "card.yaml").is_file():
+            continue
+        try:
+            card = load_card(fed, folder, int(found.group(1)))
+        except FedError:
+            continue
+        if card.deadline is not None:
+            out.append(Deadline(int(found.group(1)), card.title, card.deadline, [f"{m.id}: {' vs. '.join(names.get(w, w) for w in m.sides)}" for m in card.matches]))
+    return out
 
 
 def wrestler_record(history: list[dict]) -> dict[str, int]:

@@ -27,7 +27,7 @@ from markupsafe import Markup
 from fedtool.fed.card import OPENING_FILE, Card, load_card, strategy_path
 from fedtool.fed.files import StagedDir, atomic_write, settle
 from fedtool.fed.mailtext import absolute_links, mail_html, mail_text
-from fedtool.fed.render import email, environment, markdown_page, md_escape, render
+from fedtool.fed.render import MarkdownText, email, environment, markdown_page, md_escape, render
 from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
@@ -39,6 +39,7 @@ from fedtool.league.backup import discard, take_snapshot
 from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, result_phrase, runs_of, undo_week, week_results
 from fedtool.league.catalog import sync_titles_if_they_stand
 from fedtool.league.records import NEVER_BY_DEFAULT, check_card_titles, decide_title_matches, record_title_matches
+from fedtool.league.seasons import check_week_runnable
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Booking, WrestlerRecord
 
@@ -150,6 +151,8 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
                 subject=f"Week {week} {wrestler.id} {match.id}",
                 strategy_file=strategy_path(card, match, wrestler.id).name,
                 deadline=shown_time(fed, card.deadline) if card.deadline else None,
+                # issue 19: the site's calendar of deadlines, an autolink (site_url: is checked to hold no <, >, quote or blank)
+                calendar=MarkdownText(f"<{fed.settings.site_url}calendar.ics>") if fed.settings.site_url else None,
                 for_title=next((t.name for t in fed.settings.titles if t.id == match.for_title), None),
                 passwords=fed.settings.mail.passwords,
             )
@@ -238,6 +241,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     later = [w for w in weeks if w > week]
     if later:
         raise FedError(Problem(fed.shown(fed.database), None, f"week {week} is before weeks already run ({', '.join(map(str, later))}); only the latest week can be run or rerun", "weeks run in order"))
+    check_week_runnable(db, week)  # issue 19: a closed season's weeks stand as archived
     context = card_context(fed, card, week)
     wrestlers, states = context.wrestlers, context.states
     moment = now or clock.now()

@@ -238,6 +238,11 @@ class FaceToTheMat(Ruleset):
         tag = len(sides) == 4
         return [o for i, o in enumerate(sides) if i != mine and not (tag and i // 2 == mine // 2)]
 
+    def season_carry(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        """3.a TV grades, 3.b grudge grades (with the allies, foes and challenges of the HOT BOX, 4.b)."""
+        return {"tv_grades": (("tv_grade",), "TV grade (3.a)"),
+                "grudge_grades": (("grudge", "allies", "foes", "challenge"), "grudge grade, allies, foes and challenges (3.b, 4.b)")}
+
     def chart(self, settings: dict) -> tuple[str, str, list]:
         return "tv_grade", "TV grade", list(reversed(GRADES))  # F at the bottom
 

@@ -474,6 +474,11 @@ class MatchMatch(Ruleset):
         """Push level, then push points (Part II)."""
         return (row["push_level"] or 0, Fraction(row["push_points"] or 0))
 
+    def season_carry(self) -> dict[str, tuple[tuple[str, ...], str]]:
+        """Part II push levels and points; IV.2.e injury points ("wrestlers retain injury from week to week")."""
+        return {"push_levels": (("push_level", "push_points"), "push level and points (Part II)"),
+                "injuries": (("injury",), "injury points (IV.2.e)")}
+
     def chart(self, settings: dict) -> tuple[str, str, list]:
         return "push_level", "Push level", list(range(1, int(settings.get("push_levels", 5)) + 1))
 

@@ -1,0 +1,278 @@
+"""The league's record book: longest and most reigns, most defences, win streaks,
+head-to-head, biggest upsets and the best-rated matches, all time or over some weeks (a
+season), for every ruleset together and for each (`fedtool records`, the site's records
+page, a season's archive).
+
+Everything is read from the league and the fed's settings and returned as plain,
+JSON-able dicts (`fedtool records --json` prints exactly this). Each list holds at most
+`TOP` entries, best first; ties keep the earlier (week, then card order, then name).
+
+How each record is counted (README, "Seasons, records and the hall of fame"):
+- a reign's weeks and defences as `fedtool titles` counts them; over a season, a reign
+  counts if it stood in one of its weeks, its weeks cut to the season's and its defences
+  those made in the season;
+- a win streak: two wins or more in a row in a wrestler's own matches, in week and card
+  order (a draw or a loss ends it);
+- head-to-head: every pair of opponents (as their ruleset counts them: a tag partner is
+  no opponent) who met at least twice, with each one's wins;
+- an upset: a win over a side with the higher standing going into the week, by the
+  ruleset's own measure of a number-one contender (`Ruleset.contender_key`: push level
+  and points in MatchMatch, TV grade in Face to the Mat, wins in Mat Clash); the gap is
+  the difference in its first figure (push levels, TV grades, wins);
+- the best-rated matches: the stars each match was given when it was run (docs/ratings.md).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from fractions import Fraction
+from typing import Any
+
+from sqlite_utils import Database
+
+from fedtool.fed.settings import Fed
+from fedtool.kernel.errors import FedError
+from fedtool.rulesets import REGISTRY, check_ruleset, get_ruleset, ruleset_order
+
+from .db import read_summary, states_before, stored_stars
+from .records import _names, _sheet, titles as league_titles
+
+TOP = 10
+CATEGORIES = ("longest_reigns", "most_reigns", "most_defences", "win_streaks", "head_to_head", "upsets", "best_matches")
+HEADINGS = {
+    "longest_reigns": "Longest reigns",
+    "most_reigns": "Most reigns",
+    "most_defences": "Most defences in a reign",
+    "win_streaks": "Longest win streaks",
+    "head_to_head": "Head to head",
+    "upsets": "Biggest upsets",
+    "best_matches": "Best-rated matches",
+}
+
+
+def record_book(fed: Fed, db: Database, weeks: tuple[int, int] | None = None, ruleset: str | None = None) -> dict[str, Any]:
+    """The record book: {"weeks": [first, last] | None (all time), "sections": [{"ruleset":
+    None (every ruleset) or an id, "records": {category: [entries]}}]}: the first section
+    covers every ruleset, then one per ruleset the league has played, in the registry's
+    order. With `ruleset`, that ruleset's section only."""
+    if ruleset is not None:
+        check_ruleset(ruleset, (None, "--ruleset"))
+    low, high = weeks or (-(1 << 30), 1 << 30)
+    names = _names(fed, db)
+    matches = _matches(db, low, high)
+    reigns = _reigns(fed, db, low, high, names)
+    upsets = _upsets(fed, db, matches, names)
+    used = sorted({m["ruleset"] for m in matches} | {r["ruleset"] for r in reigns}, key=lambda r: (ruleset_order(r), r))
+    scopes = [ruleset] if ruleset is not None else [None, *used]
+    sections = []
+    for scope in scopes:
+        mine = [m for m in matches if scope is None or m["ruleset"] == scope]
+        held = [r for r in reigns if scope is None or r["ruleset"] == scope]
+        sections.append({
+            "ruleset": scope,
+            "records": {
+                "longest_reigns": sorted(held, key=lambda r: (-r["weeks"], r["won_week"], r["name"].casefold()))[:TOP],
+                "most_reigns": _most_reigns(held),
+                "most_defences": [r for r in sorted(held, key=lambda r: (-r["defences"], r["won_week"], r["name"].casefold())) if r["defences"]][:TOP],
+                "win_streaks": _win_streaks(mine, names),
+                "head_to_head": _head_to_head(mine, names),
+                "upsets": [u for u in upsets if scope is None or u["ruleset"] == scope][:TOP],
+                "best_matches": _best_matches(mine, names),
+            },
+        })
+    return {"weeks": list(weeks) if weeks else None, "sections": sections}
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _matches(db: Database, low: int, high: int) -> list[dict]:
+    """Every match of the weeks, in week and card order: its sides and outcomes, winner, rating."""
+    sides: dict[str, list[tuple[str, str]]] = defaultdict(list)
+    for match_id, wid, outcome in db.execute(
+            "SELECT s.match_id, s.wrestler_id, s.outcome FROM match_sides s JOIN matches m ON m.id = s.match_id "
+            "WHERE m.week BETWEEN ? AND ? ORDER BY s.match_id, s.side", [low, high]).fetchall():
+        sides[match_id].append((wid, outcome))
+    out = []
+    for mid, week, match, ruleset, title, winner, method, summary in db.execute(
+            "SELECT id, week, match, ruleset, title, winner, method, summary FROM matches WHERE week BETWEEN ? AND ? ORDER BY week, position",
+            [low, high]).fetchall():
+        out.append({"id": mid, "week": week, "match": match, "ruleset": ruleset, "card_title": title or None, "winner": winner, "method": method,
+                    "sides": sides.get(mid, []), "rating": stored_stars(read_summary(summary).get("rating"))})
+    return out
+
+
+def _reigns(fed: Fed, db: Database, low: int, high: int, names: dict[str, str]) -> list[dict]:
+    """Every title reign that stood in the weeks, its weeks and defences cut to them."""
+    defended: dict[tuple[str, str], list[int]] = defaultdict(list)
+    for title_id, holder, week in db.execute("SELECT title_id, holder_before, week FROM title_matches WHERE result = 'defended'").fetchall():
+        defended[(title_id, holder)].append(week)
+    latest = db.execute("SELECT MAX(week) FROM weeks").fetchone()[0] or 0
+    out = []
+    for title in league_titles(fed, db):
+        for reign in title["reigns"]:
+            start = reign["won_week"]
+            end = reign["lost_week"] if reign["lost_week"] is not None else max(latest, start)
+            # a season's weeks low..high span, in a reign's terms, from the end of week low - 1
+            # (a first holder's reign begins at week 0, before week 1) to the end of week high
+            first, last = max(start, low - 1), min(end, high)
+            if end < low or start > high:
+                continue  # the reign stood in none of the weeks
+            whole = low - 1 <= start and end <= high
+            defences = [w for w in defended.get((title["id"], reign["wrestler_id"]), []) if max(start, low) <= w <= last]
+            out.append({
+                "title_id": title["id"], "title": title["name"], "ruleset": title["ruleset"],
+                "wrestler_id": reign["wrestler_id"], "name": names.get(reign["wrestler_id"], reign["wrestler_id"]),
+                "won_week": start, "lost_week": reign["lost_week"], "current": reign["lost_week"] is None,
+                "weeks": reign["weeks"] if whole else last - first, "defences": reign["defences"] if whole else len(defences),
+            })
+    return out
+
+
+def _most_reigns(reigns: list[dict]) -> list[dict]:
+    count: dict[str, list[dict]] = defaultdict(list)
+    for reign in reigns:
+        count[reign["wrestler_id"]].append(reign)
+    rows = [{"wrestler_id": wid, "name": rs[0]["name"], "reigns": len(rs), "titles": sorted({r["title"] for r in rs}),
+             "weeks": sum(r["weeks"] for r in rs), "defences": sum(r["defences"] for r in rs)} for wid, rs in count.items()]
+    return sorted(rows, key=lambda r: (-r["reigns"], -r["weeks"], r["name"].casefold()))[:TOP]
+
+
+def _opponents(ruleset_id: str, sides: list[str], wid: str) -> list[str]:
+    if ruleset_id in REGISTRY:
+        return get_ruleset(ruleset_id).opponents(sides, wid)
+    return [s for s in sides if s != wid]
+
+
+def _win_streaks(matches: list[dict], names: dict[str, str]) -> list[dict]:
+    """Each wrestler's longest run of wins (the earliest of equal runs), longest first."""
+    running: dict[str, dict] = {}
+    best: dict[str, dict] = {}
+    for m in matches:
+        for wid, outcome in m["sides"]:
+            if outcome == "win":
+                run = running.setdefault(wid, {"wrestler_id": wid, "name": names.get(wid, wid), "ruleset": m["ruleset"], "wins": 0, "from_week": m["week"]})
+                run["wins"] += 1
+                run["to_week"] = m["week"]
+                if run["wins"] > best.get(wid, {}).get("wins", 0):
+                    best[wid] = dict(run)
+            else:
+                running.pop(wid, None)
+    for wid, run in running.items():
+        if best.get(wid) == run:
+            best[wid]["current"] = True
+    rows = [dict(run, current=bool(run.get("current"))) for run in best.values() if run["wins"] >= 2]
+    return sorted(rows, key=lambda r: (-r["wins"], r["from_week"], r["name"].casefold()))[:TOP]
+
+
+def _head_to_head(matches: list[dict], names: dict[str, str]) -> list[dict]:
+    """Pairs of opponents who met at least twice: meetings and each one's wins, most meetings first."""
+    pairs: dict[tuple[str, str], dict] = {}
+    for m in matches:
+        ids = [wid for wid, _ in m["sides"]]
+        outcome = dict(m["sides"])
+        for wid in ids:
+            for other in _opponents(m["ruleset"], ids, wid):
+                if wid >= other:
+                    continue
+                pair = pairs.setdefault((wid, other), {"a": wid, "a_name": names.get(wid, wid), "b": other, "b_name": names.get(other, other),
+                                                       "ruleset": m["ruleset"], "meetings": 0, "a_wins": 0, "b_wins": 0, "other": 0, "last_week": m["week"]})
+                pair["meetings"] += 1
+                pair["last_week"] = m["week"]
+                if outcome[wid] == "win":
+                    pair["a_wins"] += 1
+                elif outcome[other] == "win":
+                    pair["b_wins"] += 1
+                else:
+                    pair["other"] += 1  # a draw, or a match the two of them lost to a third
+    rows = [p for p in pairs.values() if p["meetings"] >= 2]
+    return sorted(rows, key=lambda p: (-p["meetings"], -abs(p["a_wins"] - p["b_wins"]), p["a_name"].casefold(), p["b_name"].casefold()))[:TOP]
+
+
+def _best_matches(matches: list[dict], names: dict[str, str]) -> list[dict]:
+    rated = [m for m in matches if m["rating"] is not None]
+    rows = [{"week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "stars": m["rating"], "card_title": m["card_title"],
+             "sides": [names.get(wid, wid) for wid, _ in m["sides"]], "winner": names.get(m["winner"]) if m["winner"] else None, "method": m["method"]}
+            for m in rated]
+    return sorted(rows, key=lambda r: -r["stars"])[:TOP]  # a stable sort: equal stars keep week and card order
+
+
+def _upsets(fed: Fed, db: Database, matches: list[dict], names: dict[str, str]) -> list[dict]:
+    """Wins over a side standing higher going into the week (`Ruleset.contender_key`), biggest gap first."""
+    starts: dict[str, dict] = {}
+    record: dict[str, dict] = defaultdict(lambda: {"wins": 0, "losses": 0})
+    # the record going into the first week counted: every match before it
+    first = matches[0]["week"] if matches else 0
+    for wid, outcome in db.execute("SELECT s.wrestler_id, s.outcome FROM match_sides s JOIN matches m ON m.id = s.match_id WHERE m.week < ?", [first]).fetchall():
+        if outcome in ("win", "loss"):
+            record[wid][outcome + ("es" if outcome == "loss" else "s")] += 1
+    out = []
+    by_week: dict[int, list[dict]] = defaultdict(list)
+    for m in matches:
+        by_week[m["week"]].append(m)
+    for week in sorted(by_week):
+        states = states_before(db, week)
+        for m in by_week[week]:
+            known = get_ruleset(m["ruleset"]) if m["ruleset"] in REGISTRY else None
+            ids = [wid for wid, _ in m["sides"]]
+            if known is not None and m["winner"] in ids:
+                key = {wid: _key(fed, known, wid, states, record[wid], starts) for wid in ids}
+                beaten = [o for o in _opponents(m["ruleset"], ids, m["winner"]) if key[o] is not None]
+                if key[m["winner"]] is not None and beaten:
+                    favourite = max(beaten, key=lambda o: key[o])
+                    gap = key[favourite][0] - key[m["winner"]][0]
+                    if key[favourite] > key[m["winner"]] and gap > 0:
+                        out.append({"week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "winner": m["winner"], "winner_name": names.get(m["winner"], m["winner"]),
+                                    "beaten": favourite, "beaten_name": names.get(favourite, favourite), "method": m["method"],
+                                    "gap": _number(gap), "measure": _measure(known)})
+        for m in by_week[week]:
+            for wid, outcome in m["sides"]:
+                if outcome in ("win", "loss"):
+                    record[wid]["wins" if outcome == "win" else "losses"] += 1
+    return sorted(out, key=lambda u: -u["gap"])  # stable: equal gaps keep week order
+
+
+def _key(fed: Fed, ruleset, wid: str, states: dict, record: dict, starts: dict) -> tuple | None:
+    """The ruleset's contender key of a side going into the week: its league state (or its sheet's) and record."""
+    if wid not in starts:
+        try:
+            starts[wid] = ruleset.initial_state(_sheet(fed, wid)) if wid in fed.roster_files else {}
+        except (FedError, NotImplementedError):
+            starts[wid] = {}
+    state = {**starts[wid], **states.get(wid, {})}
+    row = {"wins": record["wins"], "losses": record["losses"], "push_level": state.get("push_level"), "push_points": str(state.get("push_points") or 0),
+           "tv_grade": state.get("tv_grade"), "injury": state.get("injury"), "match_points": 0}
+    try:
+        return tuple(Fraction(k) if not isinstance(k, tuple) else k for k in ruleset.contender_key(row))
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _number(value: Fraction) -> int | float:
+    return int(value) if value == int(value) else float(value)
+
+
+def _measure(ruleset) -> str:
+    """What an upset's gap counts, in words."""
+    return {"matchmatch": "push levels", "facemat": "TV grades"}.get(ruleset.id, "wins")
+
+
+def hall_of_fame(db: Database) -> list[dict]:
+    """Everyone honoured in a closed season's archive (fedtool.league.seasons): a champion
+    at its close or the winner of one of its awards. Most honours first, then by name."""
+    inducted: dict[str, dict] = {}
+    if not db["seasons"].exists():
+        return []
+    for row in db["seasons"].rows_where(order_by="season"):
+        archive = json.loads(row["archive"] or "{}")
+        for champ in archive.get("champions", []):
+            if champ.get("holder"):
+                entry = inducted.setdefault(champ["holder"], {"wrestler_id": champ["holder"], "name": champ.get("holder_name") or champ["holder"], "honours": []})
+                entry["honours"].append({"season": row["season"], "season_name": row["name"], "honour": f"{champ['name']} champion at the close"})
+        for award in archive.get("awards", []):
+            for winner in award.get("winners", []):
+                if winner.get("wrestler_id"):
+                    entry = inducted.setdefault(winner["wrestler_id"], {"wrestler_id": winner["wrestler_id"], "name": winner.get("name") or winner["wrestler_id"], "honours": []})
+                    entry["honours"].append({"season": row["season"], "season_name": row["name"], "honour": award["award"]})
+    return sorted(inducted.values(), key=lambda e: (-len(e["honours"]), e["name"].casefold(), e["wrestler_id"]))
