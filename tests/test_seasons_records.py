@@ -358,3 +358,16 @@ def test_announcements_link_the_calendar_when_the_site_has_an_address(fed, fedto
     assert result.exit_code == 0, result.output
     body = (fed / "outbox/week-06/announcements/m1-brother-bob.md").read_text(encoding="utf-8")
     assert "Every deadline, for your calendar app: <https://dcw.example/league/calendar.ics>" in body
+
+
+def test_record_lines_read_as_words():
+    """A reign from the fed's start is told as such (never "since week 0"), and awards count
+    in singular and plural."""
+    from fedtool.league.seasons import _count
+    from fedtool.league.tables import _line
+
+    reign = {"name": "Relámpago", "title": "DCW World Championship", "weeks": 5, "defences": 1, "won_week": 0, "lost_week": None}
+    assert _line("longest_reigns", reign) == "Relámpago: DCW World Championship, 5 weeks, 1 defence (since the start, still champion)"
+    assert _line("longest_reigns", {**reign, "lost_week": 2}).endswith("(from the start to week 2)")
+    assert _line("longest_reigns", {**reign, "won_week": 2, "lost_week": 4}).endswith("(weeks 2-4)")
+    assert (_count(1, "win"), _count(2, "win"), _count(1, "loss"), _count(0, "loss")) == ("1 win", "2 wins", "1 loss", "0 losses")

@@ -202,7 +202,7 @@ def awards(archive: dict) -> list[dict]:
         best = best_rank[0]
         winners = sorted((r for r in played if rank(r) == best_rank), key=lambda r: r["name"].casefold())
         out.append({"award": "Wrestler of the season", "ruleset": rid, "winners": [{"wrestler_id": r["wrestler_id"], "name": r["name"]} for r in winners],
-                    "why": f"{best[0]} wins, {-best[1]} losses", "match": None})
+                    "why": f"{_count(best[0], 'win')}, {_count(-best[1], 'loss')}", "match": None})
     for section in archive["records"]["sections"]:
         rid = section["ruleset"]
         if rid is None:
@@ -249,3 +249,8 @@ def season_archive(db: Database, number: int) -> dict:
 
 
 __all__ = ["close_season", "reopen_season", "season_archive", "closed_seasons", "current_season", "check_week_runnable", "STATE_KEYS"]
+
+
+def _count(n: int, word: str) -> str:
+    """'1 win', '2 wins', '1 loss', '0 losses'."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"

@@ -123,7 +123,11 @@ def _n(count: int, word: str) -> str:
 def _line(category: str, e: dict) -> str:
     """One record-book entry in words."""
     if category in ("longest_reigns", "most_defences"):
-        span = f"weeks {e['won_week']}-{e['lost_week']}" if e["lost_week"] is not None else f"since week {e['won_week']}, still champion"
+        began = not e["won_week"]  # week 0: champion when the fed began
+        if e["lost_week"] is None:
+            span = "since the start, still champion" if began else f"since week {e['won_week']}, still champion"
+        else:
+            span = f"from the start to week {e['lost_week']}" if began else f"weeks {e['won_week']}-{e['lost_week']}"
         return f"{e['name']}: {e['title']}, {_n(e['weeks'], 'week')}, {_n(e['defences'], 'defence')} ({span})"
     if category == "most_reigns":
         return f"{e['name']}: {e['reigns']} reign{'s' if e['reigns'] != 1 else ''} ({', '.join(e['titles'])}), {_n(e['weeks'], 'week')}, {_n(e['defences'], 'defence')}"
