@@ -718,7 +718,9 @@ def madmatch_problems(booking: Booking, result, described: dict, said: list, md:
                 problems.append(f"game {n}: {beat['label']} tells {beat['scores']}, not {last.scores}")
             in_both(beat["text"], f"game {n}: {beat['label']}")
             for t in beat["turns"]:
-                in_both(f"Turn {t['number']}: {t['player']} {t['done']}.", f"game {n}: turn {t['number']}'s record")
+                if t["line"] != f"Turn {t['number']}: {t['player']} {t['done']}." or t["player"] != names[by_number[t["number"]].player]:
+                    problems.append(f"game {n}: turn {t['number']}'s record is not its player's")
+                in_both(t["line"], f"game {n}: turn {t['number']}'s record")
         if told["beats"] and told["beats"][-1]["scores"] != _scores_line(names, game.scores):
             problems.append(f"game {n}: the last turn told does not end at the game's scores")
         # the game's winner

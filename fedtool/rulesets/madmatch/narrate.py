@@ -86,12 +86,12 @@ def describe_match(setup: dict, result: Match, teller) -> dict:
                 text = [story.say("miss", facts, name=who)]
                 text += [story.say("forgotten", facts, name=who, where=_where(pos, columns)) for pos, ok in t.recalls if not ok]
                 beats.append({"label": f"Turn {t.number}, {who}", "text": " ".join(text), "turns": [record(t)], "scores": _scores(names, t.scores),
-                              "board": board_of(quiet[-1])})
+                              "board": None})
             else:
                 first, last = quiet[0].number, quiet[-1].number
                 text = story.say("quiet", first=first, last=last, count=len(quiet), names=_and(sorted({names[t.player] for t in quiet}, key=names.index)))
                 beats.append({"label": f"Turns {first}-{last}", "text": text, "turns": [record(t) for t in quiet], "scores": _scores(names, quiet[-1].scores),
-                              "board": board_of(quiet[-1])})
+                              "board": None})
             quiet.clear()
 
         def record(t) -> dict:
@@ -111,7 +111,7 @@ def describe_match(setup: dict, result: Match, teller) -> dict:
                     done += f"; could not recall {', '.join(missed)}"
                 if t.frozen:
                     done += "; frozen face up: " + ", ".join(_where(pos, columns) for pos in t.frozen)
-            return {"number": t.number, "player": who, "done": done}
+            return {"number": t.number, "player": who, "done": done, "line": f"Turn {t.number}: {who} {done}."}
 
         def board_of(t) -> list:
             rows = []
@@ -166,7 +166,7 @@ def describe_match(setup: dict, result: Match, teller) -> dict:
             if now is not None:
                 leader = now
             beats.append({"label": f"Turn {t.number}, {who}", "text": " ".join(text), "turns": [record(t)], "scores": _scores(names, t.scores),
-                          "board": board_of(t)})
+                          "board": board_of(t) if t.used is None else None})
         flush_quiet()
         ending = []
         if game.orphans:
