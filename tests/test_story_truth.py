@@ -712,16 +712,19 @@ def madmatch_problems(booking: Booking, result, described: dict, said: list, md:
         numbers = [t["number"] for b in told["beats"] for t in b["turns"]]
         if numbers != [t.number for t in game.log]:
             problems.append(f"game {n}: the turns told are not the turns played")
+        shown = tuple([0] * len(names))  # the scores are told after each turn that changes them
         for beat in told["beats"]:
             last = by_number[beat["turns"][-1]["number"]]
-            if beat["scores"] != _scores_line(names, last.scores):
-                problems.append(f"game {n}: {beat['label']} tells {beat['scores']}, not {last.scores}")
+            if beat["scores"] != (_scores_line(names, last.scores) if tuple(last.scores) != shown else ""):
+                problems.append(f"game {n}: {beat['label']} tells {beat['scores']!r} after {last.scores}")
+            shown = tuple(last.scores)
             in_both(beat["text"], f"game {n}: {beat['label']}")
             for t in beat["turns"]:
                 if t["line"] != f"Turn {t['number']}: {t['player']} {t['done']}." or t["player"] != names[by_number[t["number"]].player]:
                     problems.append(f"game {n}: turn {t['number']}'s record is not its player's")
-                in_both(t["line"], f"game {n}: turn {t['number']}'s record")
-        if told["beats"] and told["beats"][-1]["scores"] != _scores_line(names, game.scores):
+                if str(md_escape(t["line"])) not in story:  # the record in the Markdown (the story lines are checked in both)
+                    problems.append(f"game {n}: turn {t['number']}'s record is not in the writeup")
+        if shown != tuple(game.scores):
             problems.append(f"game {n}: the last turn told does not end at the game's scores")
         # the game's winner
         if game.winner is not None:
@@ -783,7 +786,7 @@ def check_madmatch(count: int) -> set:
     failures = []
     told: set = set()
     table = MADM.commentary()
-    html_env = _ENVS.get("madmatch-html") or _ENVS.setdefault("madmatch-html", environment(None, {MADM.id: MADM.templates}))
+    md_env = html_env = _ENVS.get(MADM.id) or _ENVS.setdefault(MADM.id, environment(None, {MADM.id: MADM.templates}))
     variations, formats = set(), set()
     for k, (booking, result) in enumerate(_madmatch_cases(count)):
         said: list = []
@@ -791,7 +794,7 @@ def check_madmatch(count: int) -> set:
         described = MADM.describe(booking, result)
         context = {"match": described, "match_id": "g", "booking_title": None, "title_outcome": None, "rating": None, "notes": [],
                    "dice_log": {"count": len(result.log), "text": format_log(result.log)}}
-        md = rendered(MADM, described, result.log)
+        md = render(md_env, f"{MADM.template}.md.j2", **context)
         html = render(html_env, f"{MADM.template}.html.j2", **context)
         problems = madmatch_problems(booking, result, described, said, md, html)
         told |= {kind for kind, _, _ in said}

@@ -75,6 +75,7 @@ def describe_match(setup: dict, result: Match, teller) -> dict:
         beats = []
         quiet: list = []
         leader = None
+        shown = tuple([0] * n)
 
         def flush_quiet() -> None:
             if not quiet:
@@ -85,12 +86,12 @@ def describe_match(setup: dict, result: Match, teller) -> dict:
                 facts = {"standing": _standing(t.scores, t.player)}
                 text = [story.say("miss", facts, name=who)]
                 text += [story.say("forgotten", facts, name=who, where=_where(pos, columns)) for pos, ok in t.recalls if not ok]
-                beats.append({"label": f"Turn {t.number}, {who}", "text": " ".join(text), "turns": [record(t)], "scores": _scores(names, t.scores),
+                beats.append({"label": f"Turn {t.number}, {who}", "text": " ".join(text), "turns": [record(t)], "scores": "",
                               "board": None})
             else:
                 first, last = quiet[0].number, quiet[-1].number
                 text = story.say("quiet", first=first, last=last, count=len(quiet), names=_and(sorted({names[t.player] for t in quiet}, key=names.index)))
-                beats.append({"label": f"Turns {first}-{last}", "text": text, "turns": [record(t) for t in quiet], "scores": _scores(names, quiet[-1].scores),
+                beats.append({"label": f"Turns {first}-{last}", "text": text, "turns": [record(t) for t in quiet], "scores": "",
                               "board": None})
             quiet.clear()
 
@@ -114,14 +115,16 @@ def describe_match(setup: dict, result: Match, teller) -> dict:
             return {"number": t.number, "player": who, "done": done, "line": f"Turn {t.number}: {who} {done}."}
 
         def board_of(t) -> list:
+            """The board after turn t: per row, its letter and each cell's state and the card
+            shown face up there (none for a card face down or a place emptied)."""
             rows = []
+            faces = t.faces
             for r in range(len(t.board) // columns):
                 row = []
-                for k in range(columns):
-                    pos = r * columns + k
+                for pos in range(r * columns, (r + 1) * columns):
                     code = t.board[pos]
-                    row.append((CELL[code], _where(pos, columns) if code == "." else cards[t.faces[pos]].name if pos in t.faces else ""))
-                rows.append(row)
+                    row.append((CELL[code], cards[faces[pos]].name if code != "." and pos in faces else ""))
+                rows.append((ROWS[r], row))
             return rows
 
         for t in game.log:
@@ -165,7 +168,9 @@ def describe_match(setup: dict, result: Match, teller) -> dict:
                 text.append(story.say("lead", {"standing": "ahead"}, name=names[now], other=names[leader]))
             if now is not None:
                 leader = now
-            beats.append({"label": f"Turn {t.number}, {who}", "text": " ".join(text), "turns": [record(t)], "scores": _scores(names, t.scores),
+            changed = t.scores != shown  # the scores are told when they change (a quiet turn changes none)
+            shown = t.scores
+            beats.append({"label": f"Turn {t.number}, {who}", "text": " ".join(text), "turns": [record(t)], "scores": _scores(names, t.scores) if changed else "",
                           "board": board_of(t) if t.used is None else None})
         flush_quiet()
         ending = []
