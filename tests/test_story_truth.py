@@ -707,6 +707,11 @@ def madmatch_problems(booking: Booking, result, described: dict, said: list, md:
             expected = 1 if classic else _matrix(monster, 2 if kind == "pair" else 3, kind == "triplet")
             if values["points"] != expected:
                 problems.append(f"a {kind} of {monster.name} told as {values['points']} points, not {expected}")
+    # a Freeze that extends to the next player's turn is told so only when that turn is played, by that player
+    extended = [(game.log[k + 1].player if k + 1 < len(game.log) else None) for game in result.games for k, t in enumerate(game.log)
+                for c in t.freeze if cards[c].extends]
+    if [values["next"] for kind, values, _ in said if kind == "freeze_extends"] != [names[p] for p in extended if p is not None]:
+        problems.append("a Freeze told as reaching into a turn that is not the next one played")
     for game, told in zip(result.games, described["games"]):
         n = game.number
         # each turn's scores, as told, are the recorded ones; every turn is in the record

@@ -143,7 +143,7 @@ def describe_match(setup: dict, result: Match, teller) -> dict:
             else:
                 for c in t.freeze:
                     text.append(story.say("freeze", facts, name=who, card=cards[c].name))
-                    if cards[c].extends:
+                    if cards[c].extends and t.number < game.log[-1].number:  # told only when the next turn is played
                         text.append(story.say("freeze_extends", facts, name=who, card=cards[c].name, next=names[(t.player + 1) % n]))
                 for c in t.actions:
                     text.append(story.say("action_collected", facts, name=who, card=cards[c].name))
