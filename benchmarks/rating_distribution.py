@@ -6,7 +6,10 @@ stake and no grudge settled: the table is the formula on the matches themselves.
 
 MatchMatch plays the demo fed's week-1 bookings (real sheets and strategies) in turn; Face
 to the Mat singles matches of every pairing of four TV grades; Mat Clash Quick Scraps and
-Dual Matches with the default policies and the base deck. Seeds are 0 to N-1.
+Dual Matches with the default policies and the base deck; Mad Match best two out of three
+(the fed's default format) between the demo fed's players (memories 16, 12 and the default
+14) with the built-in default strategy, two and three players, and the classic matching game
+between two (a solitaire round is not rated). Seeds are 0 to N-1.
 """
 
 from __future__ import annotations
@@ -73,6 +76,23 @@ def matclash(n: int, dual: bool) -> list[float]:
     return out
 
 
+def madmatch(n: int, players: int, variation: str = "mad_match") -> list[float]:
+    from fedtool.rulesets.base import Booking
+    from fedtool.rulesets.madmatch import MadMatch
+    from fedtool.rulesets.madmatch.deck import load_deck
+    from fedtool.rulesets.madmatch.engine import Rules, Side, play_match
+    from fedtool.rulesets.madmatch.strategy import Strategy
+
+    ruleset, deck = MadMatch(), load_deck()
+    sides = [Side(name, memory, Strategy()) for name, memory in (("Zelda", 16), ("Zeke", 12), ("Zora", 14))][:players]
+    booking = Booking(None, {"deck": deck}, [])
+    out = []
+    for seed in range(n):
+        result = play_match(deck, sides, SeededDice(seed), Rules(), variation, "best_of_three")
+        out.append(match_rating(ruleset.rating_inputs(booking, result), False)["stars"])
+    return out
+
+
 def table(columns: dict[str, list[float]]) -> str:
     """A Markdown table: each rating's share of each ruleset's matches, then mean and median."""
     counts = {name: Counter(Fraction(s).limit_denominator(4) for s in stars) for name, stars in columns.items()}
@@ -95,6 +115,9 @@ def main() -> None:
         f"Face to the Mat ({n:,})": facemat(n),
         f"Mat Clash Quick Scrap ({n:,})": matclash(n, dual=False),
         f"Mat Clash Dual Match ({n:,})": matclash(n, dual=True),
+        f"Mad Match, two players ({n:,})": madmatch(n, 2),
+        f"Mad Match, three players ({n:,})": madmatch(n, 3),
+        f"classic matching game ({n:,})": madmatch(n, 2, "classic"),
     }
     print(table(columns))
 

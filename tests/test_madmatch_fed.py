@@ -183,3 +183,38 @@ def test_a_match_of_another_ruleset_still_needs_two_sides(demo_fed, fedtool):
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert "has at least 2 sides, not 1 [card file]" in result.stderr, result.stderr
     assert snapshot(demo_fed) == before
+
+
+def _week_six_outbox(fed: Path, fedtool) -> dict[str, str]:
+    result = fedtool("run", "6", "--fed", fed)
+    assert result.exit_code == 0, result.output
+    out = fed / "outbox" / "week-06"
+    return {p.name: p.read_text(encoding="utf-8") for p in sorted(out.iterdir()) if p.is_file()}
+
+
+def test_a_feds_own_commentary_changes_the_writeup_and_not_the_dice(week_six, fedtool, tmp_path):
+    """templates/commentary/madmatch.yaml (docs/commentary.md) replaces the pair's phrases and
+    adds one to the match's end: the week's writeups, Markdown and HTML, tell the game in the
+    fed's words; the dice log is the same byte for byte (commentary rolls no dice)."""
+    plain = shutil.copytree(week_six, tmp_path / "plain")
+    before = _week_six_outbox(plain, fedtool)
+    own = week_six / "templates" / "commentary" / "madmatch.yaml"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text('pair:\n  replace:\n    - "MONSTERS CAUGHT: {name} bags two {monsters} for {points}!"\n'
+                   'match_won:\n  replace:\n    - "The convention hall goes wild for {winner} ({how})."\n', encoding="utf-8")
+    after = _week_six_outbox(week_six, fedtool)
+    for name in ("m1.md", "m1.html", "m2.md", "m2.html"):
+        assert "MONSTERS CAUGHT: " in after[name] and "MONSTERS CAUGHT" not in before[name]
+        assert "The convention hall goes wild for " in after[name]
+    assert "bags two " in after["m2.md"] and "for 1!" in after["m2.md"]  # the classic game: a pair is one point
+    assert after["dice.txt"] == before["dice.txt"]
+
+
+def test_a_feds_commentary_with_an_unknown_kind_is_refused_with_file_and_line(week_six, fedtool):
+    own = week_six / "templates" / "commentary" / "madmatch.yaml"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text('pair:\n  - "fine, {name}"\nsteals: ["{name} typo"]\n', encoding="utf-8")
+    result = fedtool("run", "6", "--fed", week_six)
+    assert result.exit_code != 0 and "Traceback" not in result.output
+    assert "templates/commentary/madmatch.yaml, line 3: no kind 'steals'" in result.output
+    assert not (week_six / "outbox" / "week-06").exists()

@@ -6,7 +6,9 @@ would: the finish told is the finish recorded (the words of a pin, a submission,
 a DQ, a draw; a cage's escape), the winner is named, eliminations are announced, and no line
 of play repeats more than `MAX_REPEAT` times in a row. A few hand-built matches pin the
 contradictions the issue names. Each ruleset plays `MATCHES` (the issue's 2,000): rendered to
-strings, they take a few seconds, so no slow marker.
+strings, they take a few seconds, so no slow marker. Mad Match plays 2,000 games (each
+player's game of a solitaire round counted), each rendered to Markdown and HTML: its board
+drawn after most turns makes it the slowest, about 8 s of CPU.
 """
 
 from __future__ import annotations
@@ -27,6 +29,12 @@ from fedtool.rulesets.matclash import engine as mc
 from fedtool.rulesets.matchmatch import MatchMatch, engine
 from fedtool.rulesets.matchmatch.narrate import FINISH_TITLES
 from fedtool.rulesets.matchmatch.officials import stipulations
+from fedtool.rulesets.madmatch import MadMatch
+from fedtool.rulesets.madmatch.deck import load_deck
+from fedtool.rulesets.madmatch.engine import Rules as MadRules, Side as MadSide
+from fedtool.rulesets.madmatch.solitaire import SolitaireRules
+from fedtool.rulesets.madmatch.strategy import ActionRule, Strategy as MadStrategy
+from markupsafe import escape
 from mm_builders import STYLE_IDS, make_setup, make_sheet, make_strategy, run, uniform_grid
 from test_matclash_properties import deck_of, policies  # random legal policies
 
@@ -580,3 +588,235 @@ def test_mat_clash_story_agrees_with_the_result():
     kinds = set(MC.commentary().phrases)
     assert told <= kinds
     assert kinds - told == MC_HAND_BUILT
+
+
+# ---------------------------------------------------------------- Mad Match
+
+MADM = MadMatch()
+MAD_DECK = load_deck()
+MAD_HELD = [a.id for a in MAD_DECK.actions if a.effect != "freeze"]
+MAD_NAMES = ["Zelda Voss", "Zeke *Rennick*", "Zora <b>Stroud</b>", "Igor_the_2nd"]  # player text: escaped in both formats
+
+
+def _mad_strategy(rng: random.Random) -> MadStrategy:
+    """A random legal strategy (the choices of tests/test_madmatch_properties.py)."""
+    actions = {key: ActionRule(rng.choice(["default", "always", "never", "leading", "trailing", "endgame", "turn 5 or later"]),
+                               rng.choice(["best", "leader", "next", "strike"]))
+               for key in rng.sample(MAD_HELD + ["steal", "destroy"], rng.randint(0, 4))}
+    return MadStrategy(rng.choice(["unseen_first", "half_remembered_first"]), rng.choice(["always", "when_better", "never"]), rng.random() < 0.5,
+                       rng.randint(1, 30), rng.randint(0, 45), actions, keep_free=rng.randint(0, 3))
+
+
+def random_madmatch(rng: random.Random, k: int) -> Booking:
+    n = rng.choice((2, 3, 4))
+    variation = rng.choice(("mad_match", "mad_match", "classic", "solitaire"))
+    fmt = "solitaire" if variation == "solitaire" else rng.choice(["single"] * 8 + ["best_of_three", "target"])
+    sides = [MadSide(MAD_NAMES[i], rng.randint(0, 22), _mad_strategy(rng)) for i in range(n)]
+    rules = MadRules(rng.choice((6, 10, 20)), rng.randint(1, 8), rng.choice(("stay", "turn_back")), rng.choice([400] * 19 + [12]), rng.random() < 0.3)
+    setup = {"variation": variation, "format": fmt, "target": rng.choice((20, 60)) if variation != "classic" else 10, "deck": MAD_DECK, "sides": sides,
+             "ids": [f"p{i}" for i in range(n)], "names": [s.name for s in sides], "rules": rules, "max_games": 5,
+             "solitaire": SolitaireRules(rng.choice(("triplets", "cards")), rng.choice((0, 1)))}
+    return Booking(None, setup, [], [], {"format": fmt, "variation": variation})
+
+
+class _Told(Commentary):
+    """The packaged table, with every phrase a teller says recorded in `said`: (kind, values)."""
+
+    def __init__(self, table: Commentary, said: list):
+        super().__init__(table.phrases, table.fields, table.facts)
+        object.__setattr__(self, "said", said)
+
+    def teller(self, key: str) -> Teller:
+        said = self.said
+
+        class Recorder(Teller):
+            def say(self, kind, facts=None, **values):
+                text = super().say(kind, facts, **values)
+                said.append((kind, values, text))
+                return text
+        return Recorder(self, key)
+
+
+def _matrix(monster, count: int, strike: bool) -> int:
+    """The rulebook's matrix, per card: "x : All three cards collected in one turn. v : ... a spare.
+    2 : Pair of cards ... 1 : Single card" ("each card is scored, so a pair of monsters with a II
+    of 3 totals six points while a spare triplet with a / of 5 totals fifteen points")."""
+    per = (monster.strike if strike else monster.spare) if count >= 3 else monster.pair if count == 2 else monster.single
+    return count * per
+
+
+def _scores_line(names, scores) -> str:
+    return ", ".join(f"{name} {score}" for name, score in zip(names, scores))
+
+
+def madmatch_problems(booking: Booking, result, described: dict, said: list, md: str, html: str) -> list[str]:
+    """What the rendered Mad Match writeup says against the recorded result: the winner named is
+    the recorded winner (the match's and each game's); every score told is the recorded score
+    (after each turn, each game, the match, and each collection's points by the matrix); the
+    scoring table is the matrix applied to each collection and adds up to the game's score;
+    every steal and destruction the engine recorded is told, naming the card, both players
+    and the monster; every line of the story is in the Markdown and the HTML; and no line or
+    sentence repeats more than MAX_REPEAT times in a row."""
+    setup = booking.setup
+    names = setup["names"]
+    story = story_of(md)
+    problems = []
+
+    def in_both(text: str, what: str) -> None:
+        if str(md_escape(text)) not in story or str(escape(text)) not in html:
+            problems.append(f"{what} is not in the rendered writeup: {text}")
+
+    if setup["variation"] == "solitaire":
+        games = result.games
+        if [g.score for g in games] != list(result.totals):
+            problems.append("the round's totals are not the players' scores")
+        if result.winner is not None:
+            others = max(t for q, t in enumerate(result.totals) if q != result.winner)
+            if not described["headline"].startswith(f"Mad Match solitaire: {names[result.winner]} wins, {result.totals[result.winner]} to {others}"):
+                problems.append(f"the headline does not name the winner: {described['headline']}")
+        elif len(names) > 1 and "a tie at" not in described["headline"]:
+            problems.append(f"a tied round not told as one: {described['headline']}")
+        if described["totals_line"] != _scores_line(names, result.totals):
+            problems.append("the round's scores are not the recorded ones")
+        in_both(f"Round: {described['totals_line']}", "the round's result")
+        for p, game in enumerate(games):
+            in_both(f"{names[p]}: {game.triplets} completed triplets, {game.grouped} cards grouped", "a player's result")
+            if longest_run(described["players"][p]["moves"]) > MAX_REPEAT:
+                problems.append(f"{names[p]}: a move repeats more than MAX_REPEAT times in a row")
+        return problems
+
+    classic = setup["variation"] == "classic"
+    cards = [m for m in MAD_DECK.monsters for _ in range(2)] if classic else MAD_DECK.cards()
+    kinds = [kind for kind, _, _ in said]
+    # the match's winner
+    if result.winner is None:
+        if not described["headline"].endswith(" draw") or kinds[-1] != "match_drawn":
+            problems.append("a drawn match not told as one")
+    else:
+        if not described["headline"].split(": ", 1)[1].startswith(f"{names[result.winner]} wins"):
+            problems.append(f"the headline does not name the winner: {described['headline']}")
+        if said[-1][0] != "match_won" or said[-1][1]["winner"] != names[result.winner]:
+            problems.append("the match's last line does not name its winner")
+        in_both(described["end"], "the match's end")
+    if described["totals_line"] != ", ".join(f"{names[p]} {t} points, {w} game{'s' if w != 1 else ''}" for p, (t, w) in enumerate(zip(result.totals, result.wins))):
+        problems.append("the match's totals are not the recorded ones")
+    # each collection's points, as told, are the matrix's
+    for kind, values, _ in said:
+        if kind in ("pair", "triplet", "spare"):
+            monster = next(m for m in MAD_DECK.monsters if m.name == values["monster"])
+            expected = 1 if classic else _matrix(monster, 2 if kind == "pair" else 3, kind == "triplet")
+            if values["points"] != expected:
+                problems.append(f"a {kind} of {monster.name} told as {values['points']} points, not {expected}")
+    # a Freeze that extends to the next player's turn is told so only when that turn is played, by that player
+    extended = [(game.log[k + 1].player if k + 1 < len(game.log) else None) for game in result.games for k, t in enumerate(game.log)
+                for c in t.freeze if cards[c].extends]
+    if [values["next"] for kind, values, _ in said if kind == "freeze_extends"] != [names[p] for p in extended if p is not None]:
+        problems.append("a Freeze told as reaching into a turn that is not the next one played")
+    for game, told in zip(result.games, described["games"]):
+        n = game.number
+        # each turn's scores, as told, are the recorded ones; every turn is in the record
+        by_number = {t.number: t for t in game.log}
+        numbers = [t["number"] for b in told["beats"] for t in b["turns"]]
+        if numbers != [t.number for t in game.log]:
+            problems.append(f"game {n}: the turns told are not the turns played")
+        shown = tuple([0] * len(names))  # the scores are told after each turn that changes them
+        for beat in told["beats"]:
+            last = by_number[beat["turns"][-1]["number"]]
+            if beat["scores"] != (_scores_line(names, last.scores) if tuple(last.scores) != shown else ""):
+                problems.append(f"game {n}: {beat['label']} tells {beat['scores']!r} after {last.scores}")
+            shown = tuple(last.scores)
+            in_both(beat["text"], f"game {n}: {beat['label']}")
+            for t in beat["turns"]:
+                if t["line"] != f"Turn {t['number']}: {t['player']} {t['done']}." or t["player"] != names[by_number[t["number"]].player]:
+                    problems.append(f"game {n}: turn {t['number']}'s record is not its player's")
+                if str(md_escape(t["line"])) not in story:  # the record in the Markdown (the story lines are checked in both)
+                    problems.append(f"game {n}: turn {t['number']}'s record is not in the writeup")
+        if shown != tuple(game.scores):
+            problems.append(f"game {n}: the last turn told does not end at the game's scores")
+        # the game's winner
+        if game.winner is not None:
+            if not told["result"].startswith(f"{names[game.winner]} wins game {n}: ") or names[game.winner] not in told["ending"]:
+                problems.append(f"game {n}: its winner is not the one told")
+        elif not told["result"].startswith(f"Game {n} is tied"):
+            problems.append(f"game {n}: a tie not told as one")
+        if told["result"].split(": ", 1)[1] != _scores_line(names, game.scores) + (" pairs" if classic else ""):
+            problems.append(f"game {n}: the result line's scores are not the recorded ones")
+        in_both(told["result"], f"game {n}'s result")
+        in_both(told["ending"], f"game {n}'s ending")
+        # the scoring table: the matrix applied to each collection, adding up to the game's score
+        for p, (coll, rows) in enumerate(zip(game.collections, told["table"])):
+            expected = [(MAD_DECK.monsters[m].name, count, 1 if classic else _matrix(MAD_DECK.monsters[m], count, strike)) for m, (count, strike) in sorted(coll.items())]
+            shown = [(r["monster"], r["cards"], r["points"]) for r in rows["rows"]]
+            if shown != expected:
+                problems.append(f"game {n}: {names[p]}'s table {shown} is not the matrix's {expected}")
+            if rows["total"] != game.scores[p] or sum(points for _, _, points in expected) != game.scores[p]:
+                problems.append(f"game {n}: {names[p]}'s table does not add up to the score {game.scores[p]}")
+            for r in rows["rows"]:
+                row = f"| {md_escape(names[p])} | {md_escape(r['monster'])} | {r['cards']} | {r['kind']} | {r['per_card']} | {r['points']} |"
+                if row not in story:
+                    problems.append(f"game {n}: a table row is not in the Markdown: {row}")
+        # every steal and destruction in the engine's record is told, in its turn's story
+        used = {turn: (p, c) for turn, p, c, _ in game.used if cards[c].effect != "freeze"}
+        beats = {t["number"]: b for b in told["beats"] for t in b["turns"]}
+        for turn, (p, c) in used.items():
+            card, effect, victim, m, moved = by_number[turn].used
+            if card != c:
+                problems.append(f"game {n}, turn {turn}: the engine's two records of the Action card used disagree")
+            text = beats[turn]["text"]
+            wanted = [names[p], names[victim], cards[c].name, MAD_DECK.monsters[m].name]
+            if not all(w in text for w in wanted):
+                problems.append(f"game {n}, turn {turn}: the {effect} with {cards[c].name} is not told: {text}")
+        told_used = sum(1 for b in told["beats"] for t in b["turns"] if by_number[t["number"]].used is not None)
+        if told_used != len(used):
+            problems.append(f"game {n}: {told_used} Action cards used told, {len(used)} recorded")
+        # no padding: no line, no sentence repeats more than MAX_REPEAT times in a row
+        texts = [b["text"] for b in told["beats"]]
+        sentences = [s for text in texts for s in re.split(r"(?<=[.!?])\s+", text)]
+        if longest_run(texts) > MAX_REPEAT or longest_run(sentences) > MAX_REPEAT:
+            problems.append(f"game {n}: a line repeats more than MAX_REPEAT times in a row")
+    return problems
+
+
+def _madmatch_cases(count: int):
+    """Random matches until `count` games (a solitaire round's players each play one) are played."""
+    rng = random.Random(1717)
+    games = k = 0
+    while games < count:
+        booking = random_madmatch(rng, k)
+        result = MADM.resolve(booking, SeededDice(rng.getrandbits(63)))
+        games += len(result.games)
+        k += 1
+        yield booking, result
+
+
+def check_madmatch(count: int) -> set:
+    """Plays and checks `count` games; returns the commentary kinds their writeups told."""
+    failures = []
+    told: set = set()
+    table = MADM.commentary()
+    md_env = html_env = _ENVS.get(MADM.id) or _ENVS.setdefault(MADM.id, environment(None, {MADM.id: MADM.templates}))
+    variations, formats = set(), set()
+    for k, (booking, result) in enumerate(_madmatch_cases(count)):
+        said: list = []
+        booking.commentary, booking.story_key = _Told(table, said), f"week-01 g{k}"
+        described = MADM.describe(booking, result)
+        context = {"match": described, "match_id": "g", "booking_title": None, "title_outcome": None, "rating": None, "notes": [],
+                   "dice_log": {"count": len(result.log), "text": format_log(result.log)}}
+        md = render(md_env, f"{MADM.template}.md.j2", **context)
+        html = render(html_env, f"{MADM.template}.html.j2", **context)
+        problems = madmatch_problems(booking, result, described, said, md, html)
+        told |= {kind for kind, _, _ in said}
+        variations.add(booking.setup["variation"])
+        formats.add((booking.setup["format"], result.winner is None))
+        if problems:
+            failures.append((k, booking.setup["variation"], problems[:3]))
+    assert failures == []
+    assert variations == {"mad_match", "classic", "solitaire"}
+    return told
+
+
+def test_mad_match_story_agrees_with_the_result():
+    """...and every kind a writeup tells is in the phrase table (data/commentary.yaml), and every
+    kind in the table is told by some game."""
+    told = check_madmatch(MATCHES)
+    assert told == set(MADM.commentary().phrases)

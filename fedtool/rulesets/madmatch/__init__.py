@@ -312,10 +312,14 @@ class MadMatch(Ruleset):
     # ---------------------------------------------------------------- the writeup
 
     def describe(self, booking: Booking, result: engine.Match) -> dict:
+        """The writeup's data: a game told turn by turn by a fresh teller of this match (the
+        booking's: data/commentary.yaml with the fed's templates/commentary/madmatch.yaml over
+        it, chosen by the match's key, never by its dice), beside the record of every turn."""
         from .narrate import describe_match, describe_round
         if isinstance(result, Round):
             return describe_round(booking.setup, result)
-        return describe_match(booking.setup, result)
+        teller = booking.teller() or self.commentary().teller(booking.story_key)
+        return describe_match(booking.setup, result, teller)
 
 
 __all__ = ["MadMatch", "Monster", "Action"]
