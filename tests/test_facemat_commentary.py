@@ -200,3 +200,20 @@ def test_the_docs_example_of_a_feds_file_is_read(tmp_path):
     table = commentary.load_commentary(engine.COMMENTARY, "packaged", own, "templates/commentary/facemat.yaml")
     assert table.teller("k").say("kickout", defender="B", attacker="A", rolls="11") == "B WILL NOT STAY DOWN under A (11)."
     assert len(table.phrases["pinfall"]) == len(engine.packaged().phrases["pinfall"]) + 1
+
+
+def test_a_title_match_tells_its_stakes_first_and_only_then():
+    """A card's `for_title:` puts a title on the line: the writeup tells it before anything
+    else (the table's `title_stakes`), and a match without one never does."""
+    rng = random.Random(3)
+    booking = random_fttm(rng, 0)
+    while booking.extra["match_type"] != "normal":
+        booking = random_fttm(rng, 0)
+    result = FTTM.resolve(booking, SeededDice(5))
+    stakes = {p.text.split("{")[0] for p in engine.packaged().phrases["title_stakes"]}
+    plain = FTTM.describe(booking, result)["lines"]
+    booking.match = SimpleNamespace(for_title="DCW Heavyweight Championship")
+    titled = FTTM.describe(booking, result)["lines"]
+    assert [ln["kind"] for ln in titled[1:]] == [ln["kind"] for ln in plain]  # the same story, the stakes told first
+    assert any(titled[0]["text"].startswith(s) for s in stakes) and titled[0]["kind"] == "storyline"
+    assert not any(ln["text"].startswith(s) for ln in plain for s in stakes)
