@@ -113,11 +113,17 @@ def TOLD(kind: str, values: dict, facts: dict, wrap: tuple | None = None) -> tup
     return (TOLD, (kind, values, facts, wrap))
 
 
+_ALIGNED = {a: {"alignment": a} for a in ("face", "heel")}  # a line's own facts, shared (never changed) so a simulation pays no dict a line
+_NO_FACTS: dict = {}
+
+
 def tell(teller: Teller, told: tuple, facts: dict) -> str:
     """One told line in the teller's words: the phrase of its kind, chosen by the match's facts
     with the moment's over them, its fields filled; a wrap (function, args) sets it in a
     sentence (a signature move's clause in a card's text)."""
     kind, values, own, wrap = told
+    if type(values) is tuple:  # fields made when told: (function, args)
+        values = values[0](*values[1])
     text = teller.say(kind, {**facts, **own}, **values)
     return wrap[0](text, *wrap[1]) if wrap else text
 
@@ -252,8 +258,8 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     def says(kind: str, phrase: str, who: int | None = None, points: int = 0, wrap: tuple | None = None, /, **values) -> None:
         """A line in the commentary's words (data/commentary.yaml): the phrase kind and its
         fields; the wrestler it is about gives its alignment."""
-        facts = {"alignment": w[who].alignment} if who is not None else {}
-        note((drawn, kind, TOLD(phrase, values, facts, wrap), who, points, tuple(pos)))
+        facts = _ALIGNED.get(w[who].alignment) or {"alignment": w[who].alignment} if who is not None else _NO_FACTS
+        note((drawn, kind, (TOLD, (phrase, values, facts, wrap)), who, points, tuple(pos)))
 
     def leader() -> int:
         best = ring[0]
@@ -318,7 +324,8 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         pos[i] = space = space if space < finish else finish
         knocked[i] = False
         last_scorer = i
-        says("move", "moved", i, points, name=names[i], space=space, points=points, why=why)
+        note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": why}, _ALIGNED.get(w[i].alignment, _NO_FACTS), None)),
+              i, points, tuple(pos)))  # `says`, inlined: the commonest line
         if chips:
             landed(i)
         attempt(i)
@@ -684,7 +691,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if kind not in SPECIAL_FACS and scripted_bump != drawn:
             i = performer_of(card)
             if i is None:
-                says("quiet", "unused", **_unused_values(drawn, kind, len(ring)))
+                note((drawn, "quiet", (TOLD, ("unused", (_unused_values, (drawn, kind, len(ring))), _NO_FACTS, None)), None, 0, tuple(pos)))
             else:
                 points = _points(card, w[i], setup, tables, dice, names[i])
                 if kind == "CHEAT" and state["ref_down"]:
@@ -697,13 +704,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                         values = values_for(i)
                         if n == 2:
                             performing[i] = values
-                text = template.format_map(values) if values is not None else template
                 move_name = moves_of[id(w[i])].get(kind)
                 if move_name:  # the signature move woven into the card's sentence (issue 16), in the table's words
-                    phrase, wrap = _weave(drawn, text, names[i])
+                    phrase, wrap = _weave(drawn, template.format_map(values) if values is not None else template, names[i])
                     says("fac", phrase, i, points, wrap, name=names[i], move=move_name)
-                else:
-                    note((drawn, "fac", f"FAC {drawn}: {text}", i, points, tuple(pos)))
+                else:  # the card's own words, filled when read
+                    note((drawn, "fac", (_fac_text, (drawn, template, values)), i, points, tuple(pos)))
                 score(i, points, _label(kind), True)
         elif scripted_bump == drawn:
             says("fac", "ref_bump_booked", fac=drawn)
@@ -763,6 +769,11 @@ def resolve(setup: Setup, dice: Dice) -> Result:
 # (`follow_up_after`), in the commentary table's words.
 
 
+def _fac_text(drawn: int, template: str, values: dict | None) -> str:
+    """A FAC's line without a signature move: the card's text with the performer's names."""
+    return f"FAC {drawn}: {template.format_map(values) if values is not None else template}"
+
+
 def _weave(drawn: int, text: str, name: str) -> tuple[str, tuple]:
     """The phrase kind of a signature move in a card's sentence, and how it is set in it."""
     if _ends_plainly(text):
@@ -797,11 +808,9 @@ def _ends_plainly(text: str) -> bool:
 
 
 def _unused_values(drawn: int, kind: str, in_ring: int) -> dict:
-    """A FAC nobody in the ring can use (3.d): the fields of its `unused` phrase (and its type
-    and the ring's size, for `_collapse_quiet`)."""
+    """A FAC nobody in the ring can use (3.d): the fields of its `unused` phrase."""
     two = in_ring == 2
-    return {"fac": drawn, "label": _label(kind), "nobody": "neither man" if two else "nobody",
-            "either": "either man" if two else "anyone", "type": kind, "in_ring": in_ring}
+    return {"fac": drawn, "label": _label(kind), "nobody": "neither man" if two else "nobody", "either": "either man" if two else "anyone"}
 
 
 def _collapse_quiet(lines: list[tuple]) -> list[tuple]:
@@ -818,8 +827,8 @@ def _collapse_quiet(lines: list[tuple]) -> list[tuple]:
         if len(run) == 1:
             out.append(run[0])
         elif run:
-            facs = [(told[1]["fac"], told[1]["type"]) for _, _, (_, told), *_ in run]
-            kind, values = quiet_values(facs, run[0][2][1][1]["in_ring"])
+            facs = [told[1][1][:2] for _, _, (_, told), *_ in run]  # (_unused_values, (FAC, type, in ring))
+            kind, values = quiet_values(facs, run[0][2][1][1][1][2])
             out.append((run[0][0], "quiet", TOLD(kind, values, {}), *run[-1][3:]))
         run = []
         if ln is not None:
@@ -838,7 +847,7 @@ def quiet_values(facs: list[tuple[int, str]], in_ring: int) -> tuple[str, dict]:
 def quiet_run(facs: list[tuple[int, str]], in_ring: int, teller: Teller | None = None) -> str:
     """A run of FACs nobody can use as one line, in the packaged words (or `teller`'s)."""
     if len(facs) == 1:
-        return tell(teller or packaged().teller(""), TOLD("unused", _unused_values(facs[0][0], facs[0][1], in_ring), {})[1], {})
+        return tell(teller or packaged().teller(""), ("unused", _unused_values(facs[0][0], facs[0][1], in_ring), {}, None), {})
     kind, values = quiet_values(facs, in_ring)
     return tell(teller or packaged().teller(""), (kind, values, {}, None), {})
 
