@@ -2,9 +2,15 @@
 nobody can use told as one line, signature moves woven into the sentence, a key to the track
 markers, an empty HOT BOX said once, and post-match storylines worded for after the bell.
 Each test plays a constructed match on scripted dice, renders it with the packaged templates
-(to a string) and reads the writeup; narration consumes no dice (the logs are asserted)."""
+(to a string) and reads the writeup; narration consumes no dice (the logs are asserted).
+The words are the commentary table's (data/commentary.yaml): these tests tell with the first
+phrase of each kind (`first_phrases`), so they read the structure, not the variety."""
 
 from __future__ import annotations
+
+import pytest
+
+from fedtool.kernel.commentary import Commentary
 
 from fedtool.fed.render import environment, render
 from fedtool.kernel.dice import ScriptedDice, format_log
@@ -50,6 +56,14 @@ def play(monkeypatch, cards: list, guard: int, dice: list, men=None, plans=(), h
     return result, render(env, f"{FTTM.template}.md.j2", **context), render(env, f"{FTTM.template}.html.j2", **context)
 
 
+@pytest.fixture(autouse=True)
+def first_phrases(monkeypatch):
+    """The packaged table cut to each kind's first phrase: the canonical wording."""
+    table = engine.packaged()
+    first = Commentary({kind: phrases[:1] for kind, phrases in table.phrases.items()}, table.fields, table.facts)
+    monkeypatch.setattr(engine, "packaged", lambda: first)
+
+
 MEAN = card("MEAN", 3, "{performer} is mean to {opponent}.")
 
 
@@ -69,20 +83,21 @@ def test_facs_nobody_can_use_are_told_as_one_line(monkeypatch):
 
 def test_a_signature_move_is_woven_into_the_sentence(monkeypatch):
     """The player's signature move for MEAN (Plan.signature_moves) joins the card's sentence
-    as its last clause; no parenthesis is tacked on after the full stop. FAC 1 (the first of
-    FOLLOW_UPS by number: 1 % 3 = 1, "setting up")."""
+    as its last clause; no parenthesis is tacked on after the full stop (the table's
+    `follow_up`: a clause for a sentence that opens with the performer)."""
     plan = engine.Plan(signature_moves=(("MEAN", "a running knee"),))
     result, md, _ = play(monkeypatch, [MEAN], 1, [1, 1, 1, 1, 1, 1], plans=(plan, engine.Plan()))
-    assert "FAC 1: A is mean to B, setting up a running knee. `[0-0]`" in md
+    assert "FAC 1: A is mean to B, then follows up with a running knee. `[0-0]`" in md
     assert "(a running knee)" not in md
 
 
 def test_a_signature_move_names_the_performer_when_the_sentence_does_not_open_with_him(monkeypatch):
-    """A card whose sentence opens with someone else: the clause names the performer."""
+    """A card whose sentence opens with someone else: the clause names the performer
+    (`follow_up_named`)."""
     crowd = card("MEAN", 3, "The crowd roars as {performer} goes after {opponent}.")
     plan = engine.Plan(signature_moves=(("MEAN", "a running knee"),))
     _, md, _ = play(monkeypatch, [crowd], 1, [1, 1, 1, 1, 1, 1], plans=(plan, engine.Plan()))
-    assert "FAC 1: The crowd roars as A goes after B, and A sets up a running knee." in md
+    assert "FAC 1: The crowd roars as A goes after B, and A follows up with a running knee." in md
 
 
 def test_the_track_markers_have_a_key(monkeypatch):

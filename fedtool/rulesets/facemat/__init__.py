@@ -486,19 +486,20 @@ class FaceToTheMat(Ruleset):
         # a promo sent is read before the bell; with interview segments on, the men in the
         # segment read theirs there (10.d), and a tag partner's is read before the bell
         in_segment = len(setup.wrestlers) if extra.get("interviews") else 0
-        first[:0] = [engine.Line(0, "promo", f"{w.name}, before the bell: \u201c{plan.promo}\u201d", None, 0, (0,) * len(setup.wrestlers))
+        first[:0] = [engine.told_line(0, "promo", "promo", (0,) * len(setup.wrestlers), facts={"alignment": w.sheet.alignment}, name=w.name, promo=plan.promo)
                      for k, (w, plan) in enumerate(zip(booking.wrestlers, setup.plans)) if plan.promo and k >= in_segment]
         if extra.get("match_type") == "grudge":
             grudge = roll_grudge(setup, dice, chosen_grudge_type(extra.get("stipulation")), extra.get("special_prize"))
             extra["grudge"] = grudge
             setup = replace(setup, chart=grudge["chart"])
             names = [w.name for w in setup.wrestlers]
-            maker = "The card makes it" if grudge["chosen"] else "The dice make it"
-            first.append(engine.Line(0, "storyline", f"A grudge match! {maker} {grudge['type_text']}, with {grudge['stakes_text']} on the line ({' vs. '.join(names)}).", None, 0, (0,) * len(names)))
+            first.append(engine.told_line(0, "storyline", "grudge_chosen" if grudge["chosen"] else "grudge_rolled", (0,) * len(names),
+                                          type=grudge["type_text"], stakes=grudge["stakes_text"], sides=" vs. ".join(names)))
         if extra.get("match_type") == "battle_royale":
             result = royale.battle_royale(setup, extra["format"], dice, extra["mini_match_to"])
         else:
             result = engine.resolve(setup, dice)
+        result.facts.update(self.story_facts(booking))  # before the lines are first told
         result.lines[:0] = first
         result.league[:0] = league
         return result
@@ -665,10 +666,29 @@ class FaceToTheMat(Ruleset):
         grudge match (9.a) settles a grudge."""
         return rating.rating_inputs(booking.setup, result, booking.extra.get("match_type") == "grudge")
 
+    @staticmethod
+    def story_facts(booking: Booking) -> dict:
+        """The match's facts for its commentary (data/commentary.yaml): its type, its chart (a
+        grudge match's, once rolled) and whether a title is on the line."""
+        extra = booking.extra
+        kind = extra.get("match_type") or "normal"
+        kind = {"normal": "singles"}.get(kind, kind)
+        chart = (extra.get("grudge") or {}).get("chart") or getattr(booking.setup, "chart", "normal")
+        title = "yes" if booking.match is not None and getattr(booking.match, "for_title", None) else "no"
+        return {"match_type": kind, "chart": chart, "title": title}
+
+    @staticmethod
+    def story_teller(booking: Booking):
+        """A fresh teller of the match: the booking's table (the fed's file over the packaged
+        one), else the packaged table keyed by the match."""
+        return booking.teller() or engine.packaged().teller(booking.story_key or getattr(booking.setup, "match_id", ""))
+
     def describe(self, booking: Booking, result: engine.Result) -> dict:
         ws = booking.wrestlers
         sides, teams = self._layout(booking)
         names = [" & ".join(ws[k].name for k in members) for members in sides]
+        teller = self.story_teller(booking)
+        facts = {**result.facts, **self.story_facts(booking)}
         if result.winner is None:
             headline = f"{' vs. '.join(names)}: a time-limit draw"
         else:
@@ -682,7 +702,12 @@ class FaceToTheMat(Ruleset):
                 headline = f"{winners} wins the {'battle royale' if kind == 'battle_royale' else 'three-for-all'}, the last one standing {how} ({result.facs} FACs{' in the final' if kind == 'battle_royale' and booking.extra['format'] != 'four_play' else ''})"
             else:
                 headline = f"{winners} def. {losers} {how} ({result.facs} FACs)"
-        lines = [{"kind": ln.kind, "text": ln.text, "positions": ln.positions} for ln in result.lines if ln.text]
+        lines = []
+        if facts["title"] == "yes":  # the stakes, before anything else is told
+            start = result.lines[0].positions if result.lines else (0,) * len(names)
+            lines.append({"kind": "storyline", "text": teller.say("title_stakes", facts, sides=" and ".join(names)), "positions": tuple(0 for _ in start)})
+        texts = result.told(teller, facts)
+        lines += [{"kind": ln.kind, "text": text, "positions": ln.positions} for ln, text in zip(result.lines, texts) if text]
         hot = booking.setup.hotbox
         hotbox = {}
         for k, name in enumerate(names):
@@ -692,10 +717,10 @@ class FaceToTheMat(Ruleset):
         for k, name in enumerate(hot.get("grudge", [])):
             hotbox[f"grudge {k + 1}"] = name
         return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": hotbox,
-                "hotbox_text": self._hotbox_text(booking, names), "legend": self._legend(booking, names)}
+                "hotbox_text": self._hotbox_text(booking, names, teller), "legend": self._legend(booking, names)}
 
     @staticmethod
-    def _hotbox_text(booking: Booking, names: list[str]) -> str:
+    def _hotbox_text(booking: Booking, names: list[str], teller=None) -> str:
         """4.b the HOT BOX in a sentence: each real ally and foe with whose he is ("Vince
         Valor's ally Skyline Sabrina"; a tag side's: "ally Skyline Sabrina and foe Mad Dog Maddox
         for Vince Valor & Marcus Bright"); the places
@@ -704,6 +729,7 @@ class FaceToTheMat(Ruleset):
         places (4.b.iii)."""
         hot = booking.setup.hotbox or {}
         ids = booking.extra.get("hotbox_ids") or {}
+        teller = teller or engine.packaged().teller("hotbox")
         named, missing = [], {"allies": [], "foes": []}
         for k, name in enumerate(names):
             partners = []  # a tag side's: never "A & B's ally", a team's possessive
@@ -724,16 +750,16 @@ class FaceToTheMat(Ruleset):
         everyone = len(missing["allies"]) == len(missing["foes"]) == len(names)
         if everyone:
             who = "either side" if len(names) == 2 else "anyone in the match"
-            parts.append(f"no allies or foes for {who} (the storylines call them a friend from the locker room and an old rival)")
+            parts.append(teller.say("hotbox_empty", who=who))
         else:
             both = [m for m in missing["allies"] if m in missing["foes"]]
-            for role, who in (("ally or foe", both), ("ally", [m for m in missing["allies"] if m not in both]),
-                              ("foe", [m for m in missing["foes"] if m not in both])):
+            for kind, who in (("hotbox_no_ally_or_foe", both), ("hotbox_no_ally", [m for m in missing["allies"] if m not in both]),
+                              ("hotbox_no_foe", [m for m in missing["foes"] if m not in both])):
                 if who:
-                    parts.append(f"no {role} for {who[0] if len(who) == 1 else ', '.join(who[:-1]) + ' or ' + who[-1]}")
+                    parts.append(teller.say(kind, who=who[0] if len(who) == 1 else ", ".join(who[:-1]) + " or " + who[-1]))
         grudge = [g for g in hot.get("grudge") or [] if g]
         if grudge:
-            parts.append(f"the highest grudge grades outside the match: {' and '.join(grudge)}")
+            parts.append(teller.say("hotbox_grudge", names=" and ".join(grudge)))
         return "; ".join(parts) + "." if parts else "nobody."
 
     @staticmethod

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from functools import cache
+from pathlib import Path
 
+from fedtool.kernel.commentary import Commentary, Teller, load_commentary
 from fedtool.kernel.dice import Dice
 from .rules import d66, data, kicks_out
 from .terms import GRADES
@@ -27,7 +29,6 @@ LEAGUE_EFFECTS = frozenset(("grudge", "tv", "ally", "foe"))  # what an event cha
 CAST_REROLLS = 20  # an event whose heel or face is not in the ring is rolled again at most this often
 NOTHING = {"text": "Nothing comes of it.", "post_text": "Nothing comes of it.", "mid_text": "Nothing comes of it.", "effect": "none"}
 MID_MATCH = "mid-match"  # a HIGHLIGHT_REEL FAC's storyline (7.d): the dice log's word for it too
-FOOTAGE = "The big screen shows footage from before the bell: "  # a reel without mid_text, drawn mid-match
 SPECIAL_FACS = frozenset(("WILD_CARD", "REF_BUMP", "HIGHLIGHT_REEL", "TEST_OF_STRENGTH", "TITLE_HOLDER"))
 
 
@@ -90,6 +91,57 @@ class Line:
     who: int | None = None
     points: int = 0
     positions: tuple = (0, 0)
+    # what the line tells, as data: (phrase kind, fields, facts of the moment, wrap), told by a
+    # teller of the match's commentary (data/commentary.yaml); `text` is its packaged telling
+    told: tuple | None = None
+
+
+# ---------------------------------------------------------------- commentary (issue 16)
+
+COMMENTARY = Path(__file__).parent / "data" / "commentary.yaml"
+
+
+@cache
+def packaged() -> Commentary:
+    """The packaged phrase table (data/commentary.yaml): the words of a Result's lines until a
+    booking's own table (the fed's file over it) tells them again (`FaceToTheMat.describe`)."""
+    return load_commentary(COMMENTARY, "fedtool/rulesets/facemat/data/commentary.yaml")
+
+
+def TOLD(kind: str, values: dict, facts: dict, wrap: tuple | None = None) -> tuple:  # noqa: N802
+    """A line's text as data: `(TOLD, payload)` in the engine's raw lines."""
+    return (TOLD, (kind, values, facts, wrap))
+
+
+_ALIGNED = {a: {"alignment": a} for a in ("face", "heel")}  # a line's own facts, shared (never changed) so a simulation pays no dict a line
+_NO_FACTS: dict = {}
+
+
+def tell(teller: Teller, told: tuple, facts: dict) -> str:
+    """One told line in the teller's words: the phrase of its kind, chosen by the match's facts
+    with the moment's over them, its fields filled; a wrap (function, args) sets it in a
+    sentence (a signature move's clause in a card's text)."""
+    kind, values, own, wrap = told
+    if type(values) is tuple:  # fields made when told: (function, args)
+        values = values[0](*values[1])
+    text = teller.say(kind, {**facts, **own}, **values)
+    return wrap[0](text, *wrap[1]) if wrap else text
+
+
+def told_line(fac: int, kind: str, phrase: str, positions: tuple, who: int | None = None, points: int = 0,
+              facts: dict | None = None, wrap: tuple | None = None, **values) -> Line:
+    """A Line told from the table outside the engine's loop (a promo, a royale's cut), in the
+    packaged words until the writeup tells it again."""
+    told = (phrase, values, facts or {}, wrap)
+    return Line(fac, kind, tell(packaged().teller(phrase), told, {}), who, points, positions, told)
+
+
+def match_facts(setup: Setup) -> dict:
+    """The facts the engine knows of a match: its type by how it is played, and its chart (the
+    booking knows a grudge match and a title: `FaceToTheMat.story_facts`)."""
+    kind = ("tag" if setup.partners else "three_for_all" if setup.mode in ("every_man", "two_on_one")
+            else "battle_royale" if setup.mode == "four_play" else "singles")
+    return {"match_type": kind, "chart": setup.chart}
 
 
 class Result:
@@ -98,7 +150,7 @@ class Result:
 
     def __init__(self, winner: int | None, method: str, facs: int, positions: list, lines: list | None = None,
                  league: list | None = None, log: list | None = None, eliminations: list | None = None, raw: bool = False,
-                 cards: list | None = None):
+                 cards: list | None = None, key: str = "", facts: dict | None = None):
         self.winner = winner  # the side that won (two-on-one: the side that scored the winning fall)
         self.method = method  # pin, finisher, time_limit (a mini-match: reached)
         self.facs = facs
@@ -109,13 +161,29 @@ class Result:
         self.log = log if log is not None else []
         self.eliminations = eliminations if eliminations is not None else []  # (side, by side, method, FAC)
         self.cards = cards if cards is not None else []  # each FAC drawn: (stage or None, FAC number, card id, type)
+        self.key = key  # the match's id: the packaged telling's key
+        self.facts = facts if facts is not None else {}  # the match's facts for the commentary (`match_facts`)
 
     @property
     def lines(self) -> list[Line]:
         if self._raw:
-            self._lines = [Line(f, k, t if type(t) is str else t[0](*t[1]), *rest) for f, k, t, *rest in self._lines]
+            teller = packaged().teller(self.key)
+            made = []
+            for f, k, t, *rest in self._lines:
+                if type(t) is str:
+                    made.append(Line(f, k, t, *rest))
+                elif t[0] is TOLD:
+                    made.append(Line(f, k, tell(teller, t[1], self.facts), *rest, t[1]))
+                else:
+                    made.append(Line(f, k, t[0](*t[1]), *rest))
+            self._lines = made
             self._raw = False
         return self._lines
+
+    def told(self, teller: Teller, facts: dict) -> list[str]:
+        """Each line's text as `teller` tells it (a fresh teller each time: the same words each
+        time); a line not told from the table keeps its text."""
+        return [tell(teller, ln.told, facts) if ln.told is not None else ln.text for ln in self.lines]
 
     @lines.setter
     def lines(self, value: list[Line]) -> None:
@@ -187,6 +255,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
         note((drawn, kind, text, who, points, tuple(pos)))
 
+    def says(kind: str, phrase: str, who: int | None = None, points: int = 0, wrap: tuple | None = None, /, **values) -> None:
+        """A line in the commentary's words (data/commentary.yaml): the phrase kind and its
+        fields; the wrestler it is about gives its alignment."""
+        facts = _ALIGNED.get(w[who].alignment) or {"alignment": w[who].alignment} if who is not None else _NO_FACTS
+        note((drawn, kind, (TOLD, (phrase, values, facts, wrap)), who, points, tuple(pos)))
+
     def leader() -> int:
         best = ring[0]
         for k in ring:
@@ -232,7 +306,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return
         if skip[i]:
             skip[i] = False
-            say("move", f"{names[i]}'s move comes to nothing.", i)
+            says("move", "move_wasted", i, name=names[i])
             return
         if points <= 0:
             return
@@ -241,17 +315,17 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             if wants_object(i):
                 held[i] = hidden[i] = False
                 points += options.object_bonus
-                why = "while trailing, as planned" if choice == "when_trailing" else "as planned"
-                say("object", f"{names[i]} brings the object into play {why} (+{options.object_bonus}).", i, options.object_bonus)
+                says("object", "object_used_trailing" if choice == "when_trailing" else "object_used", i, options.object_bonus,
+                     name=names[i], bonus=options.object_bonus)
             elif not hidden[i]:
                 hidden[i] = True
-                why = ": the plan is never to use it" if choice == "never" else " until trailing, as planned"
-                say("object", f"{names[i]} keeps the object out of sight{why}.", i)
+                says("object", "object_kept_never" if choice == "never" else "object_kept_trailing", i, name=names[i])
         space = pos[i] + points
         pos[i] = space = space if space < finish else finish
         knocked[i] = False
         last_scorer = i
-        note((drawn, "move", (_moved, (names[i], space, points, why)), i, points, tuple(pos)))
+        note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": why}, _ALIGNED.get(w[i].alignment, _NO_FACTS), None)),
+              i, points, tuple(pos)))  # `says`, inlined: the commonest line
         if chips:
             landed(i)
         attempt(i)
@@ -270,7 +344,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             held[i] = True
             spaces = dice.die(6, f"{names[i]} gains an object: 1d6 forward")
             put(i, pos[i] + spaces)
-            say("object", f"{names[i]} finds a chair under the ring and moves {spaces} forward, to space {pos[i]}.", i, spaces)
+            says("object", "object_found", i, spaces, name=names[i], spaces=spaces, space=pos[i])
 
     def tag(i: int) -> None:
         """9.c: "When a wrestler scores, they tag out to their partner"; 10.c the advanced table."""
@@ -301,7 +375,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
 
     def switch(i: int) -> None:
         partner = partners[i] if w[i] is men[i] else men[i]
-        say("tag", f"{names[i]} tags out to {partner.name}.", i)
+        says("tag", "tag_out", i, name=names[i], partner=partner.name)
         w[i], names[i], skills_of[i] = partner, partner.name, partner.skills
         performers.clear()
         performing[:] = [None] * n
@@ -309,7 +383,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             for k in ring:
                 if team[k] != team[i] and pos[k] > start:
                     put(k, pos[k] - 1)
-                    say("tag", f"The fresh man in: {names[k]}'s side drops back to space {pos[k]}.", k)
+                    says("tag", "fresh_man", k, name=names[k], space=pos[k])
 
     def kickout_grade(d: int, space: int) -> str:
         """10.g: AAA on a chipped PIN space; elsewhere a grade worse per chip on his card."""
@@ -328,7 +402,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if pos[i] in pins:  # 8.a: three kickout rolls for the defender
             o = target(i)
             if state["ref_down"]:
-                say("pin", f"{names[i]} covers {names[o]}, but the referee is down and nobody counts.", i)
+                says("pin", "pin_ref_down", i, attacker=names[i], defender=names[o])
                 return
             grade = kickout_grade(o, pos[i]) if options.increased_kickouts else w[o].tv_grade
             rolls = []
@@ -337,12 +411,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                 roll = d66(faces[0], faces[1])
                 rolls.append(roll)
                 if kicks_out(grade, roll):
-                    say("pin", f"{names[i]} covers{'' if n == 2 else ' ' + names[o]}: ONE... {names[o]} kicks out ({', '.join(map(str, rolls))}, TV grade {grade}).", i)
+                    says("pin", "kickout", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
                     if pos[i] in kickout_chips:
                         kickout_chips.discard(pos[i])
                         card_chips[o] += 1
                     return
-            say("pin", f"{names[i]} covers{'' if n == 2 else ' ' + names[o]}: ONE... TWO... THREE! ({', '.join(map(str, rolls))}: no kickout for a grade {grade}).", i)
+            says("pin", "pinfall", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
             fall(i, o, "pin")
         elif pos[i] == finish:  # 8.b
             faces = dice.roll(2, 6, f"{names[i]} finisher (2d6 as d66)")
@@ -350,11 +424,12 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             low, high = w[i].finisher_range
             move = plan(i).finisher_name or w[i].finisher_name
             if low <= roll <= high:
-                say("finisher", f"{names[i]} hits {move} ({roll}, in {low}-{high})! That's it!", i)
+                says("finisher", "finisher_hit", i, attacker=names[i], defender=names[target(i)], move=move, roll=roll, low=low, high=high)
                 fall(i, target(i), "finisher")
             else:
+                defender = names[target(i)]
                 put(i, corner)
-                say("finisher", f"{names[i]} goes for {move} ({roll}, not in {low}-{high}): countered, back to the corner (space {corner}).", i)
+                says("finisher", "finisher_countered", i, attacker=names[i], defender=defender, move=move, roll=roll, low=low, high=high, corner=corner)
 
     def fall(i: int, o: int, method: str) -> None:
         """A pin or finisher ends a match, or in every man for himself eliminates (9.d.ii)."""
@@ -365,26 +440,29 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return
         ring.remove(o)
         out.append((o, i, method, drawn))
-        say("elimination", f"{names[o]} is eliminated by {names[i]}.", i)
+        says("elimination", "elimination", i, loser=names[o], winner=names[i])
         performers.clear()
         if pool:  # 9.e.iii: "Replace eliminated wrestlers to extend the match"
             k = pool.pop(0)
             ring.append(k)
             ring.sort()
-            say("elimination", f"{names[k]} hits the ring to replace {names[o]}.", k)
+            says("elimination", "replacement", k, name=names[k], replaced=names[o])
 
     def retell() -> None:
         """The last line shows the track after what it tells (its moves made since)."""
         lines[-1] = lines[-1][:5] + (tuple(pos),)
 
-    def effect(eff, text: str) -> None:
+    def effect(eff, text: str, footage: bool = False) -> None:
         if state["over"]:  # 5.d after the bell: the league's effects only; the result stands
             league_only = not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS
-            say("post_match", f"After the bell: {text}" + ("" if league_only else " The match is over: the result stands."))
+            says("post_match", "after_bell" if league_only else "after_bell_stands", event=text)
             if league_only:
                 effect_league(eff, text)
             return
-        say("storyline", text)
+        if footage:
+            says("storyline", "footage", event=text)
+        else:
+            say("storyline", text)
         if eff == "none" or not isinstance(eff, dict):
             return
         (kind, args), = eff.items()
@@ -439,7 +517,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         if state["over"]:
             text = fill(entry["post_text"], named=named)
         elif when == MID_MATCH:
-            text = fill(entry["mid_text"], named=named) if entry.get("mid_text") else FOOTAGE + fill(entry["text"], named=named)
+            if not entry.get("mid_text"):  # a reel without mid_text: told as footage from before the bell
+                effect(eff, fill(entry["text"], named=named), footage=True)
+                return
+            text = fill(entry["mid_text"], named=named)
         else:
             text = fill(entry["text"], named=named)
         effect(eff, text)
@@ -534,9 +615,13 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             who = allies[i] if i < len(allies) else "an ally"
             if entry["spaces"] < 0:
                 who = foes[i] if i < len(foes) else "a rival"
-            why = "at once, as planned" if choice == "at_once" else f"{pos[leader()] - pos[i]} spaces behind, as planned"
+            behind = pos[leader()] - pos[i]
             put(i, pos[i] + spaces)
-            say("help", f"{names[i]} calls for help ({why}): " + entry["text"].format(wrestler=names[i], ally=who, foe=who) + f" ({spaces:+d}, to space {pos[i]})", i, spaces)
+            told = entry["text"].format(wrestler=names[i], ally=who, foe=who)
+            if choice == "at_once":
+                says("help", "help_at_once", i, spaces, name=names[i], event=told, change=f"{spaces:+d}", space=pos[i])
+            else:
+                says("help", "help_trailing", i, spaces, name=names[i], behind=behind, event=told, change=f"{spaces:+d}", space=pos[i])
             attempt(i)
             if state["winner"] is not None:
                 return
@@ -546,12 +631,14 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         and scores the card's points; two champions, the tiebreaker (7); none, nobody."""
         holders = [k for k in ring if w[k].id in setup.champions]
         if not holders:
-            say("fac", f"FAC {drawn}: the champion's card; no champion in this match.")
+            says("fac", "no_champion", fac=drawn)
             return
         i = holders[0] if len(holders) == 1 else trailing(among=holders)
         points = _points(card, w[i], setup, tables, dice, names[i])
         belts = " and ".join(setup.champions[w[i].id])
-        note((drawn, "fac", (_held_text, (drawn, card["text"], values_for(i), belts, names[i])), i, points, tuple(pos)))
+        text = card["text"].format_map(values_for(i)) if "{" in card["text"] else card["text"]
+        phrase, wrap = _held(drawn, text, names[i])
+        says("fac", phrase, i, points, wrap, name=names[i], belts=belts, rest=text[len(names[i]) + 1:])
         score(i, points, "Title Holder", True)
 
     def ref_bump() -> None:
@@ -569,7 +656,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         while not cast_here(space) and tries < CAST_REROLLS:  # rulings: as on a chart, roll again
             tries += 1
             space = board["spaces"][dice.die(6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")]
-        say("fac", f"FAC {drawn}: Wild Card! The fight spills outside: {space['label']}.")
+        says("fac", "spill_outside", fac=drawn, place=space["label"])
         event(space if cast_here(space) else NOTHING)
         return True
 
@@ -598,13 +685,13 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             ref_down_until = 0
             if state["ref_down"]:  # only a referee who went down gets up (10.e, `downed`)
                 state["ref_down"] = False
-                say("fac", "The referee is back on his feet.")
+                says("fac", "ref_up")
         kind = card["type"]
         before = pos[:]
         if kind not in SPECIAL_FACS and scripted_bump != drawn:
             i = performer_of(card)
             if i is None:
-                say("quiet", (_unused, (drawn, kind, len(ring))))
+                note((drawn, "quiet", (TOLD, ("unused", (_unused_values, (drawn, kind, len(ring))), _NO_FACTS, None)), None, 0, tuple(pos)))
             else:
                 points = _points(card, w[i], setup, tables, dice, names[i])
                 if kind == "CHEAT" and state["ref_down"]:
@@ -617,31 +704,36 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                         values = values_for(i)
                         if n == 2:
                             performing[i] = values
-                note((drawn, "fac", (_fac_text, (drawn, template, values, moves_of[id(w[i])].get(kind), names[i])), i, points, tuple(pos)))
+                move_name = moves_of[id(w[i])].get(kind)
+                if move_name:  # the signature move woven into the card's sentence (issue 16), in the table's words
+                    phrase, wrap = _weave(drawn, template.format_map(values) if values is not None else template, names[i])
+                    says("fac", phrase, i, points, wrap, name=names[i], move=move_name)
+                else:  # the card's own words, filled when read
+                    note((drawn, "fac", (_fac_text, (drawn, template, values)), i, points, tuple(pos)))
                 score(i, points, _label(kind), True)
         elif scripted_bump == drawn:
-            say("fac", f"FAC {drawn}: the referee goes down (booked for this FAC).")
+            says("fac", "ref_bump_booked", fac=drawn)
             ref_bump()
             ref_down_until = drawn + 1
         elif kind == "WILD_CARD":
             if not (options.out_of_ring and out_of_ring()):
                 entry = chart_event(tables["wild"][setup.chart], f"Wild Card chart ({setup.chart}) 2d6")
-                say("fac", f"FAC {drawn}: Wild Card!")
+                says("fac", "wild_card", fac=drawn)
                 event(entry)
         elif kind == "REF_BUMP":
-            say("fac", f"FAC {drawn}: Ref bump!")
+            says("fac", "ref_bump", fac=drawn)
             if options.ref_bump != "off":
                 ref_bump()
                 ref_down_until = drawn + 1
             else:
-                say("fac", "The referee shakes it off.")
+                says("fac", "ref_shakes_off")
         elif kind == "HIGHLIGHT_REEL":
-            say("fac", f"FAC {drawn}: Highlight Reel!")
+            says("fac", "highlight_reel", fac=drawn)
             storyline(MID_MATCH)
         elif kind == "TEST_OF_STRENGTH":
             order = "favored first" if len(ring) == 2 else "in billing order"
             rolls = dice.roll(len(ring), 6, f"test of strength: 1d6 each, {order}")
-            say("fac", f"FAC {drawn}: a test of strength ({', '.join(f'{names[k]} {r}' for k, r in zip(ring, rolls))}).")
+            says("fac", "test_of_strength", fac=drawn, rolls=", ".join(f"{names[k]} {r}" for k, r in zip(ring, rolls)))
             top = max(rolls)
             if rolls.count(top) == 1:
                 score(ring[rolls.index(top)], top, "test of strength")
@@ -654,50 +746,60 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             if setup.boo_rule and quiet >= BOO_AFTER and 0 in ring:  # 10.a
                 k = dice.die(6, "Boo rule 1d6")
                 put(0, pos[0] + k)
-                say("boo", f"The crowd boos three quiet exchanges: {names[0]} is pushed {k} forward.")
+                says("boo", "boo", 0, name=names[0], spaces=k)
                 quiet = 0
                 attempt(0)
         else:
             quiet = 0
     dice.round = 0
     if state["winner"] is None:  # the guard: told at the bell, not only in the headline (issue 16)
-        say("bell", f"FAC {drawn} was the last: the time limit runs out with no fall. A time-limit draw.")
+        says("bell", "time_limit", fac=drawn)
     state["over"] = True  # the bell: the result is final (5.c); what follows is the league's (5.d)
     if setup.storylines:
         storyline("post-match")
     say("end", "")
     lines = _collapse_quiet(lines)
-    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out, raw=True, cards=played)
+    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out, raw=True, cards=played,
+                  key=setup.match_id, facts=match_facts(setup))
 
 
 # How a signature move joins the card's sentence (issue 16: woven in, not appended in
-# parentheses); chosen by the FAC's number, so the same match tells it the same way and no die is used.
-# A sentence that opens with the performer goes on without naming him again.
-FOLLOW_UPS = (", then follows up with {move}", ", setting up {move}", ", then goes straight into {move}")
-FOLLOW_UPS_NAMED = (", and {name} follows up with {move}", ", and {name} sets up {move}", ", then {name} goes straight into {move}")
+# parentheses): a clause before its last stop (`follow_up`, or `follow_up_named` when the
+# sentence does not open with the performer), or a sentence after a quotation
+# (`follow_up_after`), in the commentary table's words.
 
 
-def _fac_text(drawn: int, template: str, values: dict | None, move_name: str | None, name: str = "") -> str:
-    """A FAC's line: its text with the performer's names, and his own name for the move woven
-    into the sentence as its last clause (issue 16: not appended in parentheses)."""
-    text = template.format_map(values) if values is not None else template
-    if not move_name:
-        return f"FAC {drawn}: {text}"
+def _fac_text(drawn: int, template: str, values: dict | None) -> str:
+    """A FAC's line without a signature move: the card's text with the performer's names."""
+    return f"FAC {drawn}: {template.format_map(values) if values is not None else template}"
+
+
+def _weave(drawn: int, text: str, name: str) -> tuple[str, tuple]:
+    """The phrase kind of a signature move in a card's sentence, and how it is set in it."""
     if _ends_plainly(text):
-        clauses = FOLLOW_UPS if name and text.startswith(name + " ") else FOLLOW_UPS_NAMED
-        clause = clauses[drawn % len(clauses)].format(name=name or "the performer", move=move_name)
-        return f"FAC {drawn}: {text[:-1]}{clause}{text[-1]}"
-    return f"FAC {drawn}: {text} {name or 'The performer'} follows up with {move_name}."
+        return ("follow_up" if name and text.startswith(name + " ") else "follow_up_named"), (_clause, (drawn, text))
+    return "follow_up_after", (_after, (drawn, text))
 
 
-def _held_text(drawn: int, template: str, values: dict | None, belts: str, name: str) -> str:
+def _clause(clause: str, drawn: int, text: str) -> str:
+    return f"FAC {drawn}: {text[:-1]}{clause}{text[-1]}"
+
+
+def _after(sentence: str, drawn: int, text: str) -> str:
+    return f"FAC {drawn}: {text} {sentence}"
+
+
+def _held(drawn: int, text: str, name: str) -> tuple[str, tuple]:
     """The Title Holder FAC: the champion named with his titles where the sentence names him."""
-    text = template.format_map(values) if values is not None else template
     if name and text.startswith(name + " "):
-        return f"FAC {drawn}: {name}, holder of the {belts}, {text[len(name) + 1:]}"
+        return "champion_named", (_after_fac, (drawn,))
     if _ends_plainly(text):
-        return f"FAC {drawn}: {text[:-1]}, as holder of the {belts}{text[-1]}"
-    return f"FAC {drawn}: {text} {name} holds the {belts}."
+        return "champion_clause", (_clause, (drawn, text))
+    return "champion_after", (_after, (drawn, text))
+
+
+def _after_fac(sentence: str, drawn: int) -> str:
+    return f"FAC {drawn}: {sentence}"
 
 
 def _ends_plainly(text: str) -> bool:
@@ -705,16 +807,10 @@ def _ends_plainly(text: str) -> bool:
     return text[-1:] in (".", "!") and text[-2:-1] not in ('"', "'", "\u201d", "")
 
 
-# A FAC nobody in the ring can use (3.d), told with variety by its number (no die); the writeup
-# tells a run of them as one line (FaceToTheMat.describe, `quiet_run`).
-UNUSED = ("{label}: {nobody} can use it here.", "{label}, but there is no opening for {either}.",
-          "{label}: the card is no use to {either} here.", "{label}: {nobody} has the tools for it here.")
-
-
-def _unused(drawn: int, kind: str, in_ring: int) -> str:
+def _unused_values(drawn: int, kind: str, in_ring: int) -> dict:
+    """A FAC nobody in the ring can use (3.d): the fields of its `unused` phrase."""
     two = in_ring == 2
-    words = {"label": _label(kind), "nobody": "neither man" if two else "nobody", "either": "either man" if two else "anyone"}
-    return f"FAC {drawn}: " + UNUSED[drawn % len(UNUSED)].format(**words)
+    return {"fac": drawn, "label": _label(kind), "nobody": "neither man" if two else "nobody", "either": "either man" if two else "anyone"}
 
 
 def _collapse_quiet(lines: list[tuple]) -> list[tuple]:
@@ -731,24 +827,29 @@ def _collapse_quiet(lines: list[tuple]) -> list[tuple]:
         if len(run) == 1:
             out.append(run[0])
         elif run:
-            facs = [args[:2] for _, _, (_, args), *_ in run]
-            out.append((run[0][0], "quiet", (quiet_run, (facs, run[0][2][1][2])), *run[-1][3:]))
+            facs = [told[1][1][:2] for _, _, (_, told), *_ in run]  # (_unused_values, (FAC, type, in ring))
+            kind, values = quiet_values(facs, run[0][2][1][1][1][2])
+            out.append((run[0][0], "quiet", TOLD(kind, values, {}), *run[-1][3:]))
         run = []
         if ln is not None:
             out.append(ln)
     return out
 
 
-def quiet_run(facs: list[tuple[int, str]], in_ring: int) -> str:
-    """Consecutive FACs nobody can use, `(number, type)` each, as one line with their numbers
-    and types (issue 16: "the next few exchanges go nowhere", not one line each)."""
-    if len(facs) == 1:
-        return _unused(facs[0][0], facs[0][1], in_ring)
-    first, last = facs[0][0], facs[-1][0]
-    numbers = f"FACs {first} and {last}" if len(facs) == 2 else f"FACs {first}-{last}"
-    exchanges = "the next two exchanges go" if len(facs) == 2 else "the next few exchanges go"
+def quiet_values(facs: list[tuple[int, str]], in_ring: int) -> tuple[str, dict]:
+    """Consecutive FACs nobody can use, `(number, type)` each: the phrase kind (`quiet_pair`,
+    `quiet_run`) and its fields (issue 16: "the next few exchanges go nowhere", not one line
+    each)."""
     who = "neither man" if in_ring == 2 else "nobody"
-    return f"{numbers}: {exchanges} nowhere ({_kinds(facs)}: {who} can use them here)."
+    return ("quiet_pair" if len(facs) == 2 else "quiet_run"), {"first": facs[0][0], "last": facs[-1][0], "kinds": _kinds(facs), "nobody": who}
+
+
+def quiet_run(facs: list[tuple[int, str]], in_ring: int, teller: Teller | None = None) -> str:
+    """A run of FACs nobody can use as one line, in the packaged words (or `teller`'s)."""
+    if len(facs) == 1:
+        return tell(teller or packaged().teller(""), ("unused", _unused_values(facs[0][0], facs[0][1], in_ring), {}, None), {})
+    kind, values = quiet_values(facs, in_ring)
+    return tell(teller or packaged().teller(""), (kind, values, {}, None), {})
 
 
 TIMES = {2: "twice", 3: "three times", 4: "four times"}
@@ -762,10 +863,6 @@ def _kinds(facs: list[tuple[int, str]]) -> str:
         counts[kind] = counts.get(kind, 0) + 1
     named = [_label(k) + ("" if c == 1 else f" {TIMES.get(c, f'{c} times')}") for k, c in counts.items()]
     return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-
-
-def _moved(name: str, space: int, points: int, why: str) -> str:
-    return f"{name} moves to space {space} (+{points}, {why})."
 
 
 def cast_of(entry: dict) -> tuple:

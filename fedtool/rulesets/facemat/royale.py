@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fedtool.kernel.dice import Dice
-from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, cast_of, resolve
+from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, cast_of, match_facts, resolve, told_line
 from .rules import data
 from .terms import GRADES
 
@@ -33,7 +33,7 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> 
         log.extend(dice.take_log())
     final = _subset(setup, field, storylines=True)
     result = resolve(final, dice)
-    lines.append(Line(0, "storyline", f"The final two: {setup.wrestlers[field[0]].name} and {setup.wrestlers[field[1]].name}, one fall to a finish.", positions=_zeros(setup)))
+    lines.append(told_line(0, "storyline", "final_two", _zeros(setup), first=setup.wrestlers[field[0]].name, second=setup.wrestlers[field[1]].name))
     lines.extend(_widen(ln, field, len(setup.wrestlers)) for ln in result.lines)
     winner = None if result.winner is None else field[result.winner]
     if winner is not None:
@@ -43,7 +43,8 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> 
         positions[side] = result.positions[k]
     league = [(field[i], kind, change, why) for i, kind, change, why in result.league]
     cards += [("final", fac, card, kind) for _, fac, card, kind in result.cards]
-    return Result(winner, result.method, result.facs, positions, lines, league, log + result.log, out, cards=cards)
+    return Result(winner, result.method, result.facs, positions, lines, league, log + result.log, out, cards=cards,
+                  key=setup.match_id, facts={**match_facts(setup), "match_type": "battle_royale"})
 
 
 def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: list, out: list, cards: list | None = None) -> list[int]:
@@ -63,18 +64,19 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
             log.extend(result.log)
             if cards is not None:
                 cards += [(f"mini-match {stage}: {setup.wrestlers[a].id} vs. {setup.wrestlers[b].id}", fac, card, kind) for _, fac, card, kind in result.cards]
-            lines.append(Line(0, "storyline", f"Mini-match, stage {stage}: {setup.wrestlers[a].name} vs. {setup.wrestlers[b].name}.", positions=_zeros(setup)))
+            lines.append(told_line(0, "storyline", "mini_match", _zeros(setup), stage=stage, first=setup.wrestlers[a].name, second=setup.wrestlers[b].name))
             lines.extend(_widen(ln, [a, b], len(setup.wrestlers)) for ln in result.lines if ln.kind not in ("end", "bell"))  # a draw: "outlasted", below
             if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
                 winner, loser = a, b
             else:
                 winner, loser = (a, b)[result.winner], (a, b)[1 - result.winner]
             how = {"pin": "pinned", "finisher": "finished", "reached": "thrown over the top rope"}.get(result.method, "outlasted")
-            lines.append(Line(result.facs, "elimination", f"{setup.wrestlers[loser].name} is {how} by {setup.wrestlers[winner].name} and eliminated.", positions=_zeros(setup)))
+            lines.append(told_line(result.facs, "elimination", "mini_elimination", _zeros(setup), loser=setup.wrestlers[loser].name,
+                                   winner=setup.wrestlers[winner].name, how=how))
             out.append((loser, winner, result.method, result.facs))
             advancing.append(winner)
         if bye is not None:
-            lines.append(Line(0, "storyline", f"{setup.wrestlers[bye].name} has a bye.", positions=_zeros(setup)))
+            lines.append(told_line(0, "storyline", "bye", _zeros(setup), name=setup.wrestlers[bye].name))
             advancing.append(bye)
         field = sorted(advancing)
     return field
@@ -109,19 +111,20 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | N
             kind = card["type"]
             symbol = man.skills.get(kind)
             scores = kind in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING") or symbol == "star" or symbol == start_shape
-            lines.append(Line(round_no, "fac", f"Quick-Play round {round_no}: {man.name} draws {kind.replace('_', ' ').title()} and {'scores' if scores else 'cannot use it'}.", side, positions=_zeros(setup)))
+            lines.append(told_line(round_no, "fac", "quick_play_scores" if scores else "quick_play_fails", _zeros(setup), side,
+                                   facts={"alignment": man.alignment}, round=round_no, name=man.name, card=kind.replace("_", " ").title()))
             if not scores:
                 failed.append(side)
         if failed and len(field) - len(failed) >= 2:
             for side in failed:
-                lines.append(Line(round_no, "elimination", f"{setup.wrestlers[side].name} is eliminated.", positions=_zeros(setup)))
+                lines.append(told_line(round_no, "elimination", "quick_play_out", _zeros(setup), name=setup.wrestlers[side].name))
                 out.append((side, None, "quick_play", round_no))
             field = [k for k in field if k not in failed]
         elif failed:
-            lines.append(Line(round_no, "storyline", "Too many fail at once: the round does not count.", positions=_zeros(setup)))
+            lines.append(told_line(round_no, "storyline", "quick_play_void", _zeros(setup)))
         if len(field) == 2:
             return field
-    lines.append(Line(QUICK_PLAY_GUARD, "storyline", "The clock runs down on the draws: the first two billed go through.", positions=_zeros(setup)))
+    lines.append(told_line(QUICK_PLAY_GUARD, "storyline", "quick_play_clock", _zeros(setup)))
     for side in field[2:]:
         out.append((side, None, "quick_play", QUICK_PLAY_GUARD))
     return field[:2]
@@ -149,7 +152,8 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     else:
         if any(not aligned[role] for role in cast_of(entry)):
             entry = NOTHING
-    lines = [Line(0, "interview", f"{wrestlers[k].name}: \u201c{promo}\u201d") for k, promo in enumerate(promos) if promo]
+    lines = [told_line(0, "interview", "interview_promo", (0, 0), facts={"alignment": wrestlers[k].alignment}, name=wrestlers[k].name, promo=promo)
+             for k, promo in enumerate(promos) if promo]
     effect = entry["effect"]
     sides = [0]
     if isinstance(effect, dict):
