@@ -523,21 +523,7 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
         db["rounds"].insert_all(dict(r, match_id=match["id"], week=week) for r in match["rounds"])
     db["dice_rolls"].insert_all(dice, batch_size=1000)
     db["wrestler_states"].insert_all(
-        {
-            "week": week,
-            "wrestler_id": wid,
-            "push_level": state.get("push_level"),
-            "push_points": str(state["push_points"]) if "push_points" in state else None,
-            "injury": state.get("injury"),
-            "tv_grade": state.get("tv_grade"),
-            "grudge": state.get("grudge"),
-            "left_town": state.get("left_town"),
-            "title_shot": state.get("title_shot"),
-            **{key: json.dumps(state[key]) if state.get(key) is not None else None for key in LIST_KEYS},
-            "challenge": state.get("challenge"),
-            "other": json.dumps({k: v for k, v in sorted(state.items()) if k not in STATE_KEYS}) if set(state) - set(STATE_KEYS) else None,
-            "reason": reason,
-        }
+        {"week": week, "wrestler_id": wid, **state_row(state), "reason": reason}
         for wid, (state, reason) in sorted(states.items())
     )
 
