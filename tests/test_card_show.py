@@ -34,6 +34,16 @@ def test_the_headline_names_the_main_event_and_the_match_of_the_night():
     assert headline(matches, 0) == "C & E beat D & F by disqualification in the main event, while A and B steal the show"
 
 
+def test_the_main_event_is_the_match_the_card_bills_so():
+    """A card that bills a match "Main event" (its `title:`) is believed, wherever it stands;
+    without one the last match is the main event (the demo's week 1 bills its fourth)."""
+    matches = [_match("m1", ["A"], ["B"], 4.0), _match("m2", ["C"], ["D"], 2.0, "submission"), _match("m3", ["E"], ["F"], 1.0)]
+    matches[1].entry["billing"] = "Main event"
+    assert headline(matches, 0) == "C beats D in the main event, while A and B steal the show"
+    matches[1].entry["billing"] = "Heavy metal"
+    assert headline(matches, 0) == "E beats F in the main event, while A and B steal the show"
+
+
 def test_the_headline_leads_with_a_title_won():
     """A title that changed hands leads, before the main event; a second one follows it."""
     won = {"result": "won", "name": "World Title", "holder_name": "B", "holder_before": "b", "winner": "a"}

@@ -674,7 +674,8 @@ def show_matches(fed: Fed, played: list[Played], title_rows: list[dict], names: 
         title = None
         if row is not None:
             title = {**row, "name": _title_name(fed, row), "holder_name": names.get(row["holder_before"], row["holder_before"]) if row["holder_before"] else None}
-        entry = {"file": p.booking.match.id, "headline": p.described["headline"], "rating": p.rating["stars"] if p.rating else None}
+        entry = {"file": p.booking.match.id, "headline": p.described["headline"], "rating": p.rating["stars"] if p.rating else None,
+                 "billing": p.booking.match.title}
         out.append(ShowMatch(entry, [n for n, o in zip(named, outcomes) if o == "win"], [n for n, o in zip(named, outcomes) if o == "loss"],
                              named, p.summary.get("method"), title))
     return out

@@ -73,15 +73,19 @@ def title_words(row: dict, title_name: str, rule: str, names: dict[str, str]) ->
 def headline(matches: list[ShowMatch], best: int | None) -> str:
     """The show's headline: what the night will be remembered for, in one sentence, never the
     match of the night's own headline over again. It leads with the titles that changed
-    hands (else the main event, the last match, and its title at stake) and ends with the
+    hands (else the main event: the match the card bills so, or the last, and its title at
+    stake) and ends with the
     match of the night when another match is it."""
     if not matches:
         return ""
     changed = [m for m in matches if m.title and m.title["result"] == "won"]
-    lead = changed[0] if changed else matches[-1]
+    # the main event: the match the card bills as one (`title: Main event`), else the last
+    billed = [m for m in matches if "main event" in str(m.entry.get("billing") or "").lower()]
+    main_event = billed[0] if billed else matches[-1]
+    lead = changed[0] if changed else main_event
     text = _told(lead)
     motn = matches[best] if best is not None else None
-    main = lead is matches[-1] and len(matches) > 1 and not changed
+    main = lead is main_event and len(matches) > 1 and not changed
     if main:
         text += " in a main event that steals the show" if motn is lead else " in the main event"
     elif motn is lead:
