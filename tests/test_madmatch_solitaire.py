@@ -4,23 +4,24 @@ shuffle of the 45 Monster cards is a roll of d45, d44, ... d2)."""
 
 from __future__ import annotations
 
+from test_madmatch_rules import faces_for as _rules_faces_for
+
 from fedtool.kernel.dice import ScriptedDice, SeededDice
 from fedtool.rulesets.madmatch.deck import load_deck
-from fedtool.rulesets.madmatch.solitaire import SolitaireRules, Table, deal, play_round, play_solitaire
+from fedtool.rulesets.madmatch.solitaire import (
+    SolitaireRules,
+    Table,
+    deal,
+    play_round,
+    play_solitaire,
+)
 
 DECK = load_deck()
 
 
 def faces_for(wanted: list[int], n: int = 45) -> list[int]:
-    rest = [c for c in range(n) if c not in wanted]
-    target = list(wanted) + rest
-    order = list(range(n))
-    faces = []
-    for i in range(n - 1):
-        j = order.index(target[i])
-        faces.append(j - i + 1)
-        order[i], order[j] = order[j], order[i]
-    return faces
+    """The shuffle faces of the 45 Monster cards that deal `wanted` first (test_madmatch_rules')."""
+    return _rules_faces_for(wanted, n)
 
 
 def stacked(first: list[int]) -> list[int]:
