@@ -262,6 +262,20 @@ def test_import_counts_lines_of_a_cell_that_spans_lines(fed, tmp_path):
     assert "line 4" in out and "line 3" not in out
 
 
+def test_import_of_a_group_given_as_text_names_the_fields_it_wants(fed, tmp_path):
+    """A column `owner` holding plain text where a sheet's owner is a group (name, email):
+    the message says so in the fed's words, not pydantic's ("valid dictionary or instance of
+    OwnerModel")."""
+    lines = GOOD.splitlines()
+    path = tmp_path / "roster.csv"
+    path.write_text("\n".join([lines[0] + ",owner", lines[1] + ",bob"]) + "\n")
+    before = snapshot(fed)
+    out = invoke("import", path, "--fed", fed, code=1)
+    assert "line 2" in out and "field owner: expected a group of fields (name, email), found the text 'bob'" in out
+    assert "OwnerModel" not in out and "Input should" not in out
+    assert snapshot(fed) == before
+
+
 # ---------------------------------------------------------------- export and the league's tables
 
 

@@ -140,8 +140,49 @@ def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()
                 message = f"unknown field {err['loc'][-1]!r}"
             elif err["type"] == "missing":
                 message = f"missing field {err['loc'][-1]!r}"
+            elif err["type"] in ("model_type", "dict_type"):  # pydantic names its own class here
+                fields = _fields_of(model, err.get("ctx", {}).get("class_name"))
+                message = f"expected a group of fields{fields}, found {_found(err.get('input'))}"
             problems.append(Problem(file, place(data, loc, prefix=prefix), message, rule))
         raise FedError(problems) from None
+
+
+def _fields_of(model: type[BaseModel], class_name: str | None) -> str:
+    """' (name, email)' for the model class pydantic named, found among `model`'s own field
+    types; '' when it is not one of them."""
+    seen, todo = set(), [model]
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        if current.__name__ == class_name:
+            return " (" + ", ".join(current.model_fields) + ")"
+        for field in current.model_fields.values():
+            for arg in _types_in(field.annotation):
+                if isinstance(arg, type) and issubclass(arg, BaseModel):
+                    todo.append(arg)
+    return ""
+
+
+def _types_in(annotation: Any) -> list[Any]:
+    out, todo = [], [annotation]
+    while todo:
+        current = todo.pop()
+        out.append(current)
+        todo.extend(getattr(current, "__args__", ()) or ())
+    return out
+
+
+def _found(value: Any) -> str:
+    """What a file gave where a group was wanted, in a few words."""
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return f"{value!r}"[:40]
 
 
 FRACTION_TEXT = re.compile(r"^-?\d{1,9}(\.\d{1,9})?$|^-?\d{1,9}/\d{1,9}$")
