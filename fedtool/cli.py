@@ -867,14 +867,14 @@ def season_close(fed: Fed, name: str | None):
     """
     from fedtool.league.db import open_league
     from fedtool.league.seasons import close_season
+    from fedtool.league.tables import award_lines
 
     archive = close_season(fed, open_league(fed.database), name)
     click.echo(f"{archive['name']} closed: weeks {archive['first_week']}-{archive['last_week']}; season {archive['season'] + 1} begins with week {archive['last_week'] + 1}")
     for champ in archive["champions"]:
         click.echo(f"  {champ['name']}: {champ['holder_name'] or 'vacant'}")
-    for award in archive["awards"]:
-        who = ", ".join(w["name"] for w in award["winners"])
-        click.echo(f"  {award['award']} ({award['ruleset']}): {who + ', ' if who else ''}{award['why']}")
+    for line in award_lines(archive["awards"]):
+        click.echo(line)
     rules = archive["carry_over"]["rules"]
     click.echo("carry-over: " + (", ".join(f"{k} {v}" for k, v in rules.items()) or "nothing to carry (no ruleset keeps state)"))
     for change in archive["carry_over"]["changes"]:

@@ -138,6 +138,10 @@ def test_the_default_carries_everything_over(fed, fedtool):
     result = fedtool("season", "close", "--fed", fed)
     assert result.exit_code == 0, result.output
     assert "carry-over: grudge_grades keep, injuries keep, push_levels keep, tv_grades keep" in result.output
+    # the awards name each ruleset as `season show` does, not by its id
+    awards = [line for line in result.output.splitlines() if "of the season (" in line]
+    assert awards and all("(matchmatch)" not in line for line in awards)
+    assert any("(MatchMatch)" in line for line in awards)
     assert _states(fed, 6) == before
     assert json.loads(fedtool("season", "show", "1", "--json", "--fed", fed).output)["carry_over"]["changes"] == []
 

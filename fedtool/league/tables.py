@@ -165,13 +165,18 @@ def format_record_book(book: dict) -> str:
     return "\n\n".join(blocks)
 
 
+def award_lines(awards: list[dict]) -> list[str]:
+    """A season's awards, one indented line each, the ruleset by its name."""
+    return [f"  {a['award']} ({ruleset_name(a['ruleset'])}): " + ", ".join(w["name"] for w in a["winners"]) + (", " if a["winners"] else "") + a["why"]
+            for a in awards]
+
+
 def format_season(archive: dict) -> str:
     """`fedtool season show`: a closed season's champions, awards, carry-over, standings and records."""
     lines = [_heading(f"{archive['name']}: weeks {archive['first_week']}-{archive['last_week']}, closed {archive['closed_at'][:10]}"), "Champions at the close:"]
     lines += [f"  {c['name']}: {c['holder_name'] or 'vacant'}" for c in archive["champions"]] or ["  none"]
     lines.append("Awards:")
-    lines += [f"  {a['award']} ({ruleset_name(a['ruleset'])}): " + ", ".join(w["name"] for w in a["winners"]) + (", " if a["winners"] else "") + a["why"]
-              for a in archive["awards"]] or ["  none"]
+    lines += award_lines(archive["awards"]) or ["  none"]
     rules = archive["carry_over"]["rules"]
     lines.append("Carried into the next season: " + (", ".join(f"{k} {v}" for k, v in rules.items()) or "nothing"))
     lines += [f"  {c['name']}: {c['reason']}" for c in archive["carry_over"]["changes"]]
