@@ -178,6 +178,27 @@ def test_the_next_season_counts_its_own_weeks(fed, fedtool):
     assert {wid: r["wins"] + r["losses"] + r["draws"] for wid, r in all_rows.items() if wid in in_all} == in_all != in_six
 
 
+
+def test_export_carries_the_seasons_their_awards_and_each_matchs_season(fed, fedtool, tmp_path):
+    """`fedtool export` after a close: seasons.csv/json list the closed season and the one in
+    play, awards the close's awards as `season show` keeps them, and every match its season."""
+    _settings(fed, "seasons:\n  carry_over:\n    push_levels: reset\n")
+    assert fedtool("season", "close", "--name", "Season One", "--fed", fed).exit_code == 0
+    _week_six(fed)
+    assert fedtool("run", "6", "--fed", fed).exit_code == 0
+    out = tmp_path / "export"
+    result = fedtool("export", "--out", out, "--fed", fed)
+    assert result.exit_code == 0, result.output
+    seasons = json.loads((out / "seasons.json").read_text())
+    assert [(s["season"], s["name"], s["first_week"], s["last_week"], s["closed_at"] is None) for s in seasons] == [
+        (1, "Season One", 1, 5, False), (2, "Season 2", 6, 6, True)]
+    archive = json.loads(fedtool("season", "show", "1", "--json", "--fed", fed).output)
+    awards = json.loads((out / "awards.json").read_text())
+    assert [(a["award"], a["ruleset"], a["why"]) for a in awards] == [(a["award"], a["ruleset"], a["why"]) for a in archive["awards"]]
+    assert awards and all(a["season"] == 1 for a in awards)
+    assert {(m["week"], m["season"]) for m in json.loads((out / "matches.json").read_text())} == {(w, 1) for w in range(1, 6)} | {(6, 2)}
+    assert (out / "seasons.csv").read_text().splitlines()[0] == "season,name,first_week,last_week,closed_at"
+
 def test_closing_refuses_what_it_cannot_do(fed, fedtool, tmp_path):
     _settings(fed, "seasons:\n  carry_over:\n    push_level: reset\n")
     result = fedtool("season", "close", "--fed", fed)

@@ -1,7 +1,8 @@
 """The league out and a roster in (issue 19): `fedtool export` and `fedtool import`.
 
-Export writes CSV (Python's csv module) and JSON of the wrestlers, matches, results (each
-side of each match), titles, reigns and standings into one folder, swapped in whole
+Export writes CSV (Python's csv module) and JSON of the wrestlers, matches (with the
+season each was played in), results (each side of each match), titles, reigns, standings,
+seasons (the closed ones and the one in play) and their awards into one folder, swapped in whole
 (fedtool.fed.files.StagedDir). Owners' e-mail addresses and password hashes are never in
 it unless asked (`--private`).
 
@@ -31,6 +32,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.yamlio import dump_yaml, read_text
 from fedtool.league.catalog import sync_league
 from fedtool.league.records import standings, titles
+from fedtool.league.seasons import closed_seasons, current_season, season_archive
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset
 
@@ -201,7 +203,7 @@ class ExportReport:
 
 def league_tables(fed: Fed, db: Database, private: bool = False) -> dict[str, list[dict]]:
     """The league as flat tables of plain values: wrestlers, matches, results, titles,
-    reigns, standings (and, with `private`, the owners' addresses and password hashes)."""
+    reigns, standings, seasons, awards (and, with `private`, the owners' addresses and password hashes)."""
     sync_league(fed, db)
     email = {row["wrestler_id"]: row["owner_email"] for row in db["owners"].rows}
     wrestlers = []
@@ -233,7 +235,16 @@ def league_tables(fed: Fed, db: Database, private: bool = False) -> dict[str, li
                                "wins": r["wins"], "losses": r["losses"], "draws": r["draws"], "streak": r["streak"], "push_level": r["push_level"],
                                "push_points": r["push_points"], "tv_grade": r["tv_grade"], "injury": r["injury"],
                                "contender": r["wrestler_id"] in table["contenders"]})
-    out = {"wrestlers": wrestlers, "matches": matches, "results": results, "titles": title_rows, "reigns": reigns, "standings": table_rows}
+    closed = closed_seasons(db)
+    for match in matches:  # the season each match was played in: the first closed one that reaches its week, else the one in play
+        match["season"] = next((s["season"] for s in closed if match["week"] <= s["last_week"]), len(closed) + 1)
+    playing = current_season(db)
+    season_rows = [dict(s) for s in closed] + [{k: playing[k] for k in ("season", "name", "first_week", "last_week")} | {"closed_at": None}]
+    award_rows = [{"season": s["season"], "award": a["award"], "ruleset": a["ruleset"], "winners": " ".join(w["wrestler_id"] for w in a["winners"]),
+                   "names": ", ".join(w["name"] for w in a["winners"]), "why": a["why"]}
+                  for s in closed for a in season_archive(db, s["season"])["awards"]]
+    out = {"wrestlers": wrestlers, "matches": matches, "results": results, "titles": title_rows, "reigns": reigns, "standings": table_rows,
+           "seasons": season_rows, "awards": award_rows}
     if private:
         out["passwords"] = [{"email": r["email"], "hash": r["hash"], "set_at": r["set_at"]} for r in db["player_passwords"].rows]
     return out
