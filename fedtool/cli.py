@@ -1152,7 +1152,7 @@ def import_(fed: Fed, csv_file: Path, reason: str, as_json: bool):
 @fed_option(writes=True)
 def export(fed: Fed, out_dir: Path | None, formats: tuple[str, ...], private: bool):
     """Export the league as CSV and JSON: wrestlers, matches, results, titles, reigns,
-    standings. No e-mail address or password hash unless --private.
+    standings, seasons and their awards. No e-mail address or password hash unless --private.
 
     \b
     Example:
