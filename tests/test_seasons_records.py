@@ -199,6 +199,23 @@ def test_export_carries_the_seasons_their_awards_and_each_matchs_season(fed, fed
     assert {(m["week"], m["season"]) for m in json.loads((out / "matches.json").read_text())} == {(w, 1) for w in range(1, 6)} | {(6, 2)}
     assert (out / "seasons.csv").read_text().splitlines()[0] == "season,name,first_week,last_week,closed_at"
 
+
+def test_history_shows_a_reset_at_the_close(fed, fedtool):
+    """A wrestler whose push level the close reset: `history` lists the reset after the
+    season's last week with its reason, and the state it set (the sheet's)."""
+    _settings(fed, "seasons:\n  carry_over:\n    push_levels: reset\n")
+    assert fedtool("season", "close", "--fed", fed).exit_code == 0
+    changes = json.loads(fedtool("season", "show", "1", "--json", "--fed", fed).output)["carry_over"]["changes"]
+    assert changes
+    wid = changes[0]["wrestler_id"]
+    record = json.loads(fedtool("history", wid, "--json", "--fed", fed).output)
+    closes = [s for s in record["states"] if s.get("season_close")]
+    assert [(s["week"], s["reason"]) for s in closes] == [(5, changes[0]["reason"])]
+    assert record["states"][-1] == closes[0]  # after every week of the season
+    assert closes[0]["push_level"] == _start(fed, wid)["push_level"]
+    text = fedtool("history", wid, "--fed", fed).output
+    assert "after 5" in text and changes[0]["reason"] in text
+
 def test_closing_refuses_what_it_cannot_do(fed, fedtool, tmp_path):
     _settings(fed, "seasons:\n  carry_over:\n    push_level: reset\n")
     result = fedtool("season", "close", "--fed", fed)

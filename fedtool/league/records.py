@@ -131,7 +131,8 @@ def history(fed: Fed, db: Database, wrestler_id: str) -> dict[str, Any]:
     {"id", "name", "ruleset", "record": {"wins", "losses", "draws"},
     "matches": [{"week", "match", "title", "opponents": [names], "outcome", "method",
     "round", "for_title": title id | None}],
-    "states": [{"week", "push_level", "push_points", "tv_grade", "injury", "grudge", "reason"}],
+    "states": [{"week", "push_level", "push_points", "tv_grade", "injury", "grudge", "reason"}]
+    (a season's close that reset the state is a row with "season_close": true, its "week" the season's last),
     "reigns": [reign dicts as in `titles`, each plus "title_id"],
     "retired": bool, "sheet_changes": [{"after_week", "action" (added, imported, respec,
     retired, returned), "reason", "made_at"}] (fedtool.roster.manage)}
@@ -169,6 +170,12 @@ def history(fed: Fed, db: Database, wrestler_id: str) -> dict[str, Any]:
         }
         for row in db["wrestler_states"].rows_where("wrestler_id = ?", [wrestler_id], order_by="week")
     ]
+    if db["season_states"].exists():  # a season's close that reset his state stands from the week after its last
+        resets = db.execute("SELECT s.last_week, c.push_level, c.push_points, c.tv_grade, c.injury, c.grudge, c.reason FROM season_states c "
+                            "JOIN seasons s ON s.season = c.season WHERE c.wrestler_id = ?", [wrestler_id]).fetchall()
+        for last_week, *values in resets:
+            states.append(dict(zip(("week", "push_level", "push_points", "tv_grade", "injury", "grudge", "reason"), (last_week, *values)), season_close=True))
+        states.sort(key=lambda s: (s["week"], bool(s.get("season_close"))))
     reigns = []
     for title in _checked_lineages(fed, db).values():
         for reign in title.reigns:

@@ -104,7 +104,7 @@ def format_history(record: dict) -> str:
         rows = []
         for s in record["states"]:
             standing = f"push {s['push_level']} ({_points(s['push_points'])} pts)" if s["push_level"] is not None else f"TV {s['tv_grade']}" if s["tv_grade"] else ""
-            rows.append([s["week"], standing, s["injury"] or "", s["reason"]])
+            rows.append([f"after {s['week']}" if s.get("season_close") else s["week"], standing, s["injury"] or "", s["reason"]])
         blocks.append(_table(rows, ["week", "standing", "injury", "why"]))
     if record["reigns"]:
         blocks.append(_table(_reign_rows(record["reigns"], with_title=True), ["title", "champion", "won", "ended", "defences", "weeks"]))
