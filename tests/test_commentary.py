@@ -107,6 +107,13 @@ def test_every_problem_of_a_fed_file_is_reported_at_once(tmp_path):
     assert [p.place for p in problems] == ["line 1", "line 3", "line 5"]
 
 
+
+def test_a_replace_whose_phrases_are_all_refused_is_not_called_empty(tmp_path):
+    """`replace:` with one phrase naming no field of its kind: the phrase is refused, and that
+    is the one problem (it is not also told "needs at least one phrase": one was given)."""
+    (problem,) = refusal(tmp_path, 'pinfall:\n  replace:\n    - "{bogus} wins"\n')
+    assert problem.place == "line 3" and "no field {bogus}" in problem.message
+
 # plain YAML values, nested: whatever a fed's file could hold
 _SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-5, 5), st.text(max_size=12),
                      st.sampled_from(["near_fall", "pinfall", "cage_only", "replace", "text", "when", "{attacker}", "{x.y}", "{", "alignment", "heel"]))

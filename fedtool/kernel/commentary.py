@@ -154,7 +154,7 @@ def _read_packaged(data: Any, shown: str, problems: Collector):
             continue
         fields[kind] = set(names)
         phrases[kind] = _read_phrases(body.get("phrases"), body, "phrases", shown, kind, fields[kind], facts, problems)
-        if not phrases[kind]:
+        if body.get("phrases") in (None, []):
             problems.add(shown, where, f"kind {kind!r} has no phrases", RULE)
     return phrases, fields, facts
 
@@ -180,7 +180,7 @@ def _read_fed(data: Any, shown: str, phrases: dict, fields: dict, facts: set, pr
         if replace:
             if read:
                 phrases[kind] = read
-            else:
+            elif body["replace"] == []:  # (phrases refused are reported as such, not as none given)
                 problems.add(shown, where, f"kind {kind!r}: `replace:` needs at least one phrase", RULE)
         else:
             phrases[kind] = phrases[kind] + read
