@@ -154,11 +154,17 @@ def mm_problems(setup, result, described: dict, md: str) -> list[str]:
         problems.append(f"the finish line does not say {words[result.method]}: {finish}")
     if told and result.winner is not None and FINISH_TITLES[result.method] not in finish:
         problems.append("a stipulation's win does not say what is recorded")
-    # every DQ is announced, in the record and the story; in a match of three or four, as an elimination
+    # every DQ is announced, in the record and the story (a singles DQ by the finish line, once);
+    # in a match of three or four, as an elimination
     for rnd, told_round in zip(result.rounds, described["rounds"]):
         for i, played in enumerate(rnd.sides):
             if played is not None and played.disqualified:
-                if f"{names[i]} is disqualified" not in told_round["outcome"] or told_round["outcome"] not in prose:
+                if len(names) == 2:
+                    announced = f"{names[i]} is disqualified" in finish or "Both men are disqualified" in finish
+                    announced = announced and prose.count(" is disqualified") + prose.count(" are disqualified") == 1
+                else:
+                    announced = told_round["outcome"] in prose
+                if f"{names[i]} is disqualified" not in told_round["outcome"] or not announced:
                     problems.append(f"round {rnd.number}: {names[i]}'s DQ is not announced")
                 if len(names) > 2 and "eliminated" not in told_round["outcome"]:
                     problems.append(f"round {rnd.number}: {names[i]}'s elimination is not announced")

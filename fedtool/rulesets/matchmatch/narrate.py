@@ -376,7 +376,8 @@ def describe_match(setup: MatchSetup, result: MatchResult, teller, *, for_title:
                 target = next((j for j in standing if j != i), None)
                 tell_move(i, target if target is not None else i, rnd.sides[i], style)
                 story.say("dq", side_facts(i, rnd.sides[i].action.type, style), cheater=names[i])
-            story.add(record["outcome"])
+            if n > 2:  # an elimination; a singles DQ ends the match, and the finish line tells it next
+                story.add(record["outcome"])
             continue
         if w is None:
             in_ring = [i for i, p in enumerate(rnd.sides) if p is not None]
