@@ -108,6 +108,12 @@ def test_every_problem_of_a_fed_file_is_reported_at_once(tmp_path):
 
 
 
+def test_a_kind_given_as_a_block_is_named_at_its_own_line(tmp_path):
+    """A kind whose phrases follow on the lines below it: a problem with the kind names the
+    kind's line, not its first phrase's."""
+    problems = refusal(tmp_path, 'near_fall:\n  - "fine"\nnope:\n  - "x"\npinfall:\n  replace: []\n')
+    assert [(p.place, p.message.split(":")[0]) for p in problems] == [("line 3", "no kind 'nope' to tell (kinds"), ("line 6", "kind 'pinfall'")]
+
 def test_a_replace_whose_phrases_are_all_refused_is_not_called_empty(tmp_path):
     """`replace:` with one phrase naming no field of its kind: the phrase is refused, and that
     is the one problem (it is not also told "needs at least one phrase": one was given)."""

@@ -123,9 +123,12 @@ def load_commentary(packaged: Path, shown: str, fed_file: Path | None = None, fe
 
 
 def _line(node: Any, key: Any) -> str | None:
-    lines = getattr(node, "lines", None)
+    """The line of `key` in a mapping (the key's own, even when its value is a block below
+    it), of item `key` in a list, else of `node` itself."""
+    lines = getattr(node, "key_lines", None) or getattr(node, "lines", None)
     if isinstance(node, LineDict) and lines and key in lines:
         return f"line {lines[key]}"
+    lines = getattr(node, "lines", None)
     if isinstance(node, LineList) and lines and isinstance(key, int) and key < len(lines):
         return f"line {lines[key]}"
     line = getattr(node, "line", None)
@@ -181,7 +184,7 @@ def _read_fed(data: Any, shown: str, phrases: dict, fields: dict, facts: set, pr
             if read:
                 phrases[kind] = read
             elif body["replace"] == []:  # (phrases refused are reported as such, not as none given)
-                problems.add(shown, where, f"kind {kind!r}: `replace:` needs at least one phrase", RULE)
+                problems.add(shown, _line(body, "replace"), f"kind {kind!r}: `replace:` needs at least one phrase", RULE)
         else:
             phrases[kind] = phrases[kind] + read
 

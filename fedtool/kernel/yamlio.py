@@ -20,10 +20,12 @@ MAX_YAML_BYTES = 1_000_000
 
 
 class LineDict(dict):
-    """A dict that knows the line of itself and of each of its values."""
+    """A dict that knows the line of itself, of each of its values (`lines`) and of each of
+    its keys (`key_lines`: where a block value starts on the line after its key)."""
 
     line: int = 0
     lines: dict
+    key_lines: dict
 
 
 class LineList(list):
@@ -49,6 +51,7 @@ class _Loader(_Base):
         result = LineDict()
         result.line = node.start_mark.line + 1
         result.lines = {}
+        result.key_lines = {}
         for key_node, value_node in node.value:
             key = self.construct_object(key_node, deep=True)
             try:
@@ -63,6 +66,7 @@ class _Loader(_Base):
                 )
             result[key] = self.construct_object(value_node, deep=True)
             result.lines[key] = value_node.start_mark.line + 1
+            result.key_lines[key] = key_node.start_mark.line + 1
         return result
 
     def construct_sequence(self, node, deep=False):
@@ -195,6 +199,8 @@ def subset(data: dict, keys: Any) -> LineDict:
     part.line = getattr(data, "line", 0)
     lines = getattr(data, "lines", {})
     part.lines = {key: lines[key] for key in part if key in lines}
+    key_lines = getattr(data, "key_lines", {})
+    part.key_lines = {key: key_lines[key] for key in part if key in key_lines}
     return part
 
 
