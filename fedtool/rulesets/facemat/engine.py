@@ -209,7 +209,7 @@ class _Prepared:
     skill, TV and Grudge points, kickout top and the purposes of his rolls."""
 
     __slots__ = ("tables", "track", "deck", "men", "partners", "everyone", "plan_of", "moves_of", "info", "team",
-                 "every_man", "wild_purpose", "order_purpose", "reach", "helping")
+                 "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help")
 
 
 def _prepare(setup: Setup) -> _Prepared:
@@ -234,6 +234,8 @@ def _prepare(setup: Setup) -> _Prepared:
     plans = list(setup.plans) or [Plan()] * (n + len(setup.partners))
     prep.plan_of = {id(m): plans[k] for k, m in enumerate(everyone)}
     prep.helping = any(p.call_for_help != "never" for p in plans)
+    # each side that may call for help: his plan's, or in a tag match either partner's
+    prep.can_help = [any(prep.plan_of[id(m)].call_for_help != "never" for m in ([men[k], partners[k]] if partners else [men[k]])) for k in range(n)]
     prep.moves_of = {id(m): {**m.signature_moves, **dict(plans[k].signature_moves)} for k, m in enumerate(everyone)}
     every_space = frozenset(shapes)
     by_shape: dict = {}
@@ -263,6 +265,7 @@ _PREPARED: dict = {}
 _DECKS: dict = {}
 _CASTS: dict = {}
 D6 = -1  # a card's points are 1d6
+NO_PLAN = Plan()
 
 
 def _deck(cards: list) -> list:
@@ -327,6 +330,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     infos = prep.info
     info = [infos[id(x)] for x in w]
     plan_of = prep.plan_of
+    side_plan = [plan_of.get(id(x), NO_PLAN) for x in w]
     moves_of = prep.moves_of
     size = setup.ring or n
     ring = list(range(size))  # the sides in the ring, in billing order
@@ -386,15 +390,26 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         """7: the trailing wrestler; tied, the first billed, but on TRAILING cards the underdog
         ("the UNDERDOG is considered trailing if tied"), the last billed."""
         sides = among or ring
-        low = min(pos[k] for k in sides)
-        tied = [k for k in sides if pos[k] == low]
-        return tied[-1] if card_trailing else tied[0]
+        best = sides[0]
+        low = pos[best]
+        if card_trailing:
+            for k in sides:
+                if pos[k] <= low:
+                    best, low = k, pos[k]
+        else:
+            for k in sides:
+                if pos[k] < low:
+                    best, low = k, pos[k]
+        return best
 
     def target(i: int) -> int:
         """Whom side i pins or finishes: the opponent furthest behind; tied, the last billed."""
-        opponents = [k for k in ring if team[k] != team[i]]
-        low = min(pos[k] for k in opponents)
-        return [k for k in opponents if pos[k] == low][-1]
+        mine = team[i]
+        best = low = None
+        for k in ring:
+            if team[k] != mine and (low is None or pos[k] <= low):
+                best, low = k, pos[k]
+        return best
 
     def whom(who: str) -> list[int]:
         if who == "favored":  # ruling: the first billed still in the ring (9.d.ii eliminates)
@@ -412,7 +427,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         return []
 
     def plan(i: int) -> Plan:
-        return plan_of.get(id(w[i]), Plan())
+        return side_plan[i]
 
     def score(i: int, points: int, why: str, from_card: bool = False) -> None:
         nonlocal last_scorer
@@ -494,6 +509,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         partner = partners[i] if w[i] is men[i] else men[i]
         says("tag", "tag_out", i, name=names[i], partner=partner.name)
         w[i], names[i], skills_of[i], info[i] = partner, partner.name, partner.skills, infos[id(partner)]
+        side_plan[i] = plan_of.get(id(partner), NO_PLAN)
         performers.clear()
         performing[:] = [None] * n
         if options.refreshment:  # 10.c.ii
@@ -757,11 +773,15 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
 
     def call_for_help() -> None:
         """A player's choice (docs/rulings): once a match, the HOT BOX ally may be called."""
+        nonlocal helping
         for i in list(ring):
-            choice = plan(i).call_for_help
-            if helped[i] or choice == "never" or choice == "when_trailing" and (trailing() != i or pos[leader()] - pos[i] < 3):
+            if helped[i]:
+                continue
+            choice = side_plan[i].call_for_help
+            if choice == "never" or choice == "when_trailing" and (trailing() != i or pos[leader()] - pos[i] < 3):
                 continue
             helped[i] = True
+            helping = any(can_help[k] and not helped[k] for k in range(n))  # none left to call: no more looking
             roll = dice.die(6, f"{names[i]} calls for help 1d6")
             entry = tables["advanced"]["help"][roll]
             spaces = _caged(entry["spaces"], options) if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
@@ -819,6 +839,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     drawn = 0
     played: list = []  # each FAC drawn, for the results (Result.cards)
     helping = prep.helping
+    can_help = prep.can_help
     if setup.storylines:
         storyline("pre-match")
     full = prep.deck
