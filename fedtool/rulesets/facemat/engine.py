@@ -507,11 +507,11 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
 
     def switch(i: int) -> None:
         partner = partners[i] if w[i] is men[i] else men[i]
-        says("tag", "tag_out", i, name=names[i], partner=partner.name)
-        w[i], names[i], skills_of[i], info[i] = partner, partner.name, partner.skills, infos[id(partner)]
-        side_plan[i] = plan_of.get(id(partner), NO_PLAN)
-        performers.clear()
-        performing[:] = [None] * n
+        if record:
+            says("tag", "tag_out", i, name=names[i], partner=partner.name)
+            performers.clear()
+            performing[:] = [None] * n
+        w[i], names[i], skills_of[i], info[i], side_plan[i] = partner, partner.name, partner.skills, infos[id(partner)], plan_of[id(partner)]
         if options.refreshment:  # 10.c.ii
             for k in ring:
                 if team[k] != team[i] and pos[k] > start:
@@ -598,11 +598,12 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     def effect(eff, text: str | None, footage: bool = False) -> None:
         if over:  # 5.d after the bell: the league's effects only; the result stands
             league_only = not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS
-            says("post_match", "after_bell" if league_only else "after_bell_stands", event=text)
+            if record:
+                says("post_match", "after_bell" if league_only else "after_bell_stands", event=text)
             if league_only:
                 effect_league(eff, text)
             return
-        if footage:
+        if record and footage:
             says("storyline", "footage", event=text)
         elif record:
             note((drawn, "storyline", text, None, 0, tuple(pos)))
@@ -866,7 +867,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             ref_down_until = 0
             if ref_down:  # only a referee who went down gets up (10.e, `downed`)
                 ref_down = False
-                says("fac", "ref_up")
+                if record:
+                    says("fac", "ref_up")
         before = pos[:]
         if not special and scripted_bump != drawn:
             if two and skill:  # a skill card between two: `performer_of`, inlined
@@ -884,7 +886,14 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 if record:
                     note((drawn, "quiet", (TOLD, ("unused", (_unused_values, (drawn, kind, len(ring))), _NO_FACTS, None)), None, 0, tuple(pos)))
             else:
-                points = points_of(card, kind, base, square, i)
+                if base is None:  # TV Move, Grudge (7.b, 7.c) or a card `_points` reads
+                    points = points_of(card, kind, base, square, i)
+                else:  # 7.a: base points, or 1d6, and 1d6 more with the square icon (`points_of`, inlined)
+                    points = base if base != D6 else roll(1, 6, info[i][4])[0]
+                    if square:
+                        points += roll(1, 6, info[i][5])[0]
+                    if cage and kind == "HELPED":
+                        points = _caged(points, options)  # 9.b
                 if kind == "CHEAT" and ref_down:
                     points *= 2  # 10.e.iv: cheating behind the referee's back
                 if record:
@@ -902,30 +911,50 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                         says("fac", phrase, i, points, wrap, name=names[i], move=move_name)
                     else:  # the card's own words, filled when read
                         note((drawn, "fac", (_fac_text, (drawn, template, values)), i, points, tuple(pos)))
-                score(i, points, _label(kind) if record else "", True)
+                if points > 0 and not skip[i] and not held[i]:  # `score`, inlined: the commonest move
+                    space = pos[i] + points
+                    pos[i] = space = space if space < finish else finish
+                    knocked[i] = False
+                    last_scorer = i
+                    if record:
+                        note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": _label(kind)},
+                                                     _ALIGNED.get(w[i].alignment, _NO_FACTS), None)), i, points, tuple(pos)))
+                    if chips:
+                        landed(i)
+                    if first_to is not None or pos[i] in reach:
+                        attempt(i)
+                    if tagging and winner is None:
+                        tag(i)
+                else:
+                    score(i, points, _label(kind) if record else "", True)
         elif scripted_bump == drawn:
-            says("fac", "ref_bump_booked", fac=drawn)
+            if record:
+                says("fac", "ref_bump_booked", fac=drawn)
             ref_bump()
             ref_down_until = drawn + 1
         elif kind == "WILD_CARD":
             if not (options.out_of_ring and out_of_ring()):
                 entry = chart_event(tables["wild"][setup.chart], prep.wild_purpose)
-                says("fac", "wild_card", fac=drawn)
+                if record:
+                    says("fac", "wild_card", fac=drawn)
                 event(entry)
         elif kind == "REF_BUMP":
-            says("fac", "ref_bump", fac=drawn)
+            if record:
+                says("fac", "ref_bump", fac=drawn)
             if options.ref_bump != "off":
                 ref_bump()
                 ref_down_until = drawn + 1
-            else:
+            elif record:
                 says("fac", "ref_shakes_off")
         elif kind == "HIGHLIGHT_REEL":
-            says("fac", "highlight_reel", fac=drawn)
+            if record:
+                says("fac", "highlight_reel", fac=drawn)
             storyline(MID_MATCH)
         elif kind == "TEST_OF_STRENGTH":
             rolls = roll(len(ring), 6, prep.order_purpose if len(ring) == size else
                          f"test of strength: 1d6 each, {'favored first' if len(ring) == 2 else 'in billing order'}")
-            says("fac", "test_of_strength", fac=drawn, rolls=", ".join(f"{names[k]} {r}" for k, r in zip(ring, rolls)))
+            if record:
+                says("fac", "test_of_strength", fac=drawn, rolls=", ".join(f"{names[k]} {r}" for k, r in zip(ring, rolls)))
             top = max(rolls)
             if rolls.count(top) == 1:
                 score(ring[rolls.index(top)], top, "test of strength")

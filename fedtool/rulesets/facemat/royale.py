@@ -151,12 +151,9 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     event. Its effects are the league's (grudge, tv); the players' promos are read out. With
     `record` false (the odds' trial) only the dice are rolled: nothing is told or returned."""
     tables = tables or data()
-    # reels I and J: "{favored} and {underdog} are the two wrestlers in the segment (the better TV grade is favored)"
-    order = sorted(range(len(wrestlers)), key=lambda k: GRADES.index(wrestlers[k].tv_grade))
-    wrestlers = tuple(wrestlers[k] for k in order)
-    reel = "I" if dice.die(6, "interview segment: reel I (1-3) or J (4-6) 1d6") <= 3 else "J"
+    order, wrestlers, aligned = _segment(wrestlers)
+    reel = "I" if dice.roll(1, 6, "interview segment: reel I (1-3) or J (4-6) 1d6")[0] <= 3 else "J"
     events = tables["reels"]["reels"][reel]["events"]
-    aligned = {role: [k for k, w in enumerate(wrestlers) if w.alignment == role][:1] for role in ("heel", "face")}  # the first billed of each
     faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6")
     entry = events[faces[0] + faces[1]]
     for _ in range(CAST_REROLLS):  # rulings: an event naming a heel or a face the pair lacks is rolled again
@@ -195,6 +192,25 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     if isinstance(effect, dict) and kind in ("grudge", "tv"):
         league = [(order[k], kind, args["change"], text) for k in sides]
     return lines, league
+
+
+def _segment(wrestlers: tuple) -> tuple:
+    """An interview segment's pair in its order (reels I and J: "{favored} and {underdog} are
+    the two wrestlers in the segment (the better TV grade is favored)"), and the first billed
+    heel and face; worked out once a pair."""
+    hit = _SEGMENTS.get(id(wrestlers))
+    if hit is not None and hit[0] is wrestlers:
+        return hit[1]
+    order = sorted(range(len(wrestlers)), key=lambda k: GRADES.index(wrestlers[k].tv_grade))
+    ordered = tuple(wrestlers[k] for k in order)
+    aligned = {role: [k for k, w in enumerate(ordered) if w.alignment == role][:1] for role in ("heel", "face")}  # the first billed of each
+    if len(_SEGMENTS) >= 256:
+        _SEGMENTS.clear()
+    _SEGMENTS[id(wrestlers)] = (wrestlers, (order, ordered, aligned))
+    return order, ordered, aligned
+
+
+_SEGMENTS: dict = {}
 
 
 def _subset(setup: Setup, sides: list[int], storylines: bool, first_to: int | None = None) -> Setup:
