@@ -266,6 +266,7 @@ _DECKS: dict = {}
 _CASTS: dict = {}
 D6 = -1  # a card's points are 1d6
 NO_PLAN = Plan()
+NOWHERE: frozenset = frozenset()
 
 
 def _deck(cards: list) -> list:
@@ -463,66 +464,73 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         if tagging and winner is None:
             tag(i)
 
-    def wants_object(i: int) -> bool:
-        choice = plan(i).use_object
-        return choice == "always" or choice == "when_trailing" and trailing() == i
+    # the closures a match may not need are made only where they can be called: each costs
+    # time every match (issue 18: the odds play a match in tens of microseconds)
+    if options.objects or options.weapons:
+        def wants_object(i: int) -> bool:
+            choice = plan(i).use_object
+            return choice == "always" or choice == "when_trailing" and trailing() == i
 
-    def landed(i: int) -> None:
-        """10.b: "If a wrestler lands exactly on the space, they gain the object. Roll 1d6 and
-        move forward that many spaces"."""
-        if pos[i] in chips:
-            chips.discard(pos[i])
-            held[i] = True
-            spaces = dice.die(6, f"{names[i]} gains an object: 1d6 forward")
-            put(i, pos[i] + spaces)
-            says("object", "object_found", i, spaces, name=names[i], spaces=spaces, space=pos[i])
+        if options.objects:
+            def landed(i: int) -> None:
+                """10.b: "If a wrestler lands exactly on the space, they gain the object. Roll 1d6 and
+                move forward that many spaces"."""
+                if pos[i] in chips:
+                    chips.discard(pos[i])
+                    held[i] = True
+                    spaces = dice.die(6, f"{names[i]} gains an object: 1d6 forward")
+                    put(i, pos[i] + spaces)
+                    says("object", "object_found", i, spaces, name=names[i], spaces=spaces, space=pos[i])
 
-    def tag(i: int) -> None:
-        """9.c: "When a wrestler scores, they tag out to their partner"; 10.c the advanced table."""
-        if options.advanced_tag:
-            roll = dice.die(6, f"advanced tag table 1d6 ({names[i]} scored)")
-            entry = tables["advanced"]["tag_table"][roll]
-            if record:
-                say("tag", entry["text"].format(team=names[i]), i)
-            if entry.get("other_scores"):
-                others = [k for k in ring if team[k] != team[i]]
-                for k in others:
-                    put(k, pos[k] + entry["other_scores"])
-                retell()
-                for k in others:
-                    attempt(k)
+    if tagging:
+        def tag(i: int) -> None:
+            """9.c: "When a wrestler scores, they tag out to their partner"; 10.c the advanced table."""
+            if options.advanced_tag:
+                roll = dice.die(6, f"advanced tag table 1d6 ({names[i]} scored)")
+                entry = tables["advanced"]["tag_table"][roll]
+                if record:
+                    say("tag", entry["text"].format(team=names[i]), i)
+                if entry.get("other_scores"):
+                    others = [k for k in ring if team[k] != team[i]]
+                    for k in others:
+                        put(k, pos[k] + entry["other_scores"])
+                    retell()
+                    for k in others:
+                        attempt(k)
+                        if winner is not None:
+                            return
+                        switch(k)
+                    return
+                if entry.get("points"):
+                    put(i, pos[i] + entry["points"])
+                    retell()
+                    attempt(i)
                     if winner is not None:
                         return
-                    switch(k)
-                return
-            if entry.get("points"):
-                put(i, pos[i] + entry["points"])
-                retell()
-                attempt(i)
-                if winner is not None:
+                if not entry.get("switch"):
                     return
-            if not entry.get("switch"):
-                return
-        switch(i)
+            switch(i)
 
-    def switch(i: int) -> None:
-        partner = partners[i] if w[i] is men[i] else men[i]
-        if record:
-            says("tag", "tag_out", i, name=names[i], partner=partner.name)
-            performers.clear()
-            performing[:] = [None] * n
-        w[i], names[i], skills_of[i], info[i], side_plan[i] = partner, partner.name, partner.skills, infos[id(partner)], plan_of[id(partner)]
-        if options.refreshment:  # 10.c.ii
-            for k in ring:
-                if team[k] != team[i] and pos[k] > start:
-                    put(k, pos[k] - 1)
-                    says("tag", "fresh_man", k, name=names[k], space=pos[k])
+    if tagging:
+        def switch(i: int) -> None:
+            partner = partners[i] if w[i] is men[i] else men[i]
+            if record:
+                says("tag", "tag_out", i, name=names[i], partner=partner.name)
+                performers.clear()
+                performing[:] = [None] * n
+            w[i], names[i], skills_of[i], info[i], side_plan[i] = partner, partner.name, partner.skills, infos[id(partner)], plan_of[id(partner)]
+            if options.refreshment:  # 10.c.ii
+                for k in ring:
+                    if team[k] != team[i] and pos[k] > start:
+                        put(k, pos[k] - 1)
+                        says("tag", "fresh_man", k, name=names[k], space=pos[k])
 
-    def kickout_grade(d: int, space: int) -> str:
-        """10.g: AAA on a chipped PIN space; elsewhere a grade worse per chip on his card."""
-        if space in kickout_chips:
-            return "AAA"
-        return GRADES[min(len(GRADES) - 1, GRADES.index(w[d].tv_grade) + card_chips[d])]
+    if options.increased_kickouts:
+        def kickout_grade(d: int, space: int) -> str:
+            """10.g: AAA on a chipped PIN space; elsewhere a grade worse per chip on his card."""
+            if space in kickout_chips:
+                return "AAA"
+            return GRADES[min(len(GRADES) - 1, GRADES.index(w[d].tv_grade) + card_chips[d])]
 
     def attempt(i: int) -> None:
         """8.a, 12.3.a "Attacker reaches PIN space": a token that moved forward onto a PIN space
@@ -701,30 +709,32 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     performers: dict = {}
     performing = [None] * n  # a singles match's placeholders by performer (cleared when names change)
 
-    def fill(text: str, performer: int | None = None, named: int | None = None) -> str:
-        if "{" not in text:
-            return text
-        return text.format_map(values_for(performer, named))
+    if record:
+        def fill(text: str, performer: int | None = None, named: int | None = None) -> str:
+            if "{" not in text:
+                return text
+            return text.format_map(values_for(performer, named))
 
-    def values_for(performer: int | None = None, named: int | None = None) -> dict:
-        """The placeholders' values for a text performed by, or naming, a side."""
-        key = (performer, named, winner)
-        values = performers.get(key)
-        if values is None:
-            side = named if named is not None else performer if performer is not None else (0 if 0 in ring else ring[0])
-            values = _Fill(underdog=names[ring[-1]],
-                           ally=allies[side] if side < len(allies) else "an ally",
-                           foe=foes[side] if side < len(foes) else "a rival",
-                           grudge=" and ".join(hot.get("grudge") or ()) or "the locker room")
-            heel, face = whom("heel"), whom("face")
-            values.update(favored=names[ring[0]], heel=names[heel[0]] if heel else "the villain", face=names[face[0]] if face else "the hero")
-            if winner is not None:
-                values.update(performer=names[ring[0]], opponent=names[ring[-1]], winner=names[winner], loser=names[loser])
-            else:
-                values.update(performer=names[side], opponent=names[target(side)])
-            if n == 2:  # with more in the ring, who faces whom moves with the tokens
-                performers[key] = values
-        return values
+    if record:
+        def values_for(performer: int | None = None, named: int | None = None) -> dict:
+            """The placeholders' values for a text performed by, or naming, a side."""
+            key = (performer, named, winner)
+            values = performers.get(key)
+            if values is None:
+                side = named if named is not None else performer if performer is not None else (0 if 0 in ring else ring[0])
+                values = _Fill(underdog=names[ring[-1]],
+                               ally=allies[side] if side < len(allies) else "an ally",
+                               foe=foes[side] if side < len(foes) else "a rival",
+                               grudge=" and ".join(hot.get("grudge") or ()) or "the locker room")
+                heel, face = whom("heel"), whom("face")
+                values.update(favored=names[ring[0]], heel=names[heel[0]] if heel else "the villain", face=names[face[0]] if face else "the hero")
+                if winner is not None:
+                    values.update(performer=names[ring[0]], opponent=names[ring[-1]], winner=names[winner], loser=names[loser])
+                else:
+                    values.update(performer=names[side], opponent=names[target(side)])
+                if n == 2:  # with more in the ring, who faces whom moves with the tokens
+                    performers[key] = values
+            return values
 
     def performer_of(card: dict, kind: str, control: bool) -> int | None:
         if kind == "TRAILING":
@@ -740,14 +750,21 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             candidates = [k for k in able if w[k].grudge == top]
             if len(candidates) == 1:
                 return candidates[0]
-        else:
-            candidates = []
-            for k in ring:  # 3.d: star anywhere; square or circle only on such spaces
-                spaces = info[k][0].get(kind)
-                if spaces is not None and pos[k] in spaces:
-                    candidates.append(k)
-            if not candidates:
+        else:  # 3.d: star anywhere; square or circle only on such spaces
+            best = low = None
+            count = 0
+            scorer = False
+            for k in ring:  # in one pass: who qualifies, whether the man in control does, the first of the lowest
+                if pos[k] in info[k][0].get(kind, NOWHERE):
+                    count += 1
+                    if k == last_scorer:
+                        scorer = True
+                    if best is None or pos[k] < low:
+                        best, low = k, pos[k]
+            if not count:
                 return None
+            # in control: the last scorer if he qualifies (ruling); else one alone, or the trailing one (7)
+            return last_scorer if control and scorer else best
         if control and last_scorer in candidates:
             return last_scorer  # ruling: the wrestler in control performs, if he qualifies
         if not candidates:
@@ -772,34 +789,35 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             base = _caged(base, options)  # 9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)"
         return base
 
-    def call_for_help() -> None:
-        """A player's choice (docs/rulings): once a match, the HOT BOX ally may be called."""
-        nonlocal helping
-        for i in list(ring):
-            if helped[i]:
-                continue
-            choice = side_plan[i].call_for_help
-            if choice == "never" or choice == "when_trailing" and (trailing() != i or pos[leader()] - pos[i] < 3):
-                continue
-            helped[i] = True
-            helping = any(can_help[k] and not helped[k] for k in range(n))  # none left to call: no more looking
-            roll = dice.die(6, f"{names[i]} calls for help 1d6")
-            entry = tables["advanced"]["help"][roll]
-            spaces = _caged(entry["spaces"], options) if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
-            who = allies[i] if i < len(allies) else "an ally"
-            if entry["spaces"] < 0:
-                who = foes[i] if i < len(foes) else "a rival"
-            behind = pos[leader()] - pos[i]
-            put(i, pos[i] + spaces)
-            if record:
-                told = entry["text"].format(wrestler=names[i], ally=who, foe=who)
-                if choice == "at_once":
-                    says("help", "help_at_once", i, spaces, name=names[i], event=told, change=f"{spaces:+d}", space=pos[i])
-                else:
-                    says("help", "help_trailing", i, spaces, name=names[i], behind=behind, event=told, change=f"{spaces:+d}", space=pos[i])
-            attempt(i)
-            if winner is not None:
-                return
+    if prep.helping:
+        def call_for_help() -> None:
+            """A player's choice (docs/rulings): once a match, the HOT BOX ally may be called."""
+            nonlocal helping
+            for i in list(ring):
+                if helped[i]:
+                    continue
+                choice = side_plan[i].call_for_help
+                if choice == "never" or choice == "when_trailing" and (trailing() != i or pos[leader()] - pos[i] < 3):
+                    continue
+                helped[i] = True
+                helping = any(can_help[k] and not helped[k] for k in range(n))  # none left to call: no more looking
+                roll = dice.die(6, f"{names[i]} calls for help 1d6")
+                entry = tables["advanced"]["help"][roll]
+                spaces = _caged(entry["spaces"], options) if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
+                who = allies[i] if i < len(allies) else "an ally"
+                if entry["spaces"] < 0:
+                    who = foes[i] if i < len(foes) else "a rival"
+                behind = pos[leader()] - pos[i]
+                put(i, pos[i] + spaces)
+                if record:
+                    told = entry["text"].format(wrestler=names[i], ally=who, foe=who)
+                    if choice == "at_once":
+                        says("help", "help_at_once", i, spaces, name=names[i], event=told, change=f"{spaces:+d}", space=pos[i])
+                    else:
+                        says("help", "help_trailing", i, spaces, name=names[i], behind=behind, event=told, change=f"{spaces:+d}", space=pos[i])
+                attempt(i)
+                if winner is not None:
+                    return
 
     def title_holder(card: dict) -> None:
         """The Title Holder FAC (its `rule` in facs.yaml): the champion in the ring performs
@@ -823,19 +841,20 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         if options.ref_bump == "downed":
             ref_down = True  # 10.e.iv: "temporary rule-breaking without consequence"
 
-    def out_of_ring() -> bool:
-        """10.f: a Wild Card may spill outside onto the Out of the Ring board."""
-        board = tables["advanced"]["out_of_ring"]
-        if dice.die(6, "Wild Card: does the fight spill outside? 1d6") not in board["spill"]:
-            return False
-        space = board["spaces"][dice.die(6, "Out of the Ring board 1d6")]
-        tries = 0
-        while not cast_here(space) and tries < CAST_REROLLS:  # rulings: as on a chart, roll again
-            tries += 1
-            space = board["spaces"][dice.die(6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")]
-        says("fac", "spill_outside", fac=drawn, place=space["label"])
-        event(space if cast_here(space) else NOTHING)
-        return True
+    if options.out_of_ring:
+        def out_of_ring() -> bool:
+            """10.f: a Wild Card may spill outside onto the Out of the Ring board."""
+            board = tables["advanced"]["out_of_ring"]
+            if dice.die(6, "Wild Card: does the fight spill outside? 1d6") not in board["spill"]:
+                return False
+            space = board["spaces"][dice.die(6, "Out of the Ring board 1d6")]
+            tries = 0
+            while not cast_here(space) and tries < CAST_REROLLS:  # rulings: as on a chart, roll again
+                tries += 1
+                space = board["spaces"][dice.die(6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")]
+            says("fac", "spill_outside", fac=drawn, place=space["label"])
+            event(space if cast_here(space) else NOTHING)
+            return True
 
     drawn = 0
     played: list = []  # each FAC drawn, for the results (Result.cards)
