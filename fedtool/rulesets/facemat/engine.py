@@ -891,10 +891,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         before = pos[:]
         if not special and scripted_bump != drawn:
             if two and skill:  # a skill card between two: `performer_of`, inlined
-                a = info[0][0].get(kind)
-                a = a is not None and pos[0] in a
-                b = info[1][0].get(kind)
-                b = b is not None and pos[1] in b
+                a = pos[0] in info[0][0].get(kind, NOWHERE)
+                b = pos[1] in info[1][0].get(kind, NOWHERE)
                 if a and b:
                     i = last_scorer if control and last_scorer is not None else 0 if pos[0] <= pos[1] else 1
                 else:
