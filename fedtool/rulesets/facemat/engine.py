@@ -482,34 +482,33 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                     put(i, pos[i] + spaces)
                     says("object", "object_found", i, spaces, name=names[i], spaces=spaces, space=pos[i])
 
-    if tagging:
-        def tag(i: int) -> None:
-            """9.c: "When a wrestler scores, they tag out to their partner"; 10.c the advanced table."""
-            if options.advanced_tag:
-                roll = dice.die(6, f"advanced tag table 1d6 ({names[i]} scored)")
-                entry = tables["advanced"]["tag_table"][roll]
-                if record:
-                    say("tag", entry["text"].format(team=names[i]), i)
-                if entry.get("other_scores"):
-                    others = [k for k in ring if team[k] != team[i]]
-                    for k in others:
-                        put(k, pos[k] + entry["other_scores"])
-                    retell()
-                    for k in others:
-                        attempt(k)
-                        if winner is not None:
-                            return
-                        switch(k)
-                    return
-                if entry.get("points"):
-                    put(i, pos[i] + entry["points"])
-                    retell()
-                    attempt(i)
+    def tag(i: int) -> None:
+        """9.c: "When a wrestler scores, they tag out to their partner"; 10.c the advanced table."""
+        if options.advanced_tag:
+            roll = dice.die(6, f"advanced tag table 1d6 ({names[i]} scored)")
+            entry = tables["advanced"]["tag_table"][roll]
+            if record:
+                say("tag", entry["text"].format(team=names[i]), i)
+            if entry.get("other_scores"):
+                others = [k for k in ring if team[k] != team[i]]
+                for k in others:
+                    put(k, pos[k] + entry["other_scores"])
+                retell()
+                for k in others:
+                    attempt(k)
                     if winner is not None:
                         return
-                if not entry.get("switch"):
+                    switch(k)
+                return
+            if entry.get("points"):
+                put(i, pos[i] + entry["points"])
+                retell()
+                attempt(i)
+                if winner is not None:
                     return
-            switch(i)
+            if not entry.get("switch"):
+                return
+        switch(i)
 
     if tagging:
         def switch(i: int) -> None:
