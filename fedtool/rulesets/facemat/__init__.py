@@ -208,6 +208,7 @@ class OddsSetup:
     format: str | None
     mini_match_to: int | None
     teams: tuple  # each side's team: Trial.winner is a team
+    charts: dict | None = None  # a grudge match: the setup on each Wild Card chart its 9.a roll may pick, made once
 
 
 class FaceToTheMat(Ruleset):
@@ -528,8 +529,11 @@ class FaceToTheMat(Ruleset):
         (10.d), a grudge match's type and stakes (9.a); and which team each side is on."""
         extra = booking.extra
         _, teams = self._layout(booking)
+        charts = None
+        if extra.get("match_type") == "grudge":  # each chart's setup made here once, not once a trial
+            charts = {chart: replace(booking.setup, chart=chart) for chart in ("normal", "cage", "hardcore")}
         return OddsSetup(booking.setup, bool(extra.get("interviews")), extra.get("match_type"), extra.get("stipulation"), extra.get("special_prize"),
-                         extra.get("format"), extra.get("mini_match_to"), tuple(teams))
+                         extra.get("format"), extra.get("mini_match_to"), tuple(teams), charts)
 
     def odds_sides(self, booking: Booking) -> list[str]:
         """One side a team: a tag team's two men, two-on-one's underdogs (9.c, 9.d.i)."""
@@ -544,16 +548,18 @@ class FaceToTheMat(Ruleset):
 
     def trial(self, setup: OddsSetup, dice: Dice) -> Trial:
         """The match as `resolve` plays it, rolling the same dice in the same order, but with
-        no promo, storyline or league lines kept; the winner as its team (`odds_sides`)."""
+        no line, card list, log or text made (the engine's record-free path); the winner as
+        its team (`odds_sides`)."""
         match = setup.setup
         if setup.interviews:
-            royale.interview(match.wrestlers, tuple(p.promo for p in match.plans[: len(match.wrestlers)]), match.hotbox, dice, match.tables)
+            royale.interview(match.wrestlers, (), match.hotbox, dice, match.tables, record=False)
         if setup.kind == "grudge":
-            match = replace(match, chart=roll_grudge(match, dice, chosen_grudge_type(setup.stipulation), setup.prize)["chart"])
+            chart = roll_grudge(match, dice, chosen_grudge_type(setup.stipulation), setup.prize)["chart"]
+            match = setup.charts[chart] if setup.charts and chart in setup.charts else replace(match, chart=chart)
         if setup.kind == "battle_royale":
-            result = royale.battle_royale(match, setup.format, dice, setup.mini_match_to)
+            result = royale.battle_royale(match, setup.format, dice, setup.mini_match_to, record=False)
         else:
-            result = engine.resolve(match, dice)
+            result = engine.resolve(match, dice, record=False)
         return Trial(None if result.winner is None else setup.teams[result.winner], result.method, result.facs)
 
     def outcomes(self, booking: Booking, result: engine.Result) -> list[str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from fedtool.kernel.commentary import Commentary, Teller, load_commentary
 from fedtool.kernel.dice import Dice
-from .rules import d66, data, kicks_out
+from .rules import KICKOUT, data
 from .terms import GRADES
 from .sheet import Wrestler
 
@@ -203,24 +203,136 @@ def teams_of(setup: Setup) -> tuple[int, ...]:
     return (0,) + (1,) * (n - 1) if setup.mode == "two_on_one" else tuple(range(n))
 
 
-def resolve(setup: Setup, dice: Dice) -> Result:
+class _Prepared:
+    """What a setup's matches share, built once a setup (issue 18: per-setup constants): the
+    track, the deck with each card's figures read out, each wrestler's qualifying spaces by
+    skill, TV and Grudge points, kickout top and the purposes of his rolls."""
+
+    __slots__ = ("tables", "track", "deck", "men", "partners", "everyone", "plan_of", "moves_of", "info", "team",
+                 "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help")
+
+
+def _prepare(setup: Setup) -> _Prepared:
+    key = id(setup)
+    hit = _PREPARED.get(key)
+    if hit is not None and hit[0] is setup and hit[1].tables is (setup.tables or data()):
+        return hit[1]
     tables = setup.tables or data()
-    shapes, pins, finish, corner, start = _track(tables["track"])
-    options = setup.options
+    prep = _Prepared()
+    prep.tables = tables
+    prep.track = shapes, pins, finish, corner, start = _track(tables["track"])
+    prep.deck = _deck(tables["facs"])
     n = len(setup.wrestlers)
-    team = teams_of(setup)
-    every_man = setup.mode in ("every_man", "four_play")
     men = list(setup.wrestlers)
+    partners: list = []
     if setup.partners:  # 9.c: "All wrestlers automatically gain the HELPED quality" (a star: docs/rulings)
         men = [replace(m, skills={**m.skills, "HELPED": "star"}) for m in men]
         partners = [replace(m, skills={**m.skills, "HELPED": "star"}) for m in setup.partners]
+    prep.men, prep.partners = men, partners
+    everyone = men + partners
+    prep.everyone = everyone
+    plans = list(setup.plans) or [Plan()] * (n + len(setup.partners))
+    prep.plan_of = {id(m): plans[k] for k, m in enumerate(everyone)}
+    prep.helping = any(p.call_for_help != "never" for p in plans)
+    # each side that may call for help: his plan's, or in a tag match either partner's
+    prep.can_help = [any(prep.plan_of[id(m)].call_for_help != "never" for m in ([men[k], partners[k]] if partners else [men[k]])) for k in range(n)]
+    prep.moves_of = {id(m): {**m.signature_moves, **dict(plans[k].signature_moves)} for k, m in enumerate(everyone)}
+    every_space = frozenset(shapes)
+    by_shape: dict = {}
+    for space, shape in shapes.items():
+        by_shape.setdefault(shape, set()).add(space)
+    tv = tables["tv"]["tables"].get(setup.tv_table) or {}
+    info = {}
+    for m in everyone:
+        # 3.d: star anywhere; square or circle only on such spaces
+        able = {kind: every_space if symbol == "star" else frozenset(by_shape.get(symbol, ())) for kind, symbol in m.skills.items()}
+        tiers = m.tiers if isinstance(m.tiers, tuple) else setup.tiers
+        info[id(m)] = (able, tv.get(m.tv_grade), tiers, KICKOUT.get(m.tv_grade), f"{m.name} d6 points", f"{m.name} square icon 1d6",
+                       tuple(f"{m.name} kickout {k + 1} (2d6 as d66)" for k in range(3)), f"{m.name} finisher (2d6 as d66)")
+    prep.info = info
+    prep.team = teams_of(setup)
+    prep.every_man = setup.mode in ("every_man", "four_play")
+    prep.wild_purpose = f"Wild Card chart ({setup.chart}) 2d6"
+    prep.order_purpose = "test of strength: 1d6 each, " + ("favored first" if (setup.ring or n) == 2 else "in billing order")
+    prep.reach = frozenset(pins) | {finish}  # where a token that moves forward makes an attempt (8.a, 8.b)
+    if len(_PREPARED) >= 256:
+        _PREPARED.clear()
+    _PREPARED[key] = (setup, prep)
+    return prep
+
+
+_PREPARED: dict = {}
+_DECKS: dict = {}
+_CASTS: dict = {}
+D6 = -1  # a card's points are 1d6
+NO_PLAN = Plan()
+NOWHERE: frozenset = frozenset()
+
+
+def _deck(cards: list) -> list:
+    """Each FAC as (card, type, base points or D6 (None: read by `_points`), square icon,
+    in control, a special card, a skill card), read once a deck."""
+    key = id(cards)
+    hit = _DECKS.get(key)
+    if hit is not None and hit[0] is cards:
+        return hit[1]
+    made = []
+    for card in cards:
+        kind, points = card["type"], card.get("points")
+        if kind in ("TV_MOVE", "GRUDGE"):
+            base = None
+        elif points == "d6":
+            base = D6
+        else:
+            try:
+                base = int(points or 0)
+            except (TypeError, ValueError):
+                base = None
+        special = kind in SPECIAL_FACS
+        skill = not special and kind not in ("TRAILING", "TV_MOVE", "SIGNATURE", "GRUDGE") and base is not None
+        made.append((card, kind, base, bool(card.get("square")), bool(card.get("control")), special, skill))
+    if len(_DECKS) >= 64:
+        _DECKS.clear()
+    _DECKS[key] = (cards, made)
+    return made
+
+
+def _cast(entry: dict) -> tuple:
+    """`cast_of`, read once an event."""
+    hit = _CASTS.get(id(entry))
+    if hit is not None and hit[0] is entry:
+        return hit[1]
+    cast = cast_of(entry)
+    if len(_CASTS) >= 4096:
+        _CASTS.clear()
+    _CASTS[id(entry)] = (entry, cast)
+    return cast
+
+
+STORY_PURPOSES = {when: (f"{when} storyline: reel 1d6", f"{when} storyline: event 2d6") for when in ("pre-match", MID_MATCH, "post-match")}
+
+
+def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
+    """Play a match on `dice`. With `record` false (the odds' trial) no line, card list or
+    log is kept and no text is made: the same rolls in the same order, the same result."""
+    prep = _prepare(setup)
+    tables = prep.tables
+    shapes, pins, finish, corner, start = prep.track
+    reach = prep.reach
+    options = setup.options
+    n = len(setup.wrestlers)
+    team = prep.team
+    every_man = prep.every_man
+    men = prep.men
+    partners = prep.partners
     w = list(men)
     names = [x.name for x in w]
     skills_of = [x.skills for x in w]
-    plans = list(setup.plans) or [Plan()] * (n + len(setup.partners))
-    everyone = men + (partners if setup.partners else [])
-    plan_of = {id(m): plans[k] for k, m in enumerate(everyone)}
-    moves_of = {id(m): {**m.signature_moves, **dict(plans[k].signature_moves)} for k, m in enumerate(everyone)}
+    infos = prep.info
+    info = [infos[id(x)] for x in w]
+    plan_of = prep.plan_of
+    side_plan = [plan_of.get(id(x), NO_PLAN) for x in w]
+    moves_of = prep.moves_of
     size = setup.ring or n
     ring = list(range(size))  # the sides in the ring, in billing order
     pool = list(range(size, n))
@@ -238,9 +350,14 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     kickout_chips = set(sorted(pins)[:2]) if options.increased_kickouts else set()
     last_scorer: int | None = None
     tagging, first_to = bool(setup.partners), setup.first_to
-    state = {"winner": None, "method": "time_limit", "ref_down": False, "over": False}
+    winner: int | None = None
+    loser: int | None = None
+    method = "time_limit"
+    ref_down = over = False
     hot = setup.hotbox
     allies, foes = hot.get("allies") or [], hot.get("foes") or []
+    roll = dice.roll
+    cage = setup.chart == "cage"
 
     note = lines.append
 
@@ -253,13 +370,15 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             pos[i] = space
 
     def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
-        note((drawn, kind, text, who, points, tuple(pos)))
+        if record:
+            note((drawn, kind, text, who, points, tuple(pos)))
 
     def says(kind: str, phrase: str, who: int | None = None, points: int = 0, wrap: tuple | None = None, /, **values) -> None:
         """A line in the commentary's words (data/commentary.yaml): the phrase kind and its
         fields; the wrestler it is about gives its alignment."""
-        facts = _ALIGNED.get(w[who].alignment) or {"alignment": w[who].alignment} if who is not None else _NO_FACTS
-        note((drawn, kind, (TOLD, (phrase, values, facts, wrap)), who, points, tuple(pos)))
+        if record:
+            facts = _ALIGNED.get(w[who].alignment) or {"alignment": w[who].alignment} if who is not None else _NO_FACTS
+            note((drawn, kind, (TOLD, (phrase, values, facts, wrap)), who, points, tuple(pos)))
 
     def leader() -> int:
         best = ring[0]
@@ -272,15 +391,26 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         """7: the trailing wrestler; tied, the first billed, but on TRAILING cards the underdog
         ("the UNDERDOG is considered trailing if tied"), the last billed."""
         sides = among or ring
-        low = min(pos[k] for k in sides)
-        tied = [k for k in sides if pos[k] == low]
-        return tied[-1] if card_trailing else tied[0]
+        best = sides[0]
+        low = pos[best]
+        if card_trailing:
+            for k in sides:
+                if pos[k] <= low:
+                    best, low = k, pos[k]
+        else:
+            for k in sides:
+                if pos[k] < low:
+                    best, low = k, pos[k]
+        return best
 
     def target(i: int) -> int:
         """Whom side i pins or finishes: the opponent furthest behind; tied, the last billed."""
-        opponents = [k for k in ring if team[k] != team[i]]
-        low = min(pos[k] for k in opponents)
-        return [k for k in opponents if pos[k] == low][-1]
+        mine = team[i]
+        best = low = None
+        for k in ring:
+            if team[k] != mine and (low is None or pos[k] <= low):
+                best, low = k, pos[k]
+        return best
 
     def whom(who: str) -> list[int]:
         if who == "favored":  # ruling: the first billed still in the ring (9.d.ii eliminates)
@@ -298,11 +428,11 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         return []
 
     def plan(i: int) -> Plan:
-        return plan_of.get(id(w[i]), Plan())
+        return side_plan[i]
 
     def score(i: int, points: int, why: str, from_card: bool = False) -> None:
         nonlocal last_scorer
-        if state["winner"] is not None:  # the match is over: nothing moves after the fall
+        if winner is not None:  # the match is over: nothing moves after the fall
             return
         if skip[i]:
             skip[i] = False
@@ -324,34 +454,41 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         pos[i] = space = space if space < finish else finish
         knocked[i] = False
         last_scorer = i
-        note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": why}, _ALIGNED.get(w[i].alignment, _NO_FACTS), None)),
-              i, points, tuple(pos)))  # `says`, inlined: the commonest line
+        if record:
+            note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": why}, _ALIGNED.get(w[i].alignment, _NO_FACTS), None)),
+                  i, points, tuple(pos)))  # `says`, inlined: the commonest line
         if chips:
             landed(i)
-        attempt(i)
-        if tagging and state["winner"] is None:
+        if first_to is not None or pos[i] in reach:  # else `attempt` has nothing to do
+            attempt(i)
+        if tagging and winner is None:
             tag(i)
 
-    def wants_object(i: int) -> bool:
-        choice = plan(i).use_object
-        return choice == "always" or choice == "when_trailing" and trailing() == i
+    # the closures a match may not need are made only where they can be called: each costs
+    # time every match (issue 18: the odds play a match in tens of microseconds)
+    if options.objects or options.weapons:
+        def wants_object(i: int) -> bool:
+            choice = plan(i).use_object
+            return choice == "always" or choice == "when_trailing" and trailing() == i
 
-    def landed(i: int) -> None:
-        """10.b: "If a wrestler lands exactly on the space, they gain the object. Roll 1d6 and
-        move forward that many spaces"."""
-        if pos[i] in chips:
-            chips.discard(pos[i])
-            held[i] = True
-            spaces = dice.die(6, f"{names[i]} gains an object: 1d6 forward")
-            put(i, pos[i] + spaces)
-            says("object", "object_found", i, spaces, name=names[i], spaces=spaces, space=pos[i])
+        if options.objects:
+            def landed(i: int) -> None:
+                """10.b: "If a wrestler lands exactly on the space, they gain the object. Roll 1d6 and
+                move forward that many spaces"."""
+                if pos[i] in chips:
+                    chips.discard(pos[i])
+                    held[i] = True
+                    spaces = dice.die(6, f"{names[i]} gains an object: 1d6 forward")
+                    put(i, pos[i] + spaces)
+                    says("object", "object_found", i, spaces, name=names[i], spaces=spaces, space=pos[i])
 
     def tag(i: int) -> None:
         """9.c: "When a wrestler scores, they tag out to their partner"; 10.c the advanced table."""
         if options.advanced_tag:
             roll = dice.die(6, f"advanced tag table 1d6 ({names[i]} scored)")
             entry = tables["advanced"]["tag_table"][roll]
-            say("tag", entry["text"].format(team=names[i]), i)
+            if record:
+                say("tag", entry["text"].format(team=names[i]), i)
             if entry.get("other_scores"):
                 others = [k for k in ring if team[k] != team[i]]
                 for k in others:
@@ -359,7 +496,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                 retell()
                 for k in others:
                     attempt(k)
-                    if state["winner"] is not None:
+                    if winner is not None:
                         return
                     switch(k)
                 return
@@ -367,50 +504,58 @@ def resolve(setup: Setup, dice: Dice) -> Result:
                 put(i, pos[i] + entry["points"])
                 retell()
                 attempt(i)
-                if state["winner"] is not None:
+                if winner is not None:
                     return
             if not entry.get("switch"):
                 return
         switch(i)
 
-    def switch(i: int) -> None:
-        partner = partners[i] if w[i] is men[i] else men[i]
-        says("tag", "tag_out", i, name=names[i], partner=partner.name)
-        w[i], names[i], skills_of[i] = partner, partner.name, partner.skills
-        performers.clear()
-        performing[:] = [None] * n
-        if options.refreshment:  # 10.c.ii
-            for k in ring:
-                if team[k] != team[i] and pos[k] > start:
-                    put(k, pos[k] - 1)
-                    says("tag", "fresh_man", k, name=names[k], space=pos[k])
+    if tagging:
+        def switch(i: int) -> None:
+            partner = partners[i] if w[i] is men[i] else men[i]
+            if record:
+                says("tag", "tag_out", i, name=names[i], partner=partner.name)
+                performers.clear()
+                performing[:] = [None] * n
+            w[i], names[i], skills_of[i], info[i], side_plan[i] = partner, partner.name, partner.skills, infos[id(partner)], plan_of[id(partner)]
+            if options.refreshment:  # 10.c.ii
+                for k in ring:
+                    if team[k] != team[i] and pos[k] > start:
+                        put(k, pos[k] - 1)
+                        says("tag", "fresh_man", k, name=names[k], space=pos[k])
 
-    def kickout_grade(d: int, space: int) -> str:
-        """10.g: AAA on a chipped PIN space; elsewhere a grade worse per chip on his card."""
-        if space in kickout_chips:
-            return "AAA"
-        return GRADES[min(len(GRADES) - 1, GRADES.index(w[d].tv_grade) + card_chips[d])]
+    if options.increased_kickouts:
+        def kickout_grade(d: int, space: int) -> str:
+            """10.g: AAA on a chipped PIN space; elsewhere a grade worse per chip on his card."""
+            if space in kickout_chips:
+                return "AAA"
+            return GRADES[min(len(GRADES) - 1, GRADES.index(w[d].tv_grade) + card_chips[d])]
 
     def attempt(i: int) -> None:
         """8.a, 12.3.a "Attacker reaches PIN space": a token that moved forward onto a PIN space
         pins; one knocked back onto it (a foe's run-in, a chart's step back) does not."""
-        if state["winner"] is not None or state["over"] or knocked[i] or every_man and i not in ring:
+        if winner is not None or over or knocked[i] or every_man and i not in ring:
             return
         if first_to is not None and pos[i] >= first_to:
             fall(i, target(i), "reached")
             return
         if pos[i] in pins:  # 8.a: three kickout rolls for the defender
             o = target(i)
-            if state["ref_down"]:
+            if ref_down:
                 says("pin", "pin_ref_down", i, attacker=names[i], defender=names[o])
                 return
-            grade = kickout_grade(o, pos[i]) if options.increased_kickouts else w[o].tv_grade
+            if options.increased_kickouts:
+                grade = kickout_grade(o, pos[i])
+                top = KICKOUT[grade]
+            else:
+                grade, top = w[o].tv_grade, info[o][3]
+            purposes = info[o][6]
             rolls = []
             for k in range(3):
-                faces = dice.roll(2, 6, f"{names[o]} kickout {k + 1} (2d6 as d66)")
-                roll = d66(faces[0], faces[1])
-                rolls.append(roll)
-                if kicks_out(grade, roll):
+                faces = roll(2, 6, purposes[k])
+                got = faces[0] * 10 + faces[1]  # d66 (3.e)
+                rolls.append(got)
+                if 11 <= got <= top:  # `kicks_out` (8.a)
                     says("pin", "kickout", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
                     if pos[i] in kickout_chips:
                         kickout_chips.discard(pos[i])
@@ -419,27 +564,31 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             says("pin", "pinfall", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
             fall(i, o, "pin")
         elif pos[i] == finish:  # 8.b
-            faces = dice.roll(2, 6, f"{names[i]} finisher (2d6 as d66)")
-            roll = d66(faces[0], faces[1])
+            faces = roll(2, 6, info[i][7])
+            got = faces[0] * 10 + faces[1]
             low, high = w[i].finisher_range
-            move = plan(i).finisher_name or w[i].finisher_name
-            if low <= roll <= high:
-                says("finisher", "finisher_hit", i, attacker=names[i], defender=names[target(i)], move=move, roll=roll, low=low, high=high)
+            if low <= got <= high:
+                if record:
+                    move = plan(i).finisher_name or w[i].finisher_name
+                    says("finisher", "finisher_hit", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high)
                 fall(i, target(i), "finisher")
             else:
-                defender = names[target(i)]
                 put(i, corner)
-                says("finisher", "finisher_countered", i, attacker=names[i], defender=defender, move=move, roll=roll, low=low, high=high, corner=corner)
+                if record:
+                    move = plan(i).finisher_name or w[i].finisher_name
+                    says("finisher", "finisher_countered", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high,
+                         corner=corner)
 
-    def fall(i: int, o: int, method: str) -> None:
+    def fall(i: int, o: int, how: str) -> None:
         """A pin or finisher ends a match, or in every man for himself eliminates (9.d.ii)."""
+        nonlocal winner, method, loser
         if not every_man or len(ring) == 2:
-            state.update(winner=i, method=method, loser=o)
+            winner, method, loser = i, how, o
             if every_man:
-                out.append((o, i, method, drawn))
+                out.append((o, i, how, drawn))
             return
         ring.remove(o)
-        out.append((o, i, method, drawn))
+        out.append((o, i, how, drawn))
         says("elimination", "elimination", i, loser=names[o], winner=names[i])
         performers.clear()
         if pool:  # 9.e.iii: "Replace eliminated wrestlers to extend the match"
@@ -450,19 +599,21 @@ def resolve(setup: Setup, dice: Dice) -> Result:
 
     def retell() -> None:
         """The last line shows the track after what it tells (its moves made since)."""
-        lines[-1] = lines[-1][:5] + (tuple(pos),)
+        if record:
+            lines[-1] = lines[-1][:5] + (tuple(pos),)
 
-    def effect(eff, text: str, footage: bool = False) -> None:
-        if state["over"]:  # 5.d after the bell: the league's effects only; the result stands
+    def effect(eff, text: str | None, footage: bool = False) -> None:
+        if over:  # 5.d after the bell: the league's effects only; the result stands
             league_only = not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS
-            says("post_match", "after_bell" if league_only else "after_bell_stands", event=text)
+            if record:
+                says("post_match", "after_bell" if league_only else "after_bell_stands", event=text)
             if league_only:
                 effect_league(eff, text)
             return
-        if footage:
+        if record and footage:
             says("storyline", "footage", event=text)
-        else:
-            say("storyline", text)
+        elif record:
+            note((drawn, "storyline", text, None, 0, tuple(pos)))
         if eff == "none" or not isinstance(eff, dict):
             return
         (kind, args), = eff.items()
@@ -492,7 +643,7 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             for i in whom(args["who"]):
                 held[i] = True
 
-    def effect_league(eff, text: str) -> None:
+    def effect_league(eff, text: str | None) -> None:
         if isinstance(eff, dict):
             (kind, args), = eff.items()
             for i in whom(args["who"]):
@@ -500,7 +651,10 @@ def resolve(setup: Setup, dice: Dice) -> Result:
 
     def cast_here(entry: dict) -> bool:
         """Whether the ring holds the heel and the face an event's text or effect names."""
-        return all(whom(role) for role in cast_of(entry))
+        for role in _cast(entry):
+            if not whom(role):
+                return False
+        return True
 
     def event(entry: dict, when: str = "") -> None:
         """A chart or reel event: its text names the HOT BOX ally and foe of the wrestler the
@@ -509,12 +663,18 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         mid-match (7.d) its `mid_text`, else its pre-match `text` told as footage from before
         the bell (never as if the bell had not rung: issue 16)."""
         eff = entry["effect"]
+        if not record:  # no text to tell: the effect alone
+            if not over and when == MID_MATCH and not entry.get("mid_text"):
+                effect(eff, None, footage=True)
+            else:
+                effect(eff, None)
+            return
         named = None
         if isinstance(eff, dict):
             (args,) = eff.values()
             found = whom(args.get("of") or args.get("who") or "favored")
             named = found[0] if found else None
-        if state["over"]:
+        if over:
             text = fill(entry["post_text"], named=named)
         elif when == MID_MATCH:
             if not entry.get("mid_text"):  # a reel without mid_text: told as footage from before the bell
@@ -528,73 +688,83 @@ def resolve(setup: Setup, dice: Dice) -> Result:
     def chart_event(events: dict, purpose: str) -> dict:
         """2d6 on a chart or reel; an event naming a heel or a face the ring does not hold is
         rolled again (rulings), at most CAST_REROLLS times, then nothing happens."""
-        faces = dice.roll(2, 6, purpose)
+        faces = roll(2, 6, purpose)
         entry = events[faces[0] + faces[1]]
         tries = 0
         while not cast_here(entry):
             tries += 1
             if tries > CAST_REROLLS:
                 return NOTHING
-            faces = dice.roll(2, 6, f"{purpose} again: {' and '.join(cast_of(entry))} not in the ring")
+            faces = roll(2, 6, f"{purpose} again: {' and '.join(cast_of(entry))} not in the ring")
             entry = events[faces[0] + faces[1]]
         return entry
 
     def storyline(when: str) -> None:
         reels = tables["reels"]
-        reel = reels["pick"][dice.die(6, f"{when} storyline: reel 1d6")]
-        event(chart_event(reels["reels"][reel]["events"], f"{when} storyline: event 2d6"), when)
+        first, second = STORY_PURPOSES[when]
+        reel = reels["pick"][roll(1, 6, first)[0]]
+        event(chart_event(reels["reels"][reel]["events"], second), when)
 
     performers: dict = {}
     performing = [None] * n  # a singles match's placeholders by performer (cleared when names change)
 
-    def fill(text: str, performer: int | None = None, named: int | None = None) -> str:
-        if "{" not in text:
-            return text
-        return text.format_map(values_for(performer, named))
+    if record:
+        def fill(text: str, performer: int | None = None, named: int | None = None) -> str:
+            if "{" not in text:
+                return text
+            return text.format_map(values_for(performer, named))
 
-    def values_for(performer: int | None = None, named: int | None = None) -> dict:
-        """The placeholders' values for a text performed by, or naming, a side."""
-        key = (performer, named, state["winner"])
-        values = performers.get(key)
-        if values is None:
-            side = named if named is not None else performer if performer is not None else (0 if 0 in ring else ring[0])
-            values = _Fill(underdog=names[ring[-1]],
-                           ally=allies[side] if side < len(allies) else "an ally",
-                           foe=foes[side] if side < len(foes) else "a rival",
-                           grudge=" and ".join(hot.get("grudge") or ()) or "the locker room")
-            heel, face = whom("heel"), whom("face")
-            values.update(favored=names[ring[0]], heel=names[heel[0]] if heel else "the villain", face=names[face[0]] if face else "the hero")
-            if state["winner"] is not None:
-                values.update(performer=names[ring[0]], opponent=names[ring[-1]], winner=names[state["winner"]], loser=names[state["loser"]])
-            else:
-                values.update(performer=names[side], opponent=names[target(side)])
-            if n == 2:  # with more in the ring, who faces whom moves with the tokens
-                performers[key] = values
-        return values
+    if record:
+        def values_for(performer: int | None = None, named: int | None = None) -> dict:
+            """The placeholders' values for a text performed by, or naming, a side."""
+            key = (performer, named, winner)
+            values = performers.get(key)
+            if values is None:
+                side = named if named is not None else performer if performer is not None else (0 if 0 in ring else ring[0])
+                values = _Fill(underdog=names[ring[-1]],
+                               ally=allies[side] if side < len(allies) else "an ally",
+                               foe=foes[side] if side < len(foes) else "a rival",
+                               grudge=" and ".join(hot.get("grudge") or ()) or "the locker room")
+                heel, face = whom("heel"), whom("face")
+                values.update(favored=names[ring[0]], heel=names[heel[0]] if heel else "the villain", face=names[face[0]] if face else "the hero")
+                if winner is not None:
+                    values.update(performer=names[ring[0]], opponent=names[ring[-1]], winner=names[winner], loser=names[loser])
+                else:
+                    values.update(performer=names[side], opponent=names[target(side)])
+                if n == 2:  # with more in the ring, who faces whom moves with the tokens
+                    performers[key] = values
+            return values
 
-    def performer_of(card: dict) -> int | None:
-        kind = card["type"]
+    def performer_of(card: dict, kind: str, control: bool) -> int | None:
         if kind == "TRAILING":
             return trailing(card_trailing=True)
         if kind in ("TV_MOVE", "SIGNATURE"):
             candidates = list(ring)
         elif kind == "GRUDGE":  # 10.h: a wrestler whose tier is worth 0 has no such move
-            able = [k for k in ring if _tier(card, w[k], setup) > 0]
+            tier = TIER_INDEX[card["grudge"]]
+            able = [k for k in ring if info[k][2][tier] > 0]
             if not able:
                 return None
             top = max(w[k].grudge for k in able)
             candidates = [k for k in able if w[k].grudge == top]
             if len(candidates) == 1:
                 return candidates[0]
-        else:
-            candidates = []
-            for k in ring:  # 3.d: star anywhere; square or circle only on such spaces
-                symbol = skills_of[k].get(kind)
-                if symbol is not None and (symbol == "star" or shapes[pos[k]] == symbol):
-                    candidates.append(k)
-            if not candidates:
+        else:  # 3.d: star anywhere; square or circle only on such spaces
+            best = low = None
+            count = 0
+            scorer = False
+            for k in ring:  # in one pass: who qualifies, whether the man in control does, the first of the lowest
+                if pos[k] in info[k][0].get(kind, NOWHERE):
+                    count += 1
+                    if k == last_scorer:
+                        scorer = True
+                    if best is None or pos[k] < low:
+                        best, low = k, pos[k]
+            if not count:
                 return None
-        if card.get("control") and last_scorer in candidates:
+            # in control: the last scorer if he qualifies (ruling); else one alone, or the trailing one (7)
+            return last_scorer if control and scorer else best
+        if control and last_scorer in candidates:
             return last_scorer  # ruling: the wrestler in control performs, if he qualifies
         if not candidates:
             return None
@@ -602,29 +772,51 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return candidates[0]
         return trailing(among=candidates)  # 7: "TRAILING wrestler performs move; if tied, FAVORED"
 
-    def call_for_help() -> None:
-        """A player's choice (docs/rulings): once a match, the HOT BOX ally may be called."""
-        for i in list(ring):
-            choice = plan(i).call_for_help
-            if helped[i] or choice == "never" or choice == "when_trailing" and (trailing() != i or pos[leader()] - pos[i] < 3):
-                continue
-            helped[i] = True
-            roll = dice.die(6, f"{names[i]} calls for help 1d6")
-            entry = tables["advanced"]["help"][roll]
-            spaces = _caged(entry["spaces"], options) if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
-            who = allies[i] if i < len(allies) else "an ally"
-            if entry["spaces"] < 0:
-                who = foes[i] if i < len(foes) else "a rival"
-            behind = pos[leader()] - pos[i]
-            put(i, pos[i] + spaces)
-            told = entry["text"].format(wrestler=names[i], ally=who, foe=who)
-            if choice == "at_once":
-                says("help", "help_at_once", i, spaces, name=names[i], event=told, change=f"{spaces:+d}", space=pos[i])
-            else:
-                says("help", "help_trailing", i, spaces, name=names[i], behind=behind, event=told, change=f"{spaces:+d}", space=pos[i])
-            attempt(i)
-            if state["winner"] is not None:
-                return
+    def points_of(card: dict, kind: str, base: int | None, square: bool, i: int) -> int:
+        """`_points` with the card's and the wrestler's figures read once (7)."""
+        if kind == "TV_MOVE":
+            return info[i][1] if info[i][1] is not None else _points(card, w[i], setup, tables, dice, names[i])
+        if kind == "GRUDGE":
+            return info[i][2][TIER_INDEX[card["grudge"]]]
+        if base is None:
+            return _points(card, w[i], setup, tables, dice, names[i])
+        if base == D6:
+            base = roll(1, 6, info[i][4])[0]
+        if square:
+            base += roll(1, 6, info[i][5])[0]
+        if cage and kind == "HELPED":
+            base = _caged(base, options)  # 9.b: a cage "Reduces effectiveness of outside interference (HELPED quality)"
+        return base
+
+    if prep.helping:
+        def call_for_help() -> None:
+            """A player's choice (docs/rulings): once a match, the HOT BOX ally may be called."""
+            nonlocal helping
+            for i in list(ring):
+                if helped[i]:
+                    continue
+                choice = side_plan[i].call_for_help
+                if choice == "never" or choice == "when_trailing" and (trailing() != i or pos[leader()] - pos[i] < 3):
+                    continue
+                helped[i] = True
+                helping = any(can_help[k] and not helped[k] for k in range(n))  # none left to call: no more looking
+                roll = dice.die(6, f"{names[i]} calls for help 1d6")
+                entry = tables["advanced"]["help"][roll]
+                spaces = _caged(entry["spaces"], options) if setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]  # 9.b
+                who = allies[i] if i < len(allies) else "an ally"
+                if entry["spaces"] < 0:
+                    who = foes[i] if i < len(foes) else "a rival"
+                behind = pos[leader()] - pos[i]
+                put(i, pos[i] + spaces)
+                if record:
+                    told = entry["text"].format(wrestler=names[i], ally=who, foe=who)
+                    if choice == "at_once":
+                        says("help", "help_at_once", i, spaces, name=names[i], event=told, change=f"{spaces:+d}", space=pos[i])
+                    else:
+                        says("help", "help_trailing", i, spaces, name=names[i], behind=behind, event=told, change=f"{spaces:+d}", space=pos[i])
+                attempt(i)
+                if winner is not None:
+                    return
 
     def title_holder(card: dict) -> None:
         """The Title Holder FAC (its `rule` in facs.yaml): the champion in the ring performs
@@ -635,115 +827,160 @@ def resolve(setup: Setup, dice: Dice) -> Result:
             return
         i = holders[0] if len(holders) == 1 else trailing(among=holders)
         points = _points(card, w[i], setup, tables, dice, names[i])
-        belts = " and ".join(setup.champions[w[i].id])
-        text = card["text"].format_map(values_for(i)) if "{" in card["text"] else card["text"]
-        phrase, wrap = _held(drawn, text, names[i])
-        says("fac", phrase, i, points, wrap, name=names[i], belts=belts, rest=text[len(names[i]) + 1:])
+        if record:
+            belts = " and ".join(setup.champions[w[i].id])
+            text = card["text"].format_map(values_for(i)) if "{" in card["text"] else card["text"]
+            phrase, wrap = _held(drawn, text, names[i])
+            says("fac", phrase, i, points, wrap, name=names[i], belts=belts, rest=text[len(names[i]) + 1:])
         score(i, points, "Title Holder", True)
 
     def ref_bump() -> None:
+        nonlocal ref_down
         event(chart_event(tables["reels"]["reels"]["K"]["events"], "ref bump reel K 2d6"))
         if options.ref_bump == "downed":
-            state["ref_down"] = True  # 10.e.iv: "temporary rule-breaking without consequence"
+            ref_down = True  # 10.e.iv: "temporary rule-breaking without consequence"
 
-    def out_of_ring() -> bool:
-        """10.f: a Wild Card may spill outside onto the Out of the Ring board."""
-        board = tables["advanced"]["out_of_ring"]
-        if dice.die(6, "Wild Card: does the fight spill outside? 1d6") not in board["spill"]:
-            return False
-        space = board["spaces"][dice.die(6, "Out of the Ring board 1d6")]
-        tries = 0
-        while not cast_here(space) and tries < CAST_REROLLS:  # rulings: as on a chart, roll again
-            tries += 1
-            space = board["spaces"][dice.die(6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")]
-        says("fac", "spill_outside", fac=drawn, place=space["label"])
-        event(space if cast_here(space) else NOTHING)
-        return True
+    if options.out_of_ring:
+        def out_of_ring() -> bool:
+            """10.f: a Wild Card may spill outside onto the Out of the Ring board."""
+            board = tables["advanced"]["out_of_ring"]
+            if dice.die(6, "Wild Card: does the fight spill outside? 1d6") not in board["spill"]:
+                return False
+            space = board["spaces"][dice.die(6, "Out of the Ring board 1d6")]
+            tries = 0
+            while not cast_here(space) and tries < CAST_REROLLS:  # rulings: as on a chart, roll again
+                tries += 1
+                space = board["spaces"][dice.die(6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")]
+            says("fac", "spill_outside", fac=drawn, place=space["label"])
+            event(space if cast_here(space) else NOTHING)
+            return True
 
     drawn = 0
     played: list = []  # each FAC drawn, for the results (Result.cards)
-    helping = any(p.call_for_help != "never" for p in plans)
+    helping = prep.helping
+    can_help = prep.can_help
     if setup.storylines:
         storyline("pre-match")
-    deck = list(tables["facs"])
+    full = prep.deck
+    deck = list(full)
     quiet = 0
     ref_down_until = 0
     scripted_bump = setup.ref_bump_at
-    roll = dice.roll
-    while state["winner"] is None and drawn < FAC_GUARD:
+    guard = FAC_GUARD
+    boo_rule = setup.boo_rule
+    two = size == 2 and not pool  # the ring is always these two sides
+    while winner is None and drawn < guard:
         if not deck:
-            deck = list(tables["facs"])  # all drawn: the deck is gathered up again
+            deck = list(full)  # all drawn: the deck is gathered up again
         drawn += 1
         dice.round = drawn  # 6.a "Draw FAC" is part of the FAC: its die is logged in its round
         left = len(deck)
         if left > 1:  # drawing at random from what is left is shuffling lazily
             j = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")[0] - 1
             deck[j], deck[-1] = deck[-1], deck[j]
-        card = deck.pop()
-        played.append((None, drawn, card.get("id"), card["type"]))
+        card, kind, base, square, control, special, skill = deck.pop()
+        if record:
+            played.append((None, drawn, card.get("id"), kind))
         if ref_down_until and drawn > ref_down_until:
             ref_down_until = 0
-            if state["ref_down"]:  # only a referee who went down gets up (10.e, `downed`)
-                state["ref_down"] = False
-                says("fac", "ref_up")
-        kind = card["type"]
+            if ref_down:  # only a referee who went down gets up (10.e, `downed`)
+                ref_down = False
+                if record:
+                    says("fac", "ref_up")
         before = pos[:]
-        if kind not in SPECIAL_FACS and scripted_bump != drawn:
-            i = performer_of(card)
-            if i is None:
-                note((drawn, "quiet", (TOLD, ("unused", (_unused_values, (drawn, kind, len(ring))), _NO_FACTS, None)), None, 0, tuple(pos)))
+        if not special and scripted_bump != drawn:
+            if two and skill:  # a skill card between two: `performer_of`, inlined
+                a = pos[0] in info[0][0].get(kind, NOWHERE)
+                b = pos[1] in info[1][0].get(kind, NOWHERE)
+                if a and b:
+                    i = last_scorer if control and last_scorer is not None else 0 if pos[0] <= pos[1] else 1
+                else:
+                    i = 0 if a else 1 if b else None
             else:
-                points = _points(card, w[i], setup, tables, dice, names[i])
-                if kind == "CHEAT" and state["ref_down"]:
+                i = performer_of(card, kind, control)
+            if i is None:
+                if record:
+                    note((drawn, "quiet", (TOLD, ("unused", (_unused_values, (drawn, kind, len(ring))), _NO_FACTS, None)), None, 0, tuple(pos)))
+            else:
+                if base is None:  # TV Move, Grudge (7.b, 7.c) or a card `_points` reads
+                    points = points_of(card, kind, base, square, i)
+                else:  # 7.a: base points, or 1d6, and 1d6 more with the square icon (`points_of`, inlined)
+                    points = base if base != D6 else roll(1, 6, info[i][4])[0]
+                    if square:
+                        points += roll(1, 6, info[i][5])[0]
+                    if cage and kind == "HELPED":
+                        points = _caged(points, options)  # 9.b
+                if kind == "CHEAT" and ref_down:
                     points *= 2  # 10.e.iv: cheating behind the referee's back
-                template = card["text"]
-                values = None
-                if "{" in template:
-                    values = performing[i] if n == 2 else None
-                    if values is None:
-                        values = values_for(i)
-                        if n == 2:
-                            performing[i] = values
-                move_name = moves_of[id(w[i])].get(kind)
-                if move_name:  # the signature move woven into the card's sentence (issue 16), in the table's words
-                    phrase, wrap = _weave(drawn, template.format_map(values) if values is not None else template, names[i])
-                    says("fac", phrase, i, points, wrap, name=names[i], move=move_name)
-                else:  # the card's own words, filled when read
-                    note((drawn, "fac", (_fac_text, (drawn, template, values)), i, points, tuple(pos)))
-                score(i, points, _label(kind), True)
+                if record:
+                    template = card["text"]
+                    values = None
+                    if "{" in template:
+                        values = performing[i] if n == 2 else None
+                        if values is None:
+                            values = values_for(i)
+                            if n == 2:
+                                performing[i] = values
+                    move_name = moves_of[id(w[i])].get(kind)
+                    if move_name:  # the signature move woven into the card's sentence (issue 16), in the table's words
+                        phrase, wrap = _weave(drawn, template.format_map(values) if values is not None else template, names[i])
+                        says("fac", phrase, i, points, wrap, name=names[i], move=move_name)
+                    else:  # the card's own words, filled when read
+                        note((drawn, "fac", (_fac_text, (drawn, template, values)), i, points, tuple(pos)))
+                if points > 0 and not skip[i] and not held[i]:  # `score`, inlined: the commonest move
+                    space = pos[i] + points
+                    pos[i] = space = space if space < finish else finish
+                    knocked[i] = False
+                    last_scorer = i
+                    if record:
+                        note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": _label(kind)},
+                                                     _ALIGNED.get(w[i].alignment, _NO_FACTS), None)), i, points, tuple(pos)))
+                    if chips:
+                        landed(i)
+                    if first_to is not None or pos[i] in reach:
+                        attempt(i)
+                    if tagging and winner is None:
+                        tag(i)
+                else:
+                    score(i, points, _label(kind) if record else "", True)
         elif scripted_bump == drawn:
-            says("fac", "ref_bump_booked", fac=drawn)
+            if record:
+                says("fac", "ref_bump_booked", fac=drawn)
             ref_bump()
             ref_down_until = drawn + 1
         elif kind == "WILD_CARD":
             if not (options.out_of_ring and out_of_ring()):
-                entry = chart_event(tables["wild"][setup.chart], f"Wild Card chart ({setup.chart}) 2d6")
-                says("fac", "wild_card", fac=drawn)
+                entry = chart_event(tables["wild"][setup.chart], prep.wild_purpose)
+                if record:
+                    says("fac", "wild_card", fac=drawn)
                 event(entry)
         elif kind == "REF_BUMP":
-            says("fac", "ref_bump", fac=drawn)
+            if record:
+                says("fac", "ref_bump", fac=drawn)
             if options.ref_bump != "off":
                 ref_bump()
                 ref_down_until = drawn + 1
-            else:
+            elif record:
                 says("fac", "ref_shakes_off")
         elif kind == "HIGHLIGHT_REEL":
-            says("fac", "highlight_reel", fac=drawn)
+            if record:
+                says("fac", "highlight_reel", fac=drawn)
             storyline(MID_MATCH)
         elif kind == "TEST_OF_STRENGTH":
-            order = "favored first" if len(ring) == 2 else "in billing order"
-            rolls = dice.roll(len(ring), 6, f"test of strength: 1d6 each, {order}")
-            says("fac", "test_of_strength", fac=drawn, rolls=", ".join(f"{names[k]} {r}" for k, r in zip(ring, rolls)))
+            rolls = roll(len(ring), 6, prep.order_purpose if len(ring) == size else
+                         f"test of strength: 1d6 each, {'favored first' if len(ring) == 2 else 'in billing order'}")
+            if record:
+                says("fac", "test_of_strength", fac=drawn, rolls=", ".join(f"{names[k]} {r}" for k, r in zip(ring, rolls)))
             top = max(rolls)
             if rolls.count(top) == 1:
                 score(ring[rolls.index(top)], top, "test of strength")
         elif kind == "TITLE_HOLDER":
             title_holder(card)
-        if helping and state["winner"] is None:
+        if helping and winner is None:
             call_for_help()
-        if pos == before and state["winner"] is None:
+        if pos == before and winner is None:
             quiet += 1
-            if setup.boo_rule and quiet >= BOO_AFTER and 0 in ring:  # 10.a
+            if boo_rule and quiet >= BOO_AFTER and 0 in ring:  # 10.a
                 k = dice.die(6, "Boo rule 1d6")
                 put(0, pos[0] + k)
                 says("boo", "boo", 0, name=names[0], spaces=k)
@@ -752,14 +989,16 @@ def resolve(setup: Setup, dice: Dice) -> Result:
         else:
             quiet = 0
     dice.round = 0
-    if state["winner"] is None:  # the guard: told at the bell, not only in the headline (issue 16)
+    if winner is None:  # the guard: told at the bell, not only in the headline (issue 16)
         says("bell", "time_limit", fac=drawn)
-    state["over"] = True  # the bell: the result is final (5.c); what follows is the league's (5.d)
+    over = True  # the bell: the result is final (5.c); what follows is the league's (5.d)
     if setup.storylines:
         storyline("post-match")
+    if not record:
+        return Result(winner, method, drawn, pos, None, league, None, out)
     say("end", "")
     lines = _collapse_quiet(lines)
-    return Result(state["winner"], state["method"], drawn, list(pos), lines, league, dice.take_log(), out, raw=True, cards=played,
+    return Result(winner, method, drawn, list(pos), lines, league, dice.take_log(), out, raw=True, cards=played,
                   key=setup.match_id, facts=match_facts(setup))
 
 

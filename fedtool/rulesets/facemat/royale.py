@@ -18,23 +18,23 @@ METHODS = ("match_up", "quick_play", "four_play")
 QUICK_PLAY_GUARD = 50  # rounds of Quick-Play draws before the field is cut by billing
 
 
-def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> Result:
-    """9.e: cut the field to two by Match-Up or Quick-Play, then a full match; or Four-Play."""
+def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int, record: bool = True) -> Result:
+    """9.e: cut the field to two by Match-Up or Quick-Play, then a full match; or Four-Play.
+    With `record` false (the odds' trial) no line or log is kept: the same rolls, the same result."""
     if method == "four_play":
-        return resolve(replace(setup, mode="four_play", ring=4), dice)
+        return resolve(_variant(setup, mode="four_play", ring=4), dice, record)
     lines: list[Line] = []
     log: list = []
     out: list = []  # (side, by side, method, FAC)
     cards: list = []  # each FAC drawn on the way to the final two (Result.cards)
     if method == "match_up":
-        field = match_up(setup, dice, mini_match_to, lines, log, out, cards)
+        field = match_up(setup, dice, mini_match_to, lines, log, out, cards, record)
     else:
-        field = quick_play(setup, dice, lines, out, cards)
-        log.extend(dice.take_log())
+        field = quick_play(setup, dice, lines, out, cards, record)
+        if record:
+            log.extend(dice.take_log())
     final = _subset(setup, field, storylines=True)
-    result = resolve(final, dice)
-    lines.append(told_line(0, "storyline", "final_two", _zeros(setup), first=setup.wrestlers[field[0]].name, second=setup.wrestlers[field[1]].name))
-    lines.extend(_widen(ln, field, len(setup.wrestlers)) for ln in result.lines)
+    result = resolve(final, dice, record)
     winner = None if result.winner is None else field[result.winner]
     if winner is not None:
         out.append((field[1 - result.winner], winner, result.method, result.facs))
@@ -42,12 +42,17 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> 
     for k, side in enumerate(field):
         positions[side] = result.positions[k]
     league = [(field[i], kind, change, why) for i, kind, change, why in result.league]
+    if not record:
+        return Result(winner, result.method, result.facs, positions, None, league, None, out)
+    lines.append(told_line(0, "storyline", "final_two", _zeros(setup), first=setup.wrestlers[field[0]].name, second=setup.wrestlers[field[1]].name))
+    lines.extend(_widen(ln, field, len(setup.wrestlers)) for ln in result.lines)
     cards += [("final", fac, card, kind) for _, fac, card, kind in result.cards]
     return Result(winner, result.method, result.facs, positions, lines, league, log + result.log, out, cards=cards,
                   key=setup.match_id, facts={**match_facts(setup), "match_type": "battle_royale"})
 
 
-def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: list, out: list, cards: list | None = None) -> list[int]:
+def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: list, out: list, cards: list | None = None,
+             record: bool = True) -> list[int]:
     """9.e.i: "Pair wrestlers for mini-matches; winners advance until two remain". Pairs go in
     billing order; an odd man out gets a bye. A mini-match has no storylines and ends when a
     token reaches `mini_match_to` (a pin, a finisher or that space: over the top rope)."""
@@ -59,30 +64,33 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
         pairs = [field[k:k + 2] for k in range(0, len(field) - 1, 2)]
         bye = field[-1] if len(field) % 2 else None
         for a, b in pairs:
-            mini = replace(_subset(setup, [a, b], storylines=False), first_to=mini_match_to)
-            result = resolve(mini, dice)
+            mini = _subset(setup, [a, b], storylines=False, first_to=mini_match_to)
+            result = resolve(mini, dice, record)
+            if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
+                winner, loser = a, b
+            else:
+                winner, loser = (a, b)[result.winner], (a, b)[1 - result.winner]
+            out.append((loser, winner, result.method, result.facs))
+            advancing.append(winner)
+            if not record:
+                continue
             log.extend(result.log)
             if cards is not None:
                 cards += [(f"mini-match {stage}: {setup.wrestlers[a].id} vs. {setup.wrestlers[b].id}", fac, card, kind) for _, fac, card, kind in result.cards]
             lines.append(told_line(0, "storyline", "mini_match", _zeros(setup), stage=stage, first=setup.wrestlers[a].name, second=setup.wrestlers[b].name))
             lines.extend(_widen(ln, [a, b], len(setup.wrestlers)) for ln in result.lines if ln.kind not in ("end", "bell"))  # a draw: "outlasted", below
-            if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
-                winner, loser = a, b
-            else:
-                winner, loser = (a, b)[result.winner], (a, b)[1 - result.winner]
             how = {"pin": "pinned", "finisher": "finished", "reached": "thrown over the top rope"}.get(result.method, "outlasted")
             lines.append(told_line(result.facs, "elimination", "mini_elimination", _zeros(setup), loser=setup.wrestlers[loser].name,
                                    winner=setup.wrestlers[winner].name, how=how))
-            out.append((loser, winner, result.method, result.facs))
-            advancing.append(winner)
         if bye is not None:
-            lines.append(told_line(0, "storyline", "bye", _zeros(setup), name=setup.wrestlers[bye].name))
+            if record:
+                lines.append(told_line(0, "storyline", "bye", _zeros(setup), name=setup.wrestlers[bye].name))
             advancing.append(bye)
         field = sorted(advancing)
     return field
 
 
-def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | None = None) -> list[int]:
+def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | None = None, record: bool = True) -> list[int]:
     """9.e.ii: "Draw FACs for each wrestler; eliminate those who fail to score until two
     remain". Each round every wrestler left draws one FAC (in billing order, from one deck)
     and scores if he could perform it alone at the Start space; cards no one performs (Wild
@@ -94,6 +102,8 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | N
     passive = {"WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"}
     field = list(range(len(setup.wrestlers)))
     deck: list = []
+    roll = dice.roll
+    draws = [f"Quick-Play: {man.name} draws a FAC: d" for man in setup.wrestlers]  # the purpose, less the die's size
     for round_no in range(1, QUICK_PLAY_GUARD + 1):
         failed = []
         for side in field:
@@ -101,46 +111,49 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | N
             while True:
                 if not deck:
                     deck = list(tables["facs"])
-                j = dice.die(len(deck), f"Quick-Play: {man.name} draws a FAC: d{len(deck)}") - 1 if len(deck) > 1 else 0
+                left = len(deck)
+                j = roll(1, left, f"{draws[side]}{left}")[0] - 1 if left > 1 else 0
                 deck[j], deck[-1] = deck[-1], deck[j]
                 card = deck.pop()
-                if cards is not None:
+                if cards is not None and record:
                     cards.append((f"quick-play round {round_no}: {man.id}", round_no, card.get("id"), card["type"]))
                 if card["type"] not in passive:
                     break
             kind = card["type"]
             symbol = man.skills.get(kind)
             scores = kind in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING") or symbol == "star" or symbol == start_shape
-            lines.append(told_line(round_no, "fac", "quick_play_scores" if scores else "quick_play_fails", _zeros(setup), side,
-                                   facts={"alignment": man.alignment}, round=round_no, name=man.name, card=kind.replace("_", " ").title()))
             if not scores:
                 failed.append(side)
+            if not record:
+                continue
+            lines.append(told_line(round_no, "fac", "quick_play_scores" if scores else "quick_play_fails", _zeros(setup), side,
+                                   facts={"alignment": man.alignment}, round=round_no, name=man.name, card=kind.replace("_", " ").title()))
         if failed and len(field) - len(failed) >= 2:
             for side in failed:
-                lines.append(told_line(round_no, "elimination", "quick_play_out", _zeros(setup), name=setup.wrestlers[side].name))
+                if record:
+                    lines.append(told_line(round_no, "elimination", "quick_play_out", _zeros(setup), name=setup.wrestlers[side].name))
                 out.append((side, None, "quick_play", round_no))
             field = [k for k in field if k not in failed]
-        elif failed:
+        elif failed and record:
             lines.append(told_line(round_no, "storyline", "quick_play_void", _zeros(setup)))
         if len(field) == 2:
             return field
-    lines.append(told_line(QUICK_PLAY_GUARD, "storyline", "quick_play_clock", _zeros(setup)))
+    if record:
+        lines.append(told_line(QUICK_PLAY_GUARD, "storyline", "quick_play_clock", _zeros(setup)))
     for side in field[2:]:
         out.append((side, None, "quick_play", QUICK_PLAY_GUARD))
     return field[:2]
 
 
-def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables: dict | None = None) -> tuple[list[Line], list]:
+def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables: dict | None = None,
+              record: bool = True) -> tuple[list[Line], list]:
     """10.d: an interview segment before a match, on reel I (1d6 1-3) or J (4-6): 2d6 for the
-    event. Its effects are the league's (grudge, tv); the players' promos are read out."""
+    event. Its effects are the league's (grudge, tv); the players' promos are read out. With
+    `record` false (the odds' trial) only the dice are rolled: nothing is told or returned."""
     tables = tables or data()
-    # reels I and J: "{favored} and {underdog} are the two wrestlers in the segment (the better TV grade is favored)"
-    order = sorted(range(len(wrestlers)), key=lambda k: GRADES.index(wrestlers[k].tv_grade))
-    wrestlers, promos = tuple(wrestlers[k] for k in order), tuple(promos[k] if k < len(promos) else "" for k in order)
-    hotbox = {key: [values[k] for k in order] if key in ("allies", "foes") and values else values for key, values in hotbox.items()}
-    reel = "I" if dice.die(6, "interview segment: reel I (1-3) or J (4-6) 1d6") <= 3 else "J"
+    order, wrestlers, aligned = _segment(wrestlers)
+    reel = "I" if dice.roll(1, 6, "interview segment: reel I (1-3) or J (4-6) 1d6")[0] <= 3 else "J"
     events = tables["reels"]["reels"][reel]["events"]
-    aligned = {role: [k for k, w in enumerate(wrestlers) if w.alignment == role][:1] for role in ("heel", "face")}  # the first billed of each
     faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6")
     entry = events[faces[0] + faces[1]]
     for _ in range(CAST_REROLLS):  # rulings: an event naming a heel or a face the pair lacks is rolled again
@@ -152,6 +165,10 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     else:
         if any(not aligned[role] for role in cast_of(entry)):
             entry = NOTHING
+    if not record:
+        return [], []
+    promos = tuple(promos[k] if k < len(promos) else "" for k in order)
+    hotbox = {key: [values[k] for k in order] if key in ("allies", "foes") and values else values for key, values in hotbox.items()}
     lines = [told_line(0, "interview", "interview_promo", (0, 0), facts={"alignment": wrestlers[k].alignment}, name=wrestlers[k].name, promo=promo)
              for k, promo in enumerate(promos) if promo]
     effect = entry["effect"]
@@ -177,13 +194,59 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     return lines, league
 
 
-def _subset(setup: Setup, sides: list[int], storylines: bool) -> Setup:
-    """A two-man match between some of a battle royale's entrants."""
+def _segment(wrestlers: tuple) -> tuple:
+    """An interview segment's pair in its order (reels I and J: "{favored} and {underdog} are
+    the two wrestlers in the segment (the better TV grade is favored)"), and the first billed
+    heel and face; worked out once a pair."""
+    hit = _SEGMENTS.get(id(wrestlers))
+    if hit is not None and hit[0] is wrestlers:
+        return hit[1]
+    order = sorted(range(len(wrestlers)), key=lambda k: GRADES.index(wrestlers[k].tv_grade))
+    ordered = tuple(wrestlers[k] for k in order)
+    aligned = {role: [k for k, w in enumerate(ordered) if w.alignment == role][:1] for role in ("heel", "face")}  # the first billed of each
+    if len(_SEGMENTS) >= 256:
+        _SEGMENTS.clear()
+    _SEGMENTS[id(wrestlers)] = (wrestlers, (order, ordered, aligned))
+    return order, ordered, aligned
+
+
+_SEGMENTS: dict = {}
+
+
+def _subset(setup: Setup, sides: list[int], storylines: bool, first_to: int | None = None) -> Setup:
+    """A two-man match between some of a battle royale's entrants (made once a setup and
+    pairing: the odds play the same pairings thousands of times)."""
+    key = (id(setup), tuple(sides), storylines, first_to)
+    hit = _SUBSETS.get(key)
+    if hit is not None and hit[0] is setup:
+        return hit[1]
     hot = setup.hotbox
     pick = lambda values: [values[k] for k in sides] if values else []  # noqa: E731
     hotbox = {"allies": pick(hot.get("allies")), "foes": pick(hot.get("foes")), "grudge": hot.get("grudge", [])}
     plans = tuple(setup.plans[k] for k in sides) if setup.plans else ()
-    return replace(setup, wrestlers=tuple(setup.wrestlers[k] for k in sides), hotbox=hotbox, plans=plans, mode="singles", ring=0, storylines=storylines)
+    made = replace(setup, wrestlers=tuple(setup.wrestlers[k] for k in sides), hotbox=hotbox, plans=plans, mode="singles", ring=0, storylines=storylines)
+    if first_to is not None:
+        made = replace(made, first_to=first_to)
+    if len(_SUBSETS) >= 512:
+        _SUBSETS.clear()
+    _SUBSETS[key] = (setup, made)
+    return made
+
+
+def _variant(setup: Setup, **changes) -> Setup:
+    """`replace(setup, **changes)`, made once a setup and change."""
+    key = (id(setup), tuple(sorted(changes.items())))
+    hit = _SUBSETS.get(key)
+    if hit is not None and hit[0] is setup:
+        return hit[1]
+    made = replace(setup, **changes)
+    if len(_SUBSETS) >= 512:
+        _SUBSETS.clear()
+    _SUBSETS[key] = (setup, made)
+    return made
+
+
+_SUBSETS: dict = {}
 
 
 def _zeros(setup: Setup) -> tuple:

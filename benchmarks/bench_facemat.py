@@ -1,0 +1,136 @@
+"""Face to the Mat speed on the odds path (issue 18): matches a second on one core through the
+ruleset's record-free `trial` hook, for every match type the demo fed books (singles with
+the interview segment, grudge, tag, both three-for-alls and the three battle royale
+methods), side by side with two floors measured in the same run, trials interleaved:
+
+- the dice floor: a fresh `SeededDice` making the very calls the match made (the same
+  count, sides and purpose, every roll logged), recorded before the timing: what drawing
+  the match's dice costs through the kernel's dice, with nothing played;
+- the raw floor: the match's d6 count drawn from a closure over a pre-made SHAKE buffer
+  (issue 18's floor: what the dice alone cost in CPython).
+
+Times are this process's CPU time (`time.process_time`), so other work on a loaded machine
+slows the figures less; each line prints the best and the median and the ratios to the
+floors (median over median). Target (issue 18): 30,000 matches/s a core.
+
+    python benchmarks/bench_facemat.py [--matches N] [--trials T] [--only KEY]
+
+Run it with another checkout first on PYTHONPATH to measure that code (the script reads
+only hooks every version has: `trial_setup`, `trial`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import statistics
+import time
+from pathlib import Path
+
+from fedtool.fed.card import load_card
+from fedtool.fed.settings import Fed
+from fedtool.kernel.dice import SeededDice
+from fedtool.rulesets import get_ruleset
+from fedtool.week.booking import book_all, book_match, card_context
+
+ROOT = Path(__file__).resolve().parent.parent
+CASES = {"singles (3/m3, interview)": "3/m3", "grudge (4/m1)": "4/m1", "tag (5/m1)": "5/m1",
+         "two-on-one (t1)": "t1", "every man (t2)": "t2", "royale match-up (r1)": "r1",
+         "royale quick-play (r2)": "r2", "royale four-play (r3)": "r3"}
+
+
+def bookings(fed: Fed) -> dict:
+    found = {}
+    for label, key in CASES.items():
+        if "/" in key:
+            week, match = key.split("/")
+            found[label] = book_match(fed, int(week), match)
+    card = load_card(fed, ROOT / "strategies" / "example-fttm-multi")
+    context = card_context(fed, card, None)
+    by_id = {b.match.id: b for b in book_all(fed, card, context.wrestlers, context.states)}
+    for label, key in CASES.items():
+        if "/" not in key:
+            found[label] = by_id[key]
+    return found
+
+
+class Recorder(SeededDice):
+    """Seeded dice that keep each call's (count, sides, purpose), to replay as the floor."""
+
+    def __init__(self, seed: int) -> None:
+        super().__init__(seed)
+        inner, self.calls = self.roll, []
+
+        def roll(count: int, sides: int, purpose: str) -> bytes:
+            self.calls.append((count, sides, purpose))
+            return inner(count, sides, purpose)
+
+        self.roll = roll  # type: ignore[method-assign]
+
+
+def raw_d6(count: int):
+    """A closure over a pre-made SHAKE buffer mapped onto d6 faces: the cheapest draw."""
+    usable = 252
+    table = bytes((b % 6) + 1 if b < usable else 0 for b in range(256))
+    buffer = hashlib.shake_256(b"floor").digest(count * 2 + 64).translate(table, bytes(range(usable, 256)))
+    at = 0
+
+    def roll(n: int) -> bytes:
+        nonlocal at
+        faces = buffer[at:at + n]
+        at += n
+        return faces
+
+    return roll
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--matches", type=int, default=2000, help="matches a trial")
+    parser.add_argument("--trials", type=int, default=7)
+    parser.add_argument("--only", help="a case label's start (e.g. singles)")
+    args = parser.parse_args()
+    fed = Fed.load(ROOT)
+    ruleset = get_ruleset("facemat")
+    found = bookings(fed)
+    print(f"Face to the Mat on the odds path (the `trial` hook), {args.matches:,} matches a trial, best and median of {args.trials}, "
+          f"one core, CPU time; load average {os.getloadavg()[0]:.1f}")
+    for label, booking in found.items():
+        if args.only and not label.startswith(args.only):
+            continue
+        setup = ruleset.trial_setup(booking)
+        calls = []
+        for seed in range(args.matches):
+            dice = Recorder(seed)
+            ruleset.trial(setup, dice)
+            calls.append(dice.calls)
+        per = [[count for count, _, _ in made] for made in calls]  # the raw floor draws as many d6 a call
+        engine: list[float] = []
+        floor: list[float] = []
+        raw: list[float] = []
+        for trial in range(args.trials):  # interleaved: each trial measures all three once
+            start = time.process_time()
+            for seed in range(args.matches):
+                ruleset.trial(setup, SeededDice(seed))
+            engine.append(args.matches / (time.process_time() - start))
+            start = time.process_time()
+            for seed, made in enumerate(calls):
+                roll = SeededDice(seed).roll
+                for count, sides, purpose in made:
+                    roll(count, sides, purpose)
+            floor.append(args.matches / (time.process_time() - start))
+            roll6 = raw_d6(sum(map(sum, per)))
+            start = time.process_time()
+            for counts in per:
+                for n in counts:
+                    roll6(n)
+            raw.append(args.matches / (time.process_time() - start))
+        best, median = max(engine), statistics.median(engine)
+        print(f"{label:<28} best {best:8,.0f}/s  median {median:8,.0f}/s | dice floor {max(floor):8,.0f}/s ({statistics.median(floor) / median:4.1f}x) "
+              f"| raw floor {max(raw):9,.0f}/s ({statistics.median(raw) / median:5.1f}x) | {sum(map(len, calls)) / len(calls):5.1f} rolls, "
+              f"{sum(map(sum, per)) / len(per):5.1f} dice a match | target 30,000/s: {'met' if best >= 30_000 else 'NOT met'}")
+
+
+if __name__ == "__main__":
+    main()
