@@ -3,8 +3,9 @@ the full path, then the wall time of the whole demo week run.
 
     python benchmarks/bench_matchmatch.py [--matches N] [--trials N] [--skip-week]
 
-For the demo card's week-1 m1 (20 rounds), each figure is matches a second on one core,
-best and median of `--trials` runs (interleaved, so a busy machine slows them alike):
+For the demo card's week-1 m1 (20 rounds), each figure is matches a second of this
+process's CPU time (not wall time: other work on a shared machine would swamp it), best and
+median of `--trials` runs, interleaved:
 
 - the floor: what drawing a match's dice costs in CPython, the mean number of d6 the match
   rolls taken three at a time from a closure over a SHAKE-256 buffer made for the match, as
@@ -57,7 +58,7 @@ def floor_rate(count: int, d6_per_match: int) -> float:
     d6 sliced off three at a time by a closure (the dice's hot path, with nothing logged)."""
     table, delete = _translation(6)
     calls = range(d6_per_match // 3)
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(count):
         key = seed.to_bytes(16, "big", signed=True)
         buffer = hashlib.shake_256(b"%b/d6/%d" % (key, 0)).digest(512).translate(table, delete)
@@ -71,20 +72,20 @@ def floor_rate(count: int, d6_per_match: int) -> float:
 
         for _ in calls:
             take(3)
-    return count / (time.perf_counter() - start)
+    return count / (time.process_time() - start)
 
 
 def full_rate(setup: engine.MatchSetup, count: int, first: int) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(first, first + count):
         engine.resolve(setup, SeededDice(seed))
-    return count / (time.perf_counter() - start)
+    return count / (time.process_time() - start)
 
 
 def odds_rate(booking, count: int, first: int) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     _play("matchmatch", booking, first, count)
-    return count / (time.perf_counter() - start)
+    return count / (time.process_time() - start)
 
 
 def d6_rolled(setup: engine.MatchSetup, count: int) -> int:
@@ -101,17 +102,17 @@ def week_rates(count: int, trials: int) -> tuple[list[float], float, int]:
     rates = []
     rounds = rolls = 0
     for trial in range(trials):
-        start = time.perf_counter()
+        start = time.process_time()
         for i in range(count):
             result = engine.resolve(setups[i % len(setups)], SeededDice(trial * count + i))
             rounds += result.end_round
             rolls += len(result.log)
-        rates.append(count / (time.perf_counter() - start))
+        rates.append(count / (time.process_time() - start))
     return sorted(rates), rounds / (count * trials), rolls // (count * trials)
 
 
 def demo_week_wall_time() -> tuple[float, float]:
-    """`fedtool run 1` on a fresh copy of the demo fed, timed from the shell's view."""
+    """`fedtool run 1` on a fresh copy of the demo fed, timed from the shell's view (wall time)."""
     with tempfile.TemporaryDirectory() as tmp:
         fed = Path(tmp) / "fed"
         for folder in ("rosters", "strategies", "templates"):
