@@ -117,7 +117,7 @@ def test_the_counts_are_the_trials_one_by_one(bookings):
     assert {s.label: s.count for s in report.finishes} == {f"{names[w]} by {m.replace('_', ' ')}": n for (w, m), n in expected.items()}
 
 
-@pytest.mark.parametrize("key", ["3/m1", "3/m3", "2/m2"])
+@pytest.mark.parametrize("key", ["1/m1", "3/m1", "3/m3", "2/m2"])
 def test_processes_change_nothing_but_speed(bookings, key):
     one = simulate(bookings[key], 2600, seed=7, workers=1)
     two = simulate(bookings[key], 2600, seed=7, workers=2)
