@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -37,13 +38,17 @@ def part_vi_booking(fed: Fed):
     return odds.exhibition(fed, [ROOT / PART_VI[1], ROOT / PART_VI[3]], [ROOT / PART_VI[5], ROOT / PART_VI[7]], options)
 
 
-def timed_simulate(booking, matches: int, workers: int | None, chosen: list[int]) -> float:
-    start = time.perf_counter()
+def cpu() -> float:
+    """CPU seconds of this process and of its finished workers."""
+    own, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def timed_simulate(booking, matches: int, workers: int | None) -> tuple[float, float]:
+    """Wall and CPU seconds (workers' included) of one `simulate`."""
+    start, used = time.perf_counter(), cpu()
     odds.simulate(booking, matches, seed=1, workers=workers)
-    elapsed = time.perf_counter() - start
-    if workers is not None:
-        chosen.append(workers)
-    return elapsed
+    return time.perf_counter() - start, cpu() - used
 
 
 def command(args: list[str]) -> float:
@@ -78,12 +83,14 @@ def main() -> None:
         ones, policies = [], []
         chosen.clear()
         for _ in range(options.repeats):
-            ones.append(timed_simulate(booking, n, 1, []))
-            policies.append(timed_simulate(booking, n, None, []))
+            ones.append(timed_simulate(booking, n, 1))
+            policies.append(timed_simulate(booking, n, None))
         picks = ", ".join(map(str, sorted(set(chosen))))
-        print(f"{label:<38} n={n:>7,}  1 worker best {min(ones):6.3f} s median {statistics.median(ones):6.3f} s   "
-              f"policy ({picks} worker{'s' if picks != '1' else ''}) best {min(policies):6.3f} s median {statistics.median(policies):6.3f} s   "
-              f"policy/one {min(policies) / min(ones):4.2f}x best {statistics.median(policies) / statistics.median(ones):4.2f}x median")
+        one_wall, policy_wall = [w for w, _ in ones], [w for w, _ in policies]
+        print(f"{label:<38} n={n:>7,}  1 worker best {min(one_wall):6.3f} s median {statistics.median(one_wall):6.3f} s   "
+              f"policy ({picks} worker{'s' if picks != '1' else ''}) best {min(policy_wall):6.3f} s median {statistics.median(policy_wall):6.3f} s   "
+              f"policy/one {min(policy_wall) / min(one_wall):4.2f}x best {statistics.median(policy_wall) / statistics.median(one_wall):4.2f}x median; "
+              f"CPU {statistics.median(c for _, c in policies) / statistics.median(c for _, c in ones):4.2f}x one worker's")
     print(f"load average {os.getloadavg()[0]:.1f} at the end")
     if options.skip_command:
         return
