@@ -1,13 +1,29 @@
-"""MatchMatch speed: 20-round matches resolved per second on one core (no rendering, no
-database, every roll logged), and the wall time of the whole demo week run.
+"""MatchMatch speed, side by side in one process: the odds path against the dice floor and
+the full path, then the wall time of the whole demo week run.
 
-    python benchmarks/bench_matchmatch.py [--matches N]
+    python benchmarks/bench_matchmatch.py [--matches N] [--trials N] [--skip-week]
+
+For the demo card's week-1 m1 (20 rounds), each figure is matches a second of this
+process's CPU time (not wall time: other work on a shared machine would swamp it), best and
+median of `--trials` runs, interleaved:
+
+- the floor: what drawing a match's dice costs in CPython, the mean number of d6 the match
+  rolls taken three at a time from a closure over a SHAKE-256 buffer made for the match, as
+  `SeededDice` makes it;
+- the full path: `engine.resolve`, every round recorded and every roll logged (the weekly run);
+- the odds path: `MatchMatch.trial` on the setup `trial_setup` built once, as `fedtool odds`
+  plays it (`week.odds._play`: a fresh `SeededDice` per trial). Target (issue 18): at least
+  45,000 a second on one core, within 3x of the floor.
+
+Then the older figure: every week-1 match in turn on the full path.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -15,12 +31,13 @@ import time
 from pathlib import Path
 
 from fedtool.fed.card import load_card
-from fedtool.kernel.dice import SeededDice
-from fedtool.kernel.errors import Collector
 from fedtool.fed.settings import Fed
-from fedtool.rulesets.matchmatch import engine
+from fedtool.kernel.dice import SeededDice, _translation
+from fedtool.kernel.errors import Collector
 from fedtool.league.sheets import load_wrestlers
-from fedtool.week.booking import book_all
+from fedtool.rulesets.matchmatch import engine
+from fedtool.week.booking import book_all, book_match
+from fedtool.week.odds import _play
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -36,47 +53,113 @@ def week_one_setups() -> list[engine.MatchSetup]:
     return [b.setup for b in book_all(fed, card, wrestlers, states)]
 
 
-def matches_per_second(count: int, trials: int) -> tuple[list[float], float, int]:
-    """Rates of `trials` runs of `count` matches each (as timeit does: the machine is shared,
-    so the best run is the engine's speed and the median what to expect)."""
+def floor_rate(count: int, d6_per_match: int) -> float:
+    """The dice alone: per match one SHAKE-256 block mapped onto d6 faces, then the match's
+    d6 sliced off three at a time by a closure (the dice's hot path, with nothing logged)."""
+    table, delete = _translation(6)
+    calls = range(d6_per_match // 3)
+    start = time.process_time()
+    for seed in range(count):
+        key = seed.to_bytes(16, "big", signed=True)
+        buffer = hashlib.shake_256(b"%b/d6/%d" % (key, 0)).digest(512).translate(table, delete)
+        at = 0
+
+        def take(n: int) -> bytes:
+            nonlocal at
+            faces = buffer[at:at + n]
+            at += n
+            return faces
+
+        for _ in calls:
+            take(3)
+    return count / (time.process_time() - start)
+
+
+def full_rate(setup: engine.MatchSetup, count: int, first: int) -> float:
+    start = time.process_time()
+    for seed in range(first, first + count):
+        engine.resolve(setup, SeededDice(seed))
+    return count / (time.process_time() - start)
+
+
+def odds_rate(booking, count: int, first: int) -> float:
+    start = time.process_time()
+    _play("matchmatch", booking, first, count)
+    return count / (time.process_time() - start)
+
+
+def d6_rolled(setup: engine.MatchSetup, count: int) -> int:
+    """The mean number of d6 a match of `setup` rolls (from the full path's logs)."""
+    total = 0
+    for seed in range(count):
+        total += sum(len(faces) for _, _, faces in engine.resolve(setup, SeededDice(seed)).log)
+    return round(total / count)
+
+
+def week_rates(count: int, trials: int) -> tuple[list[float], float, int]:
+    """Every week-1 match in turn on the full path."""
     setups = week_one_setups()
     rates = []
     rounds = rolls = 0
     for trial in range(trials):
-        start = time.perf_counter()
+        start = time.process_time()
         for i in range(count):
             result = engine.resolve(setups[i % len(setups)], SeededDice(trial * count + i))
             rounds += result.end_round
             rolls += len(result.log)
-        rates.append(count / (time.perf_counter() - start))
+        rates.append(count / (time.process_time() - start))
     return sorted(rates), rounds / (count * trials), rolls // (count * trials)
 
 
-def demo_week_wall_time() -> float:
-    """`fedtool run 1` on a fresh copy of the demo fed, timed from the shell's view."""
+def demo_week_wall_time() -> tuple[float, float]:
+    """`fedtool run 1` on a fresh copy of the demo fed, timed from the shell's view (wall time)."""
     with tempfile.TemporaryDirectory() as tmp:
         fed = Path(tmp) / "fed"
-        shutil.copytree(ROOT / "rosters", fed / "rosters")
-        shutil.copytree(ROOT / "strategies", fed / "strategies")
-        shutil.copytree(ROOT / "templates", fed / "templates")
-        fedtool = shutil.which("fedtool") or sys.exit("fedtool is not installed (pip install -e .)")
+        for folder in ("rosters", "strategies", "templates"):
+            shutil.copytree(ROOT / folder, fed / folder)
+        command = [sys.executable, "-m", "fedtool"]
         start = time.perf_counter()
-        subprocess.run([fedtool, "--help"], check=True, capture_output=True)
+        subprocess.run([*command, "--help"], check=True, capture_output=True, cwd=ROOT)
         startup = time.perf_counter() - start
         start = time.perf_counter()
-        subprocess.run([fedtool, "run", "1", "--fed", str(fed)], check=True, capture_output=True)
+        subprocess.run([*command, "run", "1", "--fed", str(fed)], check=True, capture_output=True, cwd=ROOT)
         return time.perf_counter() - start, startup
 
 
+def show(label: str, rates: list[float], floor: list[float] | None, extra: str = "") -> None:
+    best, median = max(rates), statistics.median(rates)
+    against = f"   floor/this {max(floor) / best:5.2f}x best, {statistics.median(floor) / median:5.2f}x median" if floor else ""
+    print(f"{label:<40} best {best:10,.0f}/s  median {median:10,.0f}/s{against}{extra}")
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=10000, help="matches per trial")
     parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--skip-week", action="store_true", help="leave out the demo week's wall time")
     args = parser.parse_args()
-    rates, mean_rounds, mean_rolls = matches_per_second(args.matches, args.trials)
-    print(f"MatchMatch: {rates[-1]:,.0f} matches/s on one core, best of {args.trials} trials "
-          f"(median {rates[len(rates) // 2]:,.0f}, worst {rates[0]:,.0f}); {args.matches:,} demo week-1 matches "
-          f"per trial, 20-round limit, {mean_rounds:.1f} rounds and {mean_rolls} logged rolls per match on average")
+    booking = book_match(Fed.load(ROOT), 1, "m1")
+    setup = booking.setup
+    d6 = d6_rolled(setup, 2000)
+    floors, fulls, trials = [], [], []
+    _play("matchmatch", booking, 0, 500)  # warm
+    for trial in range(args.trials):
+        first = trial * args.matches
+        floors.append(floor_rate(args.matches, d6))
+        fulls.append(full_rate(setup, args.matches, first))
+        trials.append(odds_rate(booking, args.matches, first))
+    print(f"MatchMatch, demo week 1 m1 ({setup.rounds} rounds, {d6} d6 a match on average), {args.matches:,} matches x {args.trials} "
+          f"interleaved trials on one core (python {sys.version.split()[0]})")
+    show("floor: the match's dice alone", floors, None)
+    show("full path: resolve, records and log", fulls, floors)
+    target = max(trials) >= 45_000 and max(floors) / max(trials) <= 3
+    show("odds path: trial, setup built once", trials, floors,
+         f"   {max(trials) / max(fulls):4.2f}x the full path; target >= 45,000/s and within 3x of the floor: {'met' if target else 'NOT met'}")
+    rates, mean_rounds, mean_rolls = week_rates(args.matches, args.trials)
+    print(f"\nevery week-1 match in turn, full path: {rates[-1]:,.0f} matches/s on one core, best of {args.trials} trials "
+          f"(median {rates[len(rates) // 2]:,.0f}, worst {rates[0]:,.0f}); {mean_rounds:.1f} rounds and {mean_rolls} logged rolls per match on average")
+    if args.skip_week:
+        return
     walls = sorted(demo_week_wall_time() for _ in range(args.trials))
     wall, startup = walls[len(walls) // 2]
     print(f"demo week run (fedtool run 1, fresh fed): {wall:.2f} s wall time, median of {args.trials} "

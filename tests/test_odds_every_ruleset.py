@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from fedtool.fed.card import load_card
 from fedtool.fed.settings import Fed
@@ -115,7 +117,7 @@ def test_the_counts_are_the_trials_one_by_one(bookings):
     assert {s.label: s.count for s in report.finishes} == {f"{names[w]} by {m.replace('_', ' ')}": n for (w, m), n in expected.items()}
 
 
-@pytest.mark.parametrize("key", ["3/m1", "3/m3", "2/m2"])
+@pytest.mark.parametrize("key", ["1/m1", "3/m1", "3/m3", "2/m2"])
 def test_processes_change_nothing_but_speed(bookings, key):
     one = simulate(bookings[key], 2600, seed=7, workers=1)
     two = simulate(bookings[key], 2600, seed=7, workers=2)
@@ -124,23 +126,51 @@ def test_processes_change_nothing_but_speed(bookings, key):
 
 
 def test_a_pool_only_when_it_pays():
-    """One process unless the trials left take PAYS seconds on one and a second core is idle;
-    never more workers than idle cores, nor than have PER_WORKER seconds each."""
+    """One process unless the trials left take PAYS seconds on one; then one per core, no
+    more than have PER_WORKER seconds each, nor than there are pieces to share."""
     assert plan_workers(100_000, 1e-6, 8) == 1  # 0.1 s of work: not worth a process
-    assert plan_workers(100_000, 1e-4, 1) == 1  # 10 s of work, but no idle core
-    assert plan_workers(100_000, 1e-4, 2) == 2
-    assert plan_workers(100_000, 1e-4, 64) == 20  # 10 s: twenty workers of half a second each
-    assert plan_workers(10_000, 1e-4, 4) == 2  # 1 s: two halves
+    assert plan_workers(100_000, 1e-4, 1) == 1  # 10 s of work, but one core
+    assert plan_workers(100_000, 2.2e-5, 2) == 2  # MatchMatch's 100,000 at 45,000 a second: 2.2 s, both cores
+    assert plan_workers(100_000, 1e-4, 64) == 50  # 10 s: fifty workers of 0.2 s each
+    assert plan_workers(3_000, 1e-3, 64) == 12  # 3 s, but only twelve pieces of 250 trials
 
 
-def test_idle_cores_leave_out_a_busy_machine(monkeypatch):
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 10_000_000), st.floats(1e-7, 1e-1), st.integers(1, 512))
+def test_the_policy_never_asks_for_more_workers_than_cores_or_pieces(left, seconds_each, free):
+    workers = plan_workers(left, seconds_each, free)
+    assert 1 <= workers <= max(1, min(free, left // odds.PIECE, odds.MAX_WORKERS))
+    if left * seconds_each < odds.PAYS:
+        assert workers == 1
+    if left * seconds_each >= 10 * odds.PAYS and left >= 100 * odds.PIECE and free >= 2:
+        assert workers >= 2  # many matches and cores: more than one
+
+
+def test_a_loaded_machine_still_counts_its_cores(monkeypatch):
+    """The load average counts the command's own start-up and every short job of the last
+    minute: on two cores it made `fedtool odds` play 100,000 matches on one process
+    (issue 18: "a second worker usually gains nothing here"). Cores are the affinity's."""
+    monkeypatch.setattr(odds.os, "sched_getaffinity", lambda pid: {0, 1}, raising=False)
+    monkeypatch.setattr(odds.os, "getloadavg", lambda: (1.2, 0.9, 0.5))
+    assert odds.cores() == 2
+    assert plan_workers(100_000, 2.2e-5, odds.cores()) == 2
     monkeypatch.setattr(odds.os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
-    monkeypatch.setattr(odds.os, "getloadavg", lambda: (3.2, 0.0, 0.0))
-    assert odds.cores() == 1
-    monkeypatch.setattr(odds.os, "getloadavg", lambda: (0.4, 0.0, 0.0))
-    assert odds.cores() == 4
     monkeypatch.setattr(odds.os, "getloadavg", lambda: (9.0, 0.0, 0.0))
-    assert odds.cores() == 1
+    assert odds.cores() == 4
+
+
+def test_the_policy_picks_the_workers_simulate_uses(bookings, monkeypatch):
+    """`simulate` with no --workers plays on what `plan_workers` decides from the timed
+    first trials and the cores, and the counts are one process's."""
+    chosen = []
+    real = odds.plan_workers
+    monkeypatch.setattr(odds, "plan_workers", lambda left, each, free: chosen.append(real(left, each, free)) or chosen[-1])
+    monkeypatch.setattr(odds, "cores", lambda: 2)
+    monkeypatch.setattr(odds, "PAYS", 0.0)  # any work pays: the pool is started
+    monkeypatch.setattr(odds, "PER_WORKER", 1e-9)
+    report = simulate(bookings["1/m1"], 3000, seed=9)
+    assert chosen == [2]
+    assert report.as_json() == simulate(bookings["1/m1"], 3000, seed=9, workers=1).as_json()
 
 
 @pytest.mark.parametrize("match, sides, unit", [

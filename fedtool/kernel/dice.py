@@ -112,6 +112,15 @@ class SeededDice(Dice):
         self._other, self._other_at = b"", 0
         self.roll = self._d6_roller()  # type: ignore[method-assign]
 
+    def d6_buffer(self, need: int, position: int | None = None) -> tuple[bytes, int]:
+        """The d6 stream for a reader that takes its faces itself, unlogged (the odds'
+        record-free path, which draws a round's dice in one go): returns the buffer and the
+        position of the next face, with at least `need` faces from there. `position` (in the
+        buffer this last returned) says how far the reader has read: the faces before it are
+        rolled, and a reader that stops hands its position back (`d6_buffer(0, position)`).
+        The faces are the ones `roll` would have given in the same order; nothing is logged."""
+        raise NotImplementedError  # replaced per instance by `_d6_roller`
+
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
         """Dice other than d6 (grids, shuffles, bigger style dice): one shared stream, each
         byte kept only if it maps evenly onto the die (rejection sampling)."""
@@ -182,6 +191,19 @@ class SeededDice(Dice):
             log.append((me.round, purpose, faces))
             return faces
 
+        def d6_buffer(need: int, position: int | None = None) -> tuple[bytes, int]:
+            nonlocal buffer, at, block
+            if position is not None:
+                at = position
+            if at + need > len(buffer):
+                left = buffer[at:]
+                while len(left) < need:
+                    left += hashlib.shake_256(b"%b/d6/%d" % (key, block)).digest(SeededDice._BLOCK).translate(table, delete)
+                    block += 1
+                buffer, at = left, 0
+            return buffer, at
+
+        me.d6_buffer = d6_buffer  # type: ignore[method-assign]
         return roll
 
 

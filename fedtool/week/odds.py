@@ -5,10 +5,12 @@ any match type it books: each side's wins (a team as one side, `Ruleset.odds_sid
 draws, and each finish.
 
 Processes: others are started only when they pay. The first trials are played here and
-timed; others share the rest only when it would take a second or more on one process,
-with no more processes than the machine has idle cores (`cores`) and each with half a
-second of trials or more (`plan_workers`); this process plays its share too. The seeds
-decide every trial, so the counts are the same on one process or many."""
+timed (`CALIBRATE`); others share the rest when it would take `PAYS` seconds or more on one
+process, one per core this process may run on (`cores`), no more than have `PER_WORKER`
+seconds of trials each, nor than there are pieces to share (`plan_workers`); this process
+plays its share too, and the pieces shrink toward the end, so a busy core costs little
+more than the pool's start-up. The seeds decide every trial, so the counts are the same on
+one process or many."""
 
 from __future__ import annotations
 
@@ -17,7 +19,6 @@ import os
 import secrets
 import time
 from collections import Counter
-from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
@@ -135,57 +136,62 @@ def exhibition(fed: Fed, sheets: list[Path], strategies: list[Path], options: di
 MAX_SEED = 2**64 - 1  # the dice take a seed of up to 128 bits; a printed seed and the ones after it stay in 64
 MAX_MATCHES = 10_000_000
 MAX_WORKERS = 256
-CALIBRATE = 0.15  # seconds of trials played here first, to time one trial
-PAYS = 1.0  # a pool of processes is started only for this many seconds of trials left on one process
-PER_WORKER = 0.5  # ... and only as many workers as have this much to do each
+CALIBRATE = 0.05  # seconds of trials played here first, to time one trial
+PAYS = 0.4  # a pool of processes is started only for this many seconds of trials left on one process
+PER_WORKER = 0.2  # ... and only as many workers as have this much to do each
+PIECE = 250  # the fewest trials handed out at once (a piece's round trip costs well under a millisecond)
 
 
 def cores() -> int:
-    """The cores this process may run on that the machine is not busy with already (the
-    load average of the last minute taken from them), at least one."""
+    """The cores this process may run on, at least one. Not less the load average: it
+    counts this very command's start-up and every short-lived process of the last minute,
+    and a pool on a busy machine costs only its start-up (this process plays too, and
+    plays whatever the workers have not taken)."""
     try:
-        usable = len(os.sched_getaffinity(0))
+        return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not on Linux
-        usable = os.cpu_count() or 1
-    try:
-        busy = os.getloadavg()[0]
-    except (AttributeError, OSError):
-        busy = 0.0
-    return max(1, min(usable, int(usable - busy + 0.5)))
+        return max(1, os.cpu_count() or 1)
 
 
 def plan_workers(left: int, seconds_each: float, free: int) -> int:
-    """How many processes to play `left` trials on, from the time one trial took here: one
-    unless the trials left would take PAYS seconds or more on one, then no more than `free`
-    cores and no more than keeps each busy PER_WORKER seconds (starting a process, and the
-    machine's other work, cost more than a short share saves)."""
+    """How many processes (this one among them) to play `left` trials on, from the time one
+    trial took here and the cores `free`: one unless the trials left would take PAYS
+    seconds or more on one; then one per core, but no more than keeps each busy PER_WORKER
+    seconds (starting a process costs more than a short share saves) and no more than there
+    are pieces of PIECE trials to share."""
     alone = left * seconds_each
     if free <= 1 or alone < PAYS:
         return 1
-    return max(1, min(free, int(alone / PER_WORKER)))
+    return max(1, min(free, int(alone / PER_WORKER), left // PIECE, MAX_WORKERS))
 
 
 def _share_out(ruleset_id: str, booking: Booking, at: int, end: int, workers: int, add: Callable[[Counter, int, int], None]) -> None:
     """Seeds `at` to `end` played by `workers` processes: this one and `workers - 1` others.
-    The seeds are cut into pieces; the others are kept two pieces ahead, taken from the
-    front, while this one plays from the back, so whoever is faster plays more and no one
-    waits long at the end."""
-    size = max(CHUNK // 4, min(CHUNK * 4, (end - at) // (workers * 8)))  # enough pieces to share evenly
-    pieces = deque((start, min(size, end - start)) for start in range(at, end, size))
+    The others are handed pieces from the front, two each ahead, while this one plays
+    pieces from the back; a piece is a share of what is left (guided self-scheduling), so
+    the pieces shrink toward the end and whoever is faster plays more, and no one waits
+    long for the last piece."""
+    low, high = at, end  # the seeds no one has been handed yet
+
+    def piece() -> int:
+        return min(high - low, max(PIECE, min(CHUNK * 4, (high - low) // (2 * workers))))
+
     running: dict = {}
     with ProcessPoolExecutor(max_workers=workers - 1, initializer=_worker_start, initargs=(ruleset_id, booking)) as pool:
-        while pieces or running:
-            while pieces and len(running) < 2 * (workers - 1):
-                piece = pieces.popleft()
-                running[pool.submit(_worker_play, piece)] = piece
-            if pieces:
-                start, count = pieces.pop()
-                add(*_play(ruleset_id, booking, start, count), count)
+        while low < high or running:
+            while low < high and len(running) < 2 * (workers - 1):
+                count = piece()
+                running[pool.submit(_worker_play, (low, count))] = count
+                low += count
+            if low < high:
+                count = piece()
+                high -= count
+                add(*_play(ruleset_id, booking, high, count), count)
                 finished = [future for future in running if future.done()]
             else:
                 finished = list(wait(running, return_when=FIRST_COMPLETED).done)
             for future in finished:
-                add(*future.result(), running.pop(future)[1])
+                add(*future.result(), running.pop(future))
 
 
 def simulate(
@@ -232,7 +238,8 @@ def simulate(
                 break
             count *= 2
         workers = plan_workers(end - at, spent / (at - seed), cores())
-    if workers == 1 or end - at <= CHUNK:
+    workers = min(workers, max(1, (end - at) // PIECE))  # never more processes than pieces to share
+    if workers == 1:
         while at < end:
             count = min(CHUNK, end - at)
             add(*_play(ruleset_id, booking, at, count), count)

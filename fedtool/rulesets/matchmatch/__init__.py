@@ -440,14 +440,20 @@ class MatchMatch(Ruleset):
     def rolls_per_trial(self, booking: Booking) -> bool:
         return bool(booking.extra.get("roll_grid"))
 
-    def odds_setup(self, booking: Booking, dice: Dice) -> engine.MatchSetup:
+    def odds_setup(self, booking: Booking, dice: Dice) -> engine.Prepared | engine.MatchSetup:
         """A grid rolled for the trial (III.1) when the exhibition gave none."""
-        return dataclasses.replace(booking.setup, grid=roll_grid(dice))
+        return engine.prepare(dataclasses.replace(booking.setup, grid=roll_grid(dice)))
 
-    def trial(self, setup: engine.MatchSetup, dice: Dice) -> Trial:
-        """The match as `resolve` plays it, keeping no rounds for a writeup."""
-        result = engine.resolve(setup, dice, record=False)
-        return Trial(result.winner, result.method, result.end_round)
+    def trial_setup(self, booking: Booking) -> engine.Prepared | engine.MatchSetup:
+        """The setup's constants, built once for every trial (`engine.prepare`)."""
+        return engine.prepare(booking.setup)
+
+    def trial(self, setup: engine.Prepared | engine.MatchSetup, dice: Dice) -> Trial:
+        """The match as `resolve` plays it, roll for roll, keeping nothing for a writeup
+        (`engine.play`); a bare setup is prepared first."""
+        if type(setup) is engine.MatchSetup and len(setup.sides) == 2:
+            setup = engine.prepare(setup)
+        return Trial(*engine.play(setup, dice))
 
     # ---------------------------------------------------------------- titles and standings
 

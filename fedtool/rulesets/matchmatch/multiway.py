@@ -40,7 +40,9 @@ from .match import (
 from .rules import STAMINA
 
 
-def resolve_many(setup: MatchSetup, dice: Dice) -> MatchResult:
+def resolve_many(setup: MatchSetup, dice: Dice, record: bool = True) -> MatchResult:
+    """Play a match of three or four sides; `record` False (odds) keeps no rounds for a
+    writeup: the same dice, the same result."""
     sides = setup.sides
     n = len(sides)
     stip = setup.stipulation
@@ -155,7 +157,8 @@ def resolve_many(setup: MatchSetup, dice: Dice) -> MatchResult:
                 high_spots_left[j] += acts[j].type.high_spot
             eliminated.extend(out)
             active = [i for i in active if i not in out]
-            rounds.append((number, style, style_faces, played, None, 0, [], [], [], None))
+            if record:
+                rounds.append((number, style, style_faces, played, None, 0, [], [], [], None))
             if len(active) <= 1:
                 end_round = number
                 winner, beaten, method = active[0], out[-1], DQ
@@ -221,7 +224,8 @@ def resolve_many(setup: MatchSetup, dice: Dice) -> MatchResult:
             if count == 3:
                 won.append((c, o))
 
-        rounds.append((number, style, style_faces, played, round_winner, margin, hits, injuries, checks, victim))
+        if record:
+            rounds.append((number, style, style_faces, played, round_winner, margin, hits, injuries, checks, victim))
         if won:
             end_round = number
             if len(won) > 1:
