@@ -10,6 +10,7 @@ grid, a player's hand (Action cards held), a player's collection, or out of play
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from fedtool.kernel.dice import Dice
@@ -210,9 +211,15 @@ def icon_battle(cards: list, players: int, dice: Dice, label: str, icons: list |
 # ------------------------------------------------------------------------- the game
 
 
-def _newest_first(places: dict) -> list:
-    """Remembered positions, the most recently seen first (one alone needs no sorting)."""
-    return list(places) if len(places) == 1 else sorted(places, key=places.get, reverse=True)
+def _newest_first(places: dict) -> tuple | list:
+    """Remembered positions, the most recently seen first (a monster has three cards: one or
+    two places need no sorting; equal turns keep the order remembered, as a stable sort does)."""
+    if len(places) == 1:
+        return tuple(places)
+    if len(places) == 2:
+        a, b = places
+        return (a, b) if places[a] >= places[b] else (b, a)
+    return sorted(places, key=places.get, reverse=True)
 
 
 class Play:
@@ -358,15 +365,6 @@ class Play:
                 multi[p].add(m)
             known[p][pos] = m
 
-    def _turned(self, pos: int) -> None:
-        """The card at pos is turned face up: no longer face down, unseen or forgotten."""
-        self.down.discard(pos)
-        if pos not in self.seen[0]:
-            self.unseen.remove(pos)
-        for forgot in self.forgot:
-            if forgot:
-                forgot.discard(pos)
-
     def _gone(self, pos: int) -> None:
         """The card at pos leaves the grid: out of every memory."""
         c = self.grid[pos]
@@ -391,7 +389,7 @@ class Play:
         if pos in self.down:
             self.down.discard(pos)
             if pos not in self.seen[0]:
-                self.unseen.remove(pos)
+                del self.unseen[bisect_left(self.unseen, pos)]
             for forgot in self.forgot:
                 forgot.discard(pos)
 
@@ -403,7 +401,7 @@ class Play:
         mon, grid, mem, down = self.mon, self.grid, self.mem[p], self.down
         classic = self.classic
         gamble = self.gamble[p]
-        recall = self._recall
+        recall, newest = self._recall, _newest_first
         # a. mates for the monsters face up now (this turn's first, then frozen)
         if up or self.frozen:
             face: dict[int, int] = {}
@@ -422,7 +420,7 @@ class Play:
                     continue
                 if count == 1 and not classic and owner[m] >= 0:
                     continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
-                for pos in (list(places) if len(places) == 1 else sorted(places, key=places.get, reverse=True)):
+                for pos in newest(places):
                     if pos in down:
                         if recall(p, pos, m, recalled):
                             return pos, "remembered"
@@ -437,7 +435,7 @@ class Play:
                 best = min(multi, key=self.tables.rank.__getitem__) if len(multi) > 1 else next(iter(multi))
                 places = mem[best]
                 got = 0
-                for pos in sorted(places, key=places.get, reverse=True):
+                for pos in newest(places):
                     if pos in down and recall(p, pos, best, recalled):
                         if got:
                             return got[0], "remembered"
@@ -447,20 +445,21 @@ class Play:
             held = self.pairs_held[p]
             if held:
                 spare_ok = self.spare_ok[p]
-                for m in sorted(held):
+                for m in (sorted(held) if len(held) > 1 else held):
                     places = mem[m]
                     if places and spare_ok[m]:
-                        for pos in (list(places) if len(places) == 1 else sorted(places, key=places.get, reverse=True)):
+                        for pos in newest(places):
                             if pos in down and recall(p, pos, m, recalled):
                                 return pos, "remembered"
             # d. deny an opponent's spare: the third card of its pair is removed from play
             if left == 1 and self.paired and self.sides[p].strategy.deny_spares:
-                for m in sorted(self.paired):
+                paired = self.paired
+                for m in (sorted(paired) if len(paired) > 1 else tuple(paired)):
                     if m in held:
                         continue
                     places = mem[m]
                     if places:
-                        for pos in (list(places) if len(places) == 1 else sorted(places, key=places.get, reverse=True)):
+                        for pos in newest(places):
                             if pos in down and recall(p, pos, m, recalled):
                                 return pos, "denied"
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
@@ -539,12 +538,19 @@ class Play:
         left = self.per_turn
         t = self.tables
         is_action, is_freeze = t.action, t.freeze
-        down, grid, choose, turned = self.down, self.grid, self._choose, self._turned
+        down, grid, choose = self.down, self.grid, self._choose
+        seen, unseen, forgotten = self.seen[0], self.unseen, self.forgot
         while left > 0:
             if not down:
                 break
             pos, how = choose(p, up, left, recalled)
-            turned(pos)
+            # turned face up: no longer face down, unseen or forgotten
+            down.discard(pos)
+            if pos not in seen:
+                del unseen[bisect_left(unseen, pos)]
+            for forgot in forgotten:
+                if pos in forgot:
+                    forgot.discard(pos)
             c = grid[pos]
             if record:
                 self.current.reveals.append((pos, c, how))
