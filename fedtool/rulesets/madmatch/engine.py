@@ -211,15 +211,17 @@ def icon_battle(cards: list, players: int, dice: Dice, label: str, icons: list |
 # ------------------------------------------------------------------------- the game
 
 
-def _newest_first(places: dict) -> tuple | list:
-    """Remembered positions, the most recently seen first (a monster has three cards: one or
-    two places need no sorting; equal turns keep the order remembered, as a stable sort does)."""
-    if len(places) == 1:
-        return tuple(places)
-    if len(places) == 2:
-        a, b = places
+def _newest_first(places: dict, lost: set) -> tuple | list:
+    """The positions of `places` a player remembers (those it has not `lost`), the most
+    recently seen first (a monster has three cards: one or two places need no sorting; equal
+    turns keep the order remembered, as a stable sort does)."""
+    mine = [q for q in places if q not in lost] if lost else places
+    if len(mine) < 2:
+        return tuple(mine)
+    if len(mine) == 2:
+        a, b = mine
         return (a, b) if places[a] >= places[b] else (b, a)
-    return sorted(places, key=places.get, reverse=True)
+    return sorted(mine, key=places.get, reverse=True)
 
 
 class Play:
@@ -230,13 +232,14 @@ class Play:
     the same order and ends the same way, each roll logged with a short purpose
     (tests/test_madmatch_fast.py checks it roll for roll).
 
-    Where the memory is: per player, per monster, the positions seen and the turn each was
-    last seen (`mem`), and by position what it remembers (`known`). Kept alongside, so that a
-    choice is a lookup and not a scan: the positions never seen (`unseen`, in order: every
-    player saw the same cards), per player the face-down cards it forgot (`forgot`) and the
-    monsters it remembers two or more places of (`multi`), who holds exactly a pair of each
-    monster (`pair_owner`: three cards a monster, so one player at most), and how many
-    monsters still have two or more cards in the grid (`multi_grid`)."""
+    Where the memory is: every player sees every card turned, so what is seen is kept once:
+    per monster, the positions of its cards seen (still in the grid) and the turn each was last
+    seen (`places`), and by position the monster seen there (`known`); what a player forgot (a
+    failed recall) is its `lost` set, until the card is seen again or leaves the grid. Kept
+    alongside, so that a choice is a lookup and not a scan: the face-down positions never seen
+    (`unseen`, in order), the monsters seen in two places or more (`multi`), who holds exactly
+    a pair of each monster (`pair_owner`: three cards a monster, so one player at most), and
+    how many monsters still have two or more cards in the grid (`multi_grid`)."""
 
     def __init__(self, deck: Deck, sides: list[Side], dice: Dice, rules: Rules, variation: str = "mad_match", number: int = 1,
                  record: bool = False, label: str = "") -> None:
@@ -270,14 +273,13 @@ class Play:
         self.out: list[int] = []
         self.orphans: list[int] = []
         self.used: list = []
-        # memory: per player, per monster, the face-down positions seen and the turn each was last seen
-        self.mem: list[list[dict[int, int]]] = [[{} for _ in range(monsters)] for _ in range(n)]
-        seen: set[int] = set()  # every player sees every card turned: one set, shared
-        self.seen: list[set[int]] = [seen] * n
-        self.known: list[dict[int, int]] = [{} for _ in range(n)]  # per player: remembered position -> monster
+        # memory: every card turned is seen by every player (ruling R13); a player forgets by its own rolls
+        self.places: list[dict[int, int]] = [{} for _ in range(monsters)]  # per monster: position -> the turn last seen
+        self.known: dict[int, int] = {}  # position seen (still in the grid) -> monster
+        self.seen: set[int] = set()  # every position ever seen
+        self.lost: list[set[int]] = [set() for _ in range(n)]  # per player: positions seen and forgotten since
         self.unseen: list[int] = list(range(len(order)))  # face down and never seen, in order
-        self.forgot: list[set[int]] = [set() for _ in range(n)]  # per player: face down, seen, forgotten
-        self.multi: list[set[int]] = [set() for _ in range(n)]  # per player: monsters remembered in two places or more
+        self.multi: set[int] = set()  # monsters seen in two places or more
         self.pair_value = t.pair_value
         self.pairs_held: list[set[int]] = [set() for _ in range(n)]  # per player: the monsters it holds exactly two of
         self.pair_owner = [-1] * monsters  # per monster: the player holding exactly two of it, or -1
@@ -325,8 +327,7 @@ class Play:
         was seen (ruling R13). Certain either way: no roll. A failed recall forgets the card."""
         if pos in recalled:
             return recalled[pos]
-        places = self.mem[p][m]
-        ago = self.turn - places[pos]
+        ago = self.turn - self.places[m][pos]
         need = self.sides[p].memory - ago // self.rules.memory_fade
         die = self.rules.memory_die
         if need >= die:
@@ -340,12 +341,7 @@ class Play:
             ok = self.dice.roll(1, die, self._p_recall)[0] <= need
         recalled[pos] = ok
         if not ok:
-            del places[pos]
-            if len(places) < 2:
-                self.multi[p].discard(m)
-            del self.known[p][pos]
-            if pos in self.down:
-                self.forgot[p].add(pos)
+            self.lost[p].add(pos)
         if self.record:
             self.current.recalls.append((pos, ok))
         return ok
@@ -355,15 +351,15 @@ class Play:
         m = self.mon[self.grid[pos]]
         if pos not in self.frozen:
             self.down.add(pos)
-        self.seen[0].add(pos)  # shared by every player
-        turn = self.turn
-        known, multi = self.known, self.multi
-        for p, mem in enumerate(self.mem):
-            places = mem[m]
-            places[pos] = turn
-            if len(places) >= 2:
-                multi[p].add(m)
-            known[p][pos] = m
+        self.seen.add(pos)
+        places = self.places[m]
+        places[pos] = self.turn
+        if len(places) >= 2:
+            self.multi.add(m)
+        self.known[pos] = m
+        for lost in self.lost:
+            if lost:
+                lost.discard(pos)
 
     def _gone(self, pos: int) -> None:
         """The card at pos leaves the grid: out of every memory."""
@@ -374,31 +370,30 @@ class Play:
             if left == 1:
                 self.multi_grid -= 1
             self.grid_monsters -= 1
-            multi = self.multi
-            for p, mem in enumerate(self.mem):
-                places = mem[m]
-                if pos in places:
-                    del places[pos]
-                    if len(places) < 2:
-                        multi[p].discard(m)
-                self.known[p].pop(pos, None)
+            places = self.places[m]
+            if pos in places:
+                del places[pos]
+                if len(places) < 2:
+                    self.multi.discard(m)
+                del self.known[pos]
+                for lost in self.lost:
+                    if lost:
+                        lost.discard(pos)
         self.grid[pos] = -1
         if pos in self.frozen:
             self.frozen.discard(pos)
             self._frozen_order = None
         if pos in self.down:
             self.down.discard(pos)
-            if pos not in self.seen[0]:
+            if pos not in self.seen:
                 del self.unseen[bisect_left(self.unseen, pos)]
-            for forgot in self.forgot:
-                forgot.discard(pos)
 
     # ---------------------------------------------------------------- choosing what to turn
 
     def _choose(self, p: int, up: list[int], left: int, recalled: dict) -> tuple[int, str]:
         """The next card player p turns: mates for the face-up cards, then a remembered pair,
         a spare, a denial, then an unknown card (docs/mad-match-strategy.md, "What it turns")."""
-        mon, grid, mem, down = self.mon, self.grid, self.mem[p], self.down
+        mon, grid, places_of, down, lost = self.mon, self.grid, self.places, self.down, self.lost[p]
         classic = self.classic
         gamble = self.gamble[p]
         recall, newest = self._recall, _newest_first
@@ -415,12 +410,12 @@ class Play:
             hazy = None
             owner = self.pair_owner
             for m, count in face.items():
-                places = mem[m]
+                places = places_of[m]
                 if not places:
                     continue
                 if count == 1 and not classic and owner[m] >= 0:
                     continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
-                for pos in newest(places):
+                for pos in newest(places, lost):
                     if pos in down:
                         if recall(p, pos, m, recalled):
                             return pos, "remembered"
@@ -429,13 +424,16 @@ class Play:
             if hazy is not None and gamble:
                 return self._gamble(p, *hazy)
         # b. a remembered pair (two cards of one monster), the most valuable first
-        if left >= 2:
-            multi = self.multi[p]
-            if multi:
-                best = min(multi, key=self.tables.rank.__getitem__) if len(multi) > 1 else next(iter(multi))
-                places = mem[best]
+        if left >= 2 and self.multi:
+            multi = self.multi
+            rank = self.tables.rank.__getitem__
+            if not lost:
+                best = min(multi, key=rank) if len(multi) > 1 else next(iter(multi))
+            else:
+                best = next((m for m in sorted(multi, key=rank) if sum(1 for q in places_of[m] if q not in lost) >= 2), None)
+            if best is not None:
                 got = 0
-                for pos in newest(places):
+                for pos in newest(places_of[best], lost):
                     if pos in down and recall(p, pos, best, recalled):
                         if got:
                             return got[0], "remembered"
@@ -446,9 +444,9 @@ class Play:
             if held:
                 spare_ok = self.spare_ok[p]
                 for m in (sorted(held) if len(held) > 1 else held):
-                    places = mem[m]
+                    places = places_of[m]
                     if places and spare_ok[m]:
-                        for pos in newest(places):
+                        for pos in newest(places, lost):
                             if pos in down and recall(p, pos, m, recalled):
                                 return pos, "remembered"
             # d. deny an opponent's spare: the third card of its pair is removed from play
@@ -457,15 +455,16 @@ class Play:
                 for m in (sorted(paired) if len(paired) > 1 else tuple(paired)):
                     if m in held:
                         continue
-                    places = mem[m]
+                    places = places_of[m]
                     if places:
-                        for pos in newest(places):
+                        for pos in newest(places, lost):
                             if pos in down and recall(p, pos, m, recalled):
                                 return pos, "denied"
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
-        unseen, forgot = self.unseen, self.forgot[p]
+        unseen = self.unseen
+        forgot = [q for q in lost if q in down] if lost else lost
         if gamble:
-            pool, how = (sorted(unseen + list(forgot)) if forgot else unseen), "an unknown card"
+            pool, how = (sorted(unseen + forgot) if forgot else unseen), "an unknown card"
         elif unseen:
             pool, how = unseen, "an unseen card"
         else:
@@ -485,8 +484,8 @@ class Play:
         """A half-remembered card: the side could not recall where the monster it wants was, only
         about where: it turns one of the face-down cards it does not remember around that place
         (the card and its neighbours), picked with a logged die (ruling R14)."""
-        known, down = self.known[p], self.down
-        pool = [q for q in self.tables.around[pos] if q in down and q not in known]
+        known, lost, down = self.known, self.lost[p], self.down
+        pool = [q for q in self.tables.around[pos] if q in down and (q not in known or q in lost)]
         if self.record:
             how = f"a gamble on a half-remembered {self.tables.names[m]} near {self.where(pos)}"
         else:
@@ -539,7 +538,7 @@ class Play:
         t = self.tables
         is_action, is_freeze = t.action, t.freeze
         down, grid, choose = self.down, self.grid, self._choose
-        seen, unseen, forgotten = self.seen[0], self.unseen, self.forgot
+        seen, unseen = self.seen, self.unseen
         while left > 0:
             if not down:
                 break
@@ -548,9 +547,6 @@ class Play:
             down.discard(pos)
             if pos not in seen:
                 del unseen[bisect_left(unseen, pos)]
-            for forgot in forgotten:
-                if pos in forgot:
-                    forgot.discard(pos)
             c = grid[pos]
             if record:
                 self.current.reveals.append((pos, c, how))
