@@ -215,7 +215,7 @@ def _newest_first(places: dict, lost: set) -> tuple | list:
     """The positions of `places` a player remembers (those it has not `lost`), the most
     recently seen first (a monster has three cards: one or two places need no sorting; equal
     turns keep the order remembered, as a stable sort does)."""
-    mine = [q for q in places if q not in lost] if lost else places
+    mine = [q for q in places if q not in lost] if lost and not lost.isdisjoint(places) else places
     if len(mine) < 2:
         return tuple(mine)
     if len(mine) == 2:
@@ -430,7 +430,7 @@ class Play:
             if not lost:
                 best = min(multi, key=rank) if len(multi) > 1 else next(iter(multi))
             else:
-                best = next((m for m in sorted(multi, key=rank) if sum(1 for q in places_of[m] if q not in lost) >= 2), None)
+                best = next((m for m in sorted(multi, key=rank) if len(places_of[m].keys() - lost) >= 2), None)
             if best is not None:
                 got = 0
                 for pos in newest(places_of[best], lost):
@@ -462,9 +462,9 @@ class Play:
                                 return pos, "denied"
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
         unseen = self.unseen
-        forgot = [q for q in lost if q in down] if lost else lost
+        forgot = lost & down if lost else lost
         if gamble:
-            pool, how = (sorted(unseen + forgot) if forgot else unseen), "an unknown card"
+            pool, how = (sorted(forgot.union(unseen)) if forgot else unseen), "an unknown card"
         elif unseen:
             pool, how = unseen, "an unseen card"
         else:
