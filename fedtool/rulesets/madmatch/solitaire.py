@@ -46,7 +46,8 @@ class Table:
     """The table: five fixed spaces on the left, five active piles in the center (face-down
     cards under a face-up group), five flexible spaces on the right, the deck and its waste."""
 
-    def __init__(self, order: list[int], deck: Deck, keep_free: int = 0) -> None:
+    def __init__(self, order: list[int], deck: Deck, keep_free: int = 0, record: bool = True) -> None:
+        self.record = record  # the moves told in words, for the writeup (not for odds)
         self.mon = [c // 3 for c in range(45)]
         self.names = [m.name for m in deck.monsters]
         cards = list(order)
@@ -87,7 +88,8 @@ class Table:
                 if a and b and self._fits(b, a):
                     a.extend(b)
                     self.left[j] = None
-                    self.moves.append(f"Setup: the {self.name(b)} at left {j + 1} joins left {i + 1}; left {j + 1} is blank.")
+                    if self.record:
+                        self.moves.append(f"Setup: the {self.name(b)} at left {j + 1} joins left {i + 1}; left {j + 1} is blank.")
 
     def _to_left(self, cards: list[int]) -> int | None:
         """Where on the left these cards may go: onto a matching stack, or (a triplet) a blank space."""
@@ -103,7 +105,8 @@ class Table:
     def _flip(self, k: int) -> None:
         if not self.up[k] and self.down[k]:
             self.up[k].append(self.down[k].pop())
-            self.moves.append(f"Center {k + 1} turns up {self.name(self.up[k])}.")
+            if self.record:
+                self.moves.append(f"Center {k + 1} turns up {self.name(self.up[k])}.")
 
     def tableau_move(self) -> bool:
         """One move among the table's cards, best first; whether one was made."""
@@ -143,12 +146,14 @@ class Table:
             self.up[k] = []
             if where == "center":
                 self.up[j].extend(group)
-                self.moves.append(f"The {self.name(group)} at center {k + 1} {self.verb(group, 'join')} center {j + 1}" + (" (a triplet)." if len(self.up[j]) == 3 else "."))
+                if self.record:
+                    self.moves.append(f"The {self.name(group)} at center {k + 1} {self.verb(group, 'join')} center {j + 1}" + (" (a triplet)." if len(self.up[j]) == 3 else "."))
             elif where == "right":
                 opened = not self.right[j]
                 self.right[j].extend(group)
-                self.moves.append(f"The {self.name(group)} at center {k + 1} " + (f"{self.verb(group, 'open')} right {j + 1}." if opened else
-                                  f"{self.verb(group, 'join')} right {j + 1}" + (" (a triplet)." if len(self.right[j]) == 3 else ".")))
+                if self.record:
+                    self.moves.append(f"The {self.name(group)} at center {k + 1} " + (f"{self.verb(group, 'open')} right {j + 1}." if opened else
+                                      f"{self.verb(group, 'join')} right {j + 1}" + (" (a triplet)." if len(self.right[j]) == 3 else ".")))
             else:
                 self._place_left(j, group, f"center {k + 1}")
             self._flip(k)
@@ -167,17 +172,20 @@ class Table:
                     if not self.up[j] and not self.down[j]:
                         self.right[k] = []
                         self.up[j] = stack
-                        self.moves.append(f"The triplet of {self.names[self.mon[stack[0]]]}s moves from right {k + 1} to the open center {j + 1}.")
+                        if self.record:
+                            self.moves.append(f"The triplet of {self.names[self.mon[stack[0]]]}s moves from right {k + 1} to the open center {j + 1}.")
                         return True
         return False
 
     def _place_left(self, i: int, cards: list[int], source: str) -> None:
         if self.left[i] is None:
             self.left[i] = list(cards)
-            self.moves.append(f"The triplet of {self.names[self.mon[cards[0]]]}s from {source} fills the blank left {i + 1}.")
+            if self.record:
+                self.moves.append(f"The triplet of {self.names[self.mon[cards[0]]]}s from {source} fills the blank left {i + 1}.")
         else:
             self.left[i].extend(cards)
-            self.moves.append(f"The {self.name(cards)} from {source} {self.verb(cards, 'join')} left {i + 1}" + (" (a triplet)." if len(self.left[i]) == 3 else "."))
+            if self.record:
+                self.moves.append(f"The {self.name(cards)} from {source} {self.verb(cards, 'join')} left {i + 1}" + (" (a triplet)." if len(self.left[i]) == 3 else "."))
 
     def play_waste(self) -> bool:
         """The visible top card of the deck played, if it can be: onto a matching left or right
@@ -195,13 +203,15 @@ class Table:
                 self._place_left(spot, card, "the deck")
             else:
                 self.right[spot].extend(card)
-                self.moves.append(f"{self.name(card)} from the deck joins right {spot + 1}" + (" (a triplet)." if len(self.right[spot]) == 3 else "."))
+                if self.record:
+                    self.moves.append(f"{self.name(card)} from the deck joins right {spot + 1}" + (" (a triplet)." if len(self.right[spot]) == 3 else "."))
             return True
         free = [k for k, stack in enumerate(self.right) if not stack]
         if len(free) > self.keep_free:
             self.waste.pop()
             self.right[free[0]] = card
-            self.moves.append(f"{self.name(card)} from the deck opens right {free[0] + 1}.")
+            if self.record:
+                self.moves.append(f"{self.name(card)} from the deck opens right {free[0] + 1}.")
             return True
         return False
 
@@ -236,18 +246,20 @@ class Table:
                 "right": [show(s) for s in self.right], "deck": len(self.stock) + len(self.waste)}
 
 
-def play_solitaire(order: list[int], deck: Deck, name: str, rules: SolitaireRules, keep_free: int = 0) -> SolitaireGame:
+def play_solitaire(order: list[int], deck: Deck, name: str, rules: SolitaireRules, keep_free: int = 0, record: bool = True) -> SolitaireGame:
     """One player's game of the deal: setup pairs, then "count five cards and show them face up
     ... Continue playing the visible cards as long as you can. Once you have an unplayable card,
     deal another three cards in the same manner"; the waste turned over for another pass until
-    a pass plays nothing (or the fed's `solitaire_passes`)."""
-    table = Table(order, deck, keep_free)
+    a pass plays nothing (or the fed's `solitaire_passes`). Without `record` the moves are not
+    told and the layout not drawn: the same game, the same score."""
+    table = Table(order, deck, keep_free, record)
     table.setup_pairs()
     passes = 0
     limit = rules.passes or PASS_GUARD
     while passes < limit:
         passes += 1
-        table.moves.append(f"Pass {passes}: the deck is {len(table.stock)} cards.")
+        if table.record:
+            table.moves.append(f"Pass {passes}: the deck is {len(table.stock)} cards.")
         progress = False
         first = True
         while table.stock:
@@ -268,7 +280,7 @@ def play_solitaire(order: list[int], deck: Deck, name: str, rules: SolitaireRule
         table.waste = []
     triplets, grouped = table.triplets(), table.grouped()
     score = triplets if rules.score == "triplets" else grouped
-    return SolitaireGame(name, score, triplets, grouped, table.won(), passes, table.moves, table.layout())
+    return SolitaireGame(name, score, triplets, grouped, table.won(), passes, table.moves, table.layout() if record else {})
 
 
 @dataclass
@@ -285,9 +297,19 @@ class Round:
     log: list = field(default_factory=list)
 
 
-def play_round(deck: Deck, names: list[str], keep_free: list[int], dice: Dice, rules: SolitaireRules) -> Round:
+def play_round(deck: Deck, names: list[str], keep_free: list[int], dice: Dice, rules: SolitaireRules, record: bool = True) -> Round:
+    """Every player on the one deal (the only roll). Without `record` (odds), players keeping as
+    many right slots free play the same game, played once."""
     order = deal(dice)
-    games = [play_solitaire(order, deck, name, rules, free) for name, free in zip(names, keep_free)]
+    if record:
+        games = [play_solitaire(order, deck, name, rules, free) for name, free in zip(names, keep_free)]
+    else:
+        played: dict[int, SolitaireGame] = {}
+        games = []
+        for name, free in zip(names, keep_free):
+            if free not in played:
+                played[free] = play_solitaire(order, deck, name, rules, free, record=False)
+            games.append(played[free])
     totals = [g.score for g in games]
     top = max(totals)
     leaders = [p for p, t in enumerate(totals) if t == top]
