@@ -579,7 +579,7 @@ class Play:
         frozen in a Freeze turn."""
         mon, grid = self.mon, self.grid
         frozen = self.frozen
-        face = up + [pos for pos in self.frozen_order() if pos not in up] if frozen else up
+        face = up + self.frozen_order() if frozen else up  # (a frozen card is never face down: never turned again)
         groups: dict[int, list[int]] = {}
         for pos in face:
             m = mon[grid[pos]]
@@ -621,8 +621,8 @@ class Play:
                 if record:
                     self.current.collected.append((m, 1, "spare"))
                 continue
-            q = self._opponent_pair(p, m)
-            if q is not None:  # "the third card from an opponent's pair ... is removed from play"
+            q = self.pair_owner[m]
+            if q >= 0 and q != p:  # "the third card from an opponent's pair ... is removed from play"
                 c = grid[pos]
                 self._gone(pos)
                 self.out.append(c)
@@ -630,16 +630,30 @@ class Play:
                     self.current.removed.append((pos, c, f"the third card of {self.sides[q].name}'s pair"))
                 continue
             keep.append(pos)
+        if not keep:
+            return
+        # every player sees the cards turned back (or frozen): `_see`, inlined
+        down, seen, places_of, known, multi, turn = self.down, self.seen, self.places, self.known, self.multi, self.turn
         for pos in keep:
             if pos in frozen:
                 continue
             if freeze:  # "frozen in place, meaning they are not turned back over at the end of the turn"
                 frozen.add(pos)
                 self._frozen_order = None
-                self.down.discard(pos)
                 if record:
                     self.current.frozen.append(pos)
-            self._see(pos)
+            else:
+                down.add(pos)
+            m = mon[grid[pos]]
+            seen.add(pos)
+            places = places_of[m]
+            places[pos] = turn
+            if len(places) >= 2:
+                multi.add(m)
+            known[pos] = m
+            for lost in self.lost:
+                if lost:
+                    lost.discard(pos)
 
     def _finish_turn(self, p: int) -> None:
         if self.record:
