@@ -93,13 +93,13 @@ class Table:
 
     def _to_left(self, cards: list[int]) -> int | None:
         """Where on the left these cards may go: onto a matching stack, or (a triplet) a blank space."""
+        m, size = self.mon[cards[0]], len(cards)
+        mon = self.mon
         for i, stack in enumerate(self.left):
-            if stack and self._fits(cards, stack):
+            if stack and mon[stack[0]] == m and len(stack) + size <= 3:
                 return i
-        if len(cards) == 3:
-            for i, stack in enumerate(self.left):
-                if stack is None:
-                    return i
+        if size == 3 and None in self.left:
+            return self.left.index(None)
         return None
 
     def _flip(self, k: int) -> None:
@@ -114,22 +114,38 @@ class Table:
         # section can be matched and stacked"), or onto the left; a triplet made first, then
         # moves that turn up a face-down card
         best = None
-        for k, group in enumerate(self.up):
+        mon, up, down = self.mon, self.up, self.down
+        tops = [mon[g[0]] if g else -1 for g in up]  # each center pile's face-up monster (-1: none)
+        rights = [mon[g[0]] if g else -1 for g in self.right]
+        left = self.left
+        lefts = [mon[g[0]] if g else -1 for g in left]
+        blank = left.index(None) if None in left else None
+
+        def to_left(m: int, size: int) -> int | None:  # `_to_left`, on the monsters above
+            if m in lefts:
+                for i, top in enumerate(lefts):
+                    if top == m and len(left[i]) + size <= 3:
+                        return i
+            return blank if size == 3 else None
+
+        for k, group in enumerate(up):
             if not group:
                 continue
-            for j, other in enumerate(self.up):
-                if j != k and self._fits(group, other):
-                    rank = (len(group) + len(other) == 3, bool(self.down[k]), 1)
-                    if best is None or rank > best[0]:
-                        best = (rank, "center", k, j)
-            i = self._to_left(group)
+            m, size = tops[k], len(group)
+            if tops.count(m) > 1:  # another center group of the same monster (`_fits`, by monster)
+                for j, other in enumerate(up):
+                    if j != k and tops[j] == m and len(other) + size <= 3:
+                        rank = (size + len(other) == 3, bool(down[k]), 1)
+                        if best is None or rank > best[0]:
+                            best = (rank, "center", k, j)
+            i = to_left(m, size)
             if i is not None:
-                rank = (self.left[i] is not None and len(self.left[i]) + len(group) == 3 or len(group) == 3, bool(self.down[k]), 0)
+                rank = (self.left[i] is not None and len(self.left[i]) + size == 3 or size == 3, bool(down[k]), 0)
                 if best is None or rank > best[0]:
                     best = (rank, "left", k, i)
             # ruling S4: a center group may go to the right, onto a matching stack, or into an open
             # slot when that turns up a face-down card (and leaves the slots the strategy keeps free)
-            r = next((j for j, stack in enumerate(self.right) if self._fits(group, stack)), None)
+            r = next((j for j, top in enumerate(rights) if top == m and len(self.right[j]) + size <= 3), None) if m in rights else None
             if r is not None:
                 rank = (len(self.right[r]) + len(group) == 3, bool(self.down[k]), 0)
                 if best is None or rank > best[0]:
@@ -162,7 +178,7 @@ class Table:
         for k, stack in enumerate(self.right):
             if not stack:
                 continue
-            i = self._to_left(stack)
+            i = to_left(rights[k], len(stack))
             if i is not None:
                 self.right[k] = []
                 self._place_left(i, stack, f"right {k + 1}")
