@@ -499,10 +499,6 @@ class Play:
             face = self.dice.roll(1, len(pool), self._p_gamble)[0]
         return pool[face - 1], how
 
-    def _opponent_pair(self, p: int, m: int) -> int | None:
-        q = self.pair_owner[m]
-        return None if q < 0 or q == p else q
-
     def _held(self, p: int, m: int) -> None:
         """Player p's cards of monster m changed: whether it holds exactly a pair of it."""
         if len(self.colls[p][m]) == 2:
