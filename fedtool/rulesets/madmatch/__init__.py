@@ -302,9 +302,20 @@ class MadMatch(Ruleset):
                  "solitaire": opts.solitaire_rules()}
         return Booking(None, setup, wrestlers)
 
+    def trial_setup(self, booking: Booking) -> dict:
+        """The booking's setup, with the deck's tables (cards, monsters, matrix values, icons,
+        positions) built now, once, rather than in the first trial."""
+        setup = booking.setup
+        if setup["variation"] != "solitaire":
+            engine.tables(setup["deck"], setup["variation"] == "classic")
+        return setup
+
     def trial(self, setup: dict, dice: Dice) -> Trial:
+        """One match on the record-free path: the same rolls as `resolve`, no turn records, no
+        moves told (tests/test_madmatch_fast.py)."""
         if setup["variation"] == "solitaire":
-            played = play_round(setup["deck"], setup["names"], [side.strategy.keep_free for side in setup["sides"]], dice, setup["solitaire"])
+            played = play_round(setup["deck"], setup["names"], [side.strategy.keep_free for side in setup["sides"]], dice, setup["solitaire"],
+                                record=False)
             return Trial(played.winner, "solitaire" if played.winner is not None else "draw", 1)
         result = engine.play_match(setup["deck"], setup["sides"], dice, setup["rules"], setup["variation"], setup["format"], setup["target"], setup["max_games"])
         return Trial(result.winner, result.format if result.winner is not None else "draw", len(result.games))

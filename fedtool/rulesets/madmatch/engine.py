@@ -10,6 +10,7 @@ grid, a player's hand (Action cards held), a player's collection, or out of play
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from fedtool.kernel.dice import Dice
@@ -82,7 +83,9 @@ class Game:
     cards: list = field(default_factory=list)  # per player: the card indices collected
 
 
-# ------------------------------------------------------------------------- shuffles and the battle
+# ------------------------------------------------------------------------- per-deck constants
+
+_SIZES: dict[int, list[int]] = {}  # a shuffle's dice by deck size: d(n), d(n-1), ... d2
 
 
 def shuffle(cards: list, dice: Dice, purpose: str) -> list:
@@ -91,10 +94,15 @@ def shuffle(cards: list, dice: Dice, purpose: str) -> list:
     order = list(cards)
     if n < 2:
         return order
-    faces = dice.roll_each(list(range(n, 1, -1)), purpose)
-    for i, face in enumerate(faces):
+    sizes = _SIZES.get(n)
+    if sizes is None:
+        sizes = _SIZES[n] = list(range(n, 1, -1))
+    faces = dice.roll_each(sizes, purpose)
+    i = 0
+    for face in faces:
         j = i + face - 1
         order[i], order[j] = order[j], order[i]
+        i += 1
     return order
 
 
@@ -102,27 +110,99 @@ def icon_of(card) -> str | None:
     return card.icon if isinstance(card, Monster) else None
 
 
-def icon_battle(cards: list, players: int, dice: Dice, label: str) -> tuple[int, list]:
+class Tables:
+    """What a deck and a variation fix for every game, built once per deck (not per game): the
+    cards in deck order and, by card index, each card's monster (-1 for an Action card), icon,
+    whether it is an Action card, a Freeze, a Freeze that extends; by position, its name
+    ("A1") and its 3 x 3 block (ruling R14's "about where"); by monster, the matrix's values
+    per card count, and the order a remembered pair is chosen in (the most valuable first)."""
+
+    def __init__(self, deck: Deck, classic: bool) -> None:
+        self.deck = deck
+        if classic:  # "remove all nine Action Cards and one copy of each of the 15 monsters"
+            cards = [m for m in deck.monsters for _ in range(2)]
+            self.columns, self.per_turn = 6, 2
+        else:
+            cards = deck.cards()
+            self.columns, self.per_turn = 9, 3
+        self.cards = cards
+        self.size = len(cards)
+        self.mon = [c.index if isinstance(c, Monster) else -1 for c in cards]
+        self.icons = [icon_of(c) for c in cards]
+        self.action = [isinstance(c, Action) for c in cards]
+        self.freeze = [isinstance(c, Action) and c.effect == "freeze" for c in cards]
+        self.extends = [isinstance(c, Action) and c.effect == "freeze" and c.extends for c in cards]
+        columns, rows = self.columns, self.size // self.columns
+        self.where = [f"{ROWS[pos // columns]}{pos % columns + 1}" for pos in range(self.size)]
+        self.around = [tuple(r * columns + c for r in range(pos // columns - 1, pos // columns + 2)
+                             for c in range(pos % columns - 1, pos % columns + 2) if 0 <= r < rows and 0 <= c < columns)
+                       for pos in range(self.size)]
+        monsters = deck.monsters
+        self.monsters = len(monsters)
+        self.names = [m.name for m in monsters]
+        self.pair_value = [m.pair for m in monsters]
+        # a remembered pair: the highest pair value first, the deck's order among equals
+        order = sorted(range(len(monsters)), key=lambda m: (-monsters[m].pair, m))
+        self.rank = [0] * len(monsters)
+        for r, m in enumerate(order):
+            self.rank[m] = r
+        # Monster.value by count (0 to 3 cards of a monster in one collection), and a strike's
+        self.values = [(0, m.value(1, False), m.value(2, False), m.value(3, False)) for m in monsters]
+        self.strike_values = [m.value(3, True) for m in monsters]
+        self._spares: dict[str, list[bool]] = {}
+
+    def value(self, m: int, count: int, strike: bool) -> int:
+        """`Monster.value` from the table (a collection holds 0 to 3 cards of a monster)."""
+        return self.strike_values[m] if strike and count >= 3 else self.values[m][count]
+
+    def spares(self, strategy: Strategy) -> list[bool]:
+        """Per monster, whether the strategy takes the third card of a pair it holds as a spare
+        (it depends on the strategy's `spares:` and the matrix only)."""
+        found = self._spares.get(strategy.spares)
+        if found is None:
+            found = self._spares[strategy.spares] = [strategy.takes_spare(m) for m in self.deck.monsters]
+        return found
+
+
+_TABLES: dict[tuple[int, bool], Tables] = {}
+
+
+def tables(deck: Deck, classic: bool = False) -> Tables:
+    """The deck's `Tables` for a variation, built on first use and kept (a deck is immutable)."""
+    found = _TABLES.get((id(deck), classic))
+    if found is None or found.deck is not deck:
+        if len(_TABLES) >= 32:  # decks read again and again (a fed's file changed): keep the cache small
+            _TABLES.clear()
+        found = _TABLES[(id(deck), classic)] = Tables(deck, classic)
+    return found
+
+
+# ------------------------------------------------------------------------- the battle
+
+
+def icon_battle(cards: list, players: int, dice: Dice, label: str, icons: list | None = None) -> tuple[int, list]:
     """Who is Player One: the deck shuffled, five cards dealt to each player, revealed one at a
     time and compared like Rock Paper Scissors (ruling R3 for an Action card's missing icon,
     three or four players, and five ties running)."""
+    if icons is None:
+        icons = [icon_of(c) for c in cards]
     deck = shuffle(list(range(len(cards))), dice, f"{label}: shuffle for the icon battle (Who is Player One?)")
     alive = list(range(players))
     per = len(deck) // players
     rows = []
     for k in range(per):
-        shown = {p: deck[k * players + p] for p in alive}
-        rows.append(tuple(shown.get(p) for p in range(players)))
-        icons = {p: icon_of(cards[c]) for p, c in shown.items()}
-        present = {i for i in icons.values() if i}
+        base = k * players
+        rows.append(tuple(deck[base + p] if p in alive else None for p in range(players)))
+        shown = [(p, icons[deck[base + p]]) for p in alive]
+        present = {i for _, i in shown if i}
         if len(present) == 2:
             a, b = sorted(present)
             best = a if BEATS[a] == b else b
-        elif len(present) == 1 and any(i is None for i in icons.values()):
+        elif len(present) == 1 and any(i is None for _, i in shown):
             best = next(iter(present))  # an icon beats no icon
         else:
             continue  # a tie: the next cards are compared
-        alive = [p for p in alive if icons[p] == best]
+        alive = [p for p, i in shown if i == best]
         if len(alive) == 1:
             return alive[0], rows
     return alive[0], rows  # ruling R3: still tied when the deck runs out: the first in card order
@@ -131,57 +211,90 @@ def icon_battle(cards: list, players: int, dice: Dice, label: str) -> tuple[int,
 # ------------------------------------------------------------------------- the game
 
 
-def _newest_first(places: dict) -> list:
-    """Remembered positions, the most recently seen first (one alone needs no sorting)."""
-    return list(places) if len(places) == 1 else sorted(places, key=places.get, reverse=True)
+def _newest_first(places: dict, lost: set) -> tuple | list:
+    """The positions of `places` a player remembers (those it has not `lost`), the most
+    recently seen first (a monster has three cards: one or two places need no sorting; equal
+    turns keep the order remembered, as a stable sort does)."""
+    mine = [q for q in places if q not in lost] if lost and not lost.isdisjoint(places) else places
+    if len(mine) < 2:
+        return tuple(mine)
+    if len(mine) == 2:
+        a, b = mine
+        return (a, b) if places[a] >= places[b] else (b, a)
+    return sorted(mine, key=places.get, reverse=True)
 
 
 class Play:
-    """One game of Mad Match (or of the classic matching game) in progress."""
+    """One game of Mad Match (or of the classic matching game) in progress.
+
+    Records (`Turn`s for the writeup, and the dice's purposes worded in full) are kept only
+    when `record` is set; without it (odds, benchmarks) the game rolls exactly the same dice in
+    the same order and ends the same way, each roll logged with a short purpose
+    (tests/test_madmatch_fast.py checks it roll for roll).
+
+    Where the memory is: every player sees every card turned, so what is seen is kept once:
+    per monster, the positions of its cards seen (still in the grid) and the turn each was last
+    seen (`places`), and by position the monster seen there (`known`); what a player forgot (a
+    failed recall) is its `lost` set, until the card is seen again or leaves the grid. Kept
+    alongside, so that a choice is a lookup and not a scan: the face-down positions never seen
+    (`unseen`, in order), the monsters seen in two places or more (`multi`), who holds exactly
+    a pair of each monster (`pair_owner`: three cards a monster, so one player at most), and
+    how many monsters still have two or more cards in the grid (`multi_grid`)."""
 
     def __init__(self, deck: Deck, sides: list[Side], dice: Dice, rules: Rules, variation: str = "mad_match", number: int = 1,
                  record: bool = False, label: str = "") -> None:
         self.deck, self.sides, self.dice, self.rules, self.variation = deck, sides, dice, rules, variation
         self.number, self.record = number, record
-        self.label = label or f"game {number}"
+        self.label = label = label or f"game {number}"
         classic = variation == "classic"
         self.classic = classic
-        if classic:  # "remove all nine Action Cards and one copy of each of the 15 monsters"
-            cards = [m for m in deck.monsters for _ in range(2)]
-            self.columns, self.per_turn = 6, 2
-        else:
-            cards = deck.cards()
-            self.columns, self.per_turn = 9, 3
-        self.cards = cards
+        t = self.tables = tables(deck, classic)
+        self.columns, self.per_turn = t.columns, t.per_turn
+        self.cards = cards = t.cards
         n = len(sides)
-        self.mon = [c.index if isinstance(c, Monster) else -1 for c in cards]
-        self.first, self.battle = icon_battle(cards, n, dice, self.label)
-        order = shuffle(list(range(len(cards))), dice, f"{self.label}: shuffle the deck and deal the grid")
+        monsters = t.monsters
+        self.mon = mon = t.mon
+        self.first, self.battle = icon_battle(cards, n, dice, label, t.icons)
+        order = shuffle(range(len(cards)), dice, f"{label}: shuffle the deck and deal the grid")
         self.grid = order  # position -> card index, -1 once empty
         self.frozen: set[int] = set()
-        self.grid_count = [0] * len(deck.monsters)
+        self._frozen_order: list[int] | None = []  # sorted(frozen), None when it must be sorted again
+        grid_count = [0] * monsters
         for c in order:
-            if self.mon[c] >= 0:
-                self.grid_count[self.mon[c]] += 1
+            m = mon[c]
+            if m >= 0:
+                grid_count[m] += 1
+        self.grid_count = grid_count
+        self.multi_grid = sum(1 for k in grid_count if k >= 2)
+        self.grid_monsters = sum(grid_count)
         self.hands: list[list[int]] = [[] for _ in range(n)]
-        self.colls: list[list[list[int]]] = [[[] for _ in deck.monsters] for _ in range(n)]
+        self.colls: list[list[list[int]]] = [[[] for _ in range(monsters)] for _ in range(n)]
         self.strikes: list[set[int]] = [set() for _ in range(n)]
         self.out: list[int] = []
         self.orphans: list[int] = []
         self.used: list = []
-        # memory: per player, per monster, the face-down positions seen and the turn each was last seen
-        self.mem: list[list[dict[int, int]]] = [[{} for _ in deck.monsters] for _ in range(n)]
-        seen: set[int] = set()  # every player sees every card turned: one set, shared
-        self.seen: list[set[int]] = [seen] * n
-        self.known: list[dict[int, int]] = [{} for _ in range(n)]  # per player: remembered position -> monster
-        self.pair_value = [m.pair for m in deck.monsters]
+        # memory: every card turned is seen by every player (ruling R13); a player forgets by its own rolls
+        self.places: list[dict[int, int]] = [{} for _ in range(monsters)]  # per monster: position -> the turn last seen
+        self.known: dict[int, int] = {}  # position seen (still in the grid) -> monster
+        self.seen: set[int] = set()  # every position ever seen
+        self.lost: list[set[int]] = [set() for _ in range(n)]  # per player: positions seen and forgotten since
+        self.unseen: list[int] = list(range(len(order)))  # face down and never seen, in order
+        self.multi: set[int] = set()  # monsters seen in two places or more
+        self.pair_value = t.pair_value
         self.pairs_held: list[set[int]] = [set() for _ in range(n)]  # per player: the monsters it holds exactly two of
-        self.spare_ok = [[side.strategy.takes_spare(m) for m in deck.monsters] for side in sides]
+        self.pair_owner = [-1] * monsters  # per monster: the player holding exactly two of it, or -1
+        self.paired: set[int] = set()  # the monsters someone holds exactly two of
+        self.spare_ok = [t.spares(side.strategy) for side in sides]
+        self.gamble = [side.strategy.unknown == "half_remembered_first" for side in sides]
         self.down: set[int] = set(range(len(order)))  # face down in the grid
         self.turn = 0
         self.freeze_turn = 0  # the last Freeze turn
         self.log: list[Turn] = []
         self.pairs = [0] * n
+        if not record:  # the dice's purposes, short: nothing will read them
+            self._p_recall = f"{label}: a recall"
+            self._p_pick = f"{label}: a card picked"
+            self._p_gamble = f"{label}: a gamble"
 
     # ---------------------------------------------------------------- scores
 
@@ -189,14 +302,22 @@ class Play:
         if self.classic:
             return self.pairs[p]
         total = 0
-        coll, strikes = self.colls[p], self.strikes[p]
-        for m, cards in enumerate(coll):
+        values, strike_values, strikes = self.tables.values, self.tables.strike_values, self.strikes[p]
+        for m, cards in enumerate(self.colls[p]):
             if cards:
-                total += self.deck.monsters[m].value(len(cards), m in strikes)
+                k = len(cards)
+                total += strike_values[m] if k >= 3 and m in strikes else values[m][k]
         return total
 
     def where(self, pos: int) -> str:
-        return f"{ROWS[pos // self.columns]}{pos % self.columns + 1}"
+        return self.tables.where[pos]
+
+    def frozen_order(self) -> list[int]:
+        """The frozen positions in order (kept sorted until the frozen cards change)."""
+        order = self._frozen_order
+        if order is None:
+            order = self._frozen_order = sorted(self.frozen)
+        return order
 
     # ---------------------------------------------------------------- memory
 
@@ -206,21 +327,21 @@ class Play:
         was seen (ruling R13). Certain either way: no roll. A failed recall forgets the card."""
         if pos in recalled:
             return recalled[pos]
-        seen = self.mem[p][m][pos]
-        ago = self.turn - seen
+        ago = self.turn - self.places[m][pos]
         need = self.sides[p].memory - ago // self.rules.memory_fade
         die = self.rules.memory_die
         if need >= die:
             ok = True
         elif need < 1:
             ok = False
-        else:
-            ok = self.dice.roll(1, die, f"{self.label} turn {self.turn}: {self.sides[p].name} recalls {self.where(pos)} "
+        elif self.record:
+            ok = self.dice.roll(1, die, f"{self.label} turn {self.turn}: {self.sides[p].name} recalls {self.tables.where[pos]} "
                                         f"(seen {ago} turn{'s' if ago != 1 else ''} ago; {need} or less)")[0] <= need
+        else:
+            ok = self.dice.roll(1, die, self._p_recall)[0] <= need
         recalled[pos] = ok
         if not ok:
-            del self.mem[p][m][pos]
-            del self.known[p][pos]
+            self.lost[p].add(pos)
         if self.record:
             self.current.recalls.append((pos, ok))
         return ok
@@ -230,135 +351,165 @@ class Play:
         m = self.mon[self.grid[pos]]
         if pos not in self.frozen:
             self.down.add(pos)
-        self.seen[0].add(pos)  # shared by every player
-        turn = self.turn
-        for p in range(len(self.sides)):
-            self.mem[p][m][pos] = turn
-            self.known[p][pos] = m
+        self.seen.add(pos)
+        places = self.places[m]
+        places[pos] = self.turn
+        if len(places) >= 2:
+            self.multi.add(m)
+        self.known[pos] = m
+        for lost in self.lost:
+            if lost:
+                lost.discard(pos)
 
     def _gone(self, pos: int) -> None:
         """The card at pos leaves the grid: out of every memory."""
         c = self.grid[pos]
         m = self.mon[c]
         if m >= 0:
-            self.grid_count[m] -= 1
-            for p in range(len(self.sides)):
-                self.mem[p][m].pop(pos, None)
-                self.known[p].pop(pos, None)
+            left = self.grid_count[m] = self.grid_count[m] - 1
+            if left == 1:
+                self.multi_grid -= 1
+            self.grid_monsters -= 1
+            places = self.places[m]
+            if pos in places:
+                del places[pos]
+                if len(places) < 2:
+                    self.multi.discard(m)
+                del self.known[pos]
+                for lost in self.lost:
+                    if lost:
+                        lost.discard(pos)
         self.grid[pos] = -1
-        self.frozen.discard(pos)
-        self.down.discard(pos)
+        if pos in self.frozen:
+            self.frozen.discard(pos)
+            self._frozen_order = None
+        if pos in self.down:
+            self.down.discard(pos)
+            if pos not in self.seen:
+                del self.unseen[bisect_left(self.unseen, pos)]
 
     # ---------------------------------------------------------------- choosing what to turn
 
     def _choose(self, p: int, up: list[int], left: int, recalled: dict) -> tuple[int, str]:
         """The next card player p turns: mates for the face-up cards, then a remembered pair,
         a spare, a denial, then an unknown card (docs/mad-match-strategy.md, "What it turns")."""
-        mon, grid, mem, down = self.mon, self.grid, self.mem[p], self.down
+        mon, grid, places_of, down, lost = self.mon, self.grid, self.places, self.down, self.lost[p]
+        classic = self.classic
+        gamble = self.gamble[p]
+        recall, newest = self._recall, _newest_first
         # a. mates for the monsters face up now (this turn's first, then frozen)
-        face: dict[int, int] = {}
-        for pos in up:
-            m = mon[grid[pos]]
-            face[m] = face.get(m, 0) + 1
-        if self.frozen:
-            for pos in sorted(self.frozen):
+        if up or self.frozen:
+            face: dict[int, int] = {}
+            for pos in up:
                 m = mon[grid[pos]]
                 face[m] = face.get(m, 0) + 1
-        gamble = self.sides[p].strategy.unknown == "half_remembered_first"
-        hazy = None
-        for m, count in face.items():
-            places = mem[m]
-            if not places:
-                continue
-            if count == 1 and not self.classic and (len(self.colls[p][m]) == 2 or self._opponent_pair(p, m) is not None):
-                continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
-            for pos in _newest_first(places):
-                if pos in down:
-                    if self._recall(p, pos, m, recalled):
-                        return pos, "remembered"
-                    if hazy is None:
-                        hazy = (pos, m)
-        if hazy is not None and gamble:
-            return self._gamble(p, *hazy)
-        # b. a remembered pair (two cards of one monster), the most valuable first
-        if left >= 2:
-            best = None
-            for m, places in enumerate(mem):
-                if len(places) >= 2 and (best is None or self.pair_value[m] > self.pair_value[best]):
-                    best = m
-            if best is not None:
-                places = mem[best]
-                got = []
-                for pos in _newest_first(places):
-                    if pos in down and self._recall(p, pos, best, recalled):
-                        got.append(pos)
-                        if len(got) == 2:
-                            return got[0], "remembered"
-        if not self.classic:
-            # c. a spare for a pair it holds
-            spare_ok = self.spare_ok[p]
-            for m in sorted(self.pairs_held[p]):
-                places = mem[m]
-                if places and spare_ok[m]:
-                    for pos in _newest_first(places):
-                        if pos in down and self._recall(p, pos, m, recalled):
+            if self.frozen:
+                for pos in self.frozen_order():
+                    m = mon[grid[pos]]
+                    face[m] = face.get(m, 0) + 1
+            hazy = None
+            owner = self.pair_owner
+            for m, count in face.items():
+                places = places_of[m]
+                if not places:
+                    continue
+                if count == 1 and not classic and owner[m] >= 0:
+                    continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
+                for pos in newest(places, lost):
+                    if pos in down:
+                        if recall(p, pos, m, recalled):
                             return pos, "remembered"
+                        if hazy is None:
+                            hazy = (pos, m)
+            if hazy is not None and gamble:
+                return self._gamble(p, *hazy)
+        # b. a remembered pair (two cards of one monster), the most valuable first
+        if left >= 2 and self.multi:
+            multi = self.multi
+            rank = self.tables.rank.__getitem__
+            if not lost:
+                best = min(multi, key=rank) if len(multi) > 1 else next(iter(multi))
+            else:
+                best = next((m for m in sorted(multi, key=rank) if len(places_of[m].keys() - lost) >= 2), None)
+            if best is not None:
+                got = 0
+                for pos in newest(places_of[best], lost):
+                    if pos in down and recall(p, pos, best, recalled):
+                        if got:
+                            return got[0], "remembered"
+                        got = (pos,)
+        if not classic:
+            # c. a spare for a pair it holds
+            held = self.pairs_held[p]
+            if held:
+                spare_ok = self.spare_ok[p]
+                for m in (sorted(held) if len(held) > 1 else held):
+                    places = places_of[m]
+                    if places and spare_ok[m]:
+                        for pos in newest(places, lost):
+                            if pos in down and recall(p, pos, m, recalled):
+                                return pos, "remembered"
             # d. deny an opponent's spare: the third card of its pair is removed from play
-            if left == 1 and self.sides[p].strategy.deny_spares:
-                theirs = set()
-                for q, held in enumerate(self.pairs_held):
-                    if q != p:
-                        theirs |= held
-                for m in sorted(theirs):
-                    places = mem[m]
+            if left == 1 and self.paired and self.sides[p].strategy.deny_spares:
+                paired = self.paired
+                for m in (sorted(paired) if len(paired) > 1 else tuple(paired)):
+                    if m in held:
+                        continue
+                    places = places_of[m]
                     if places:
-                        for pos in _newest_first(places):
-                            if pos in down and self._recall(p, pos, m, recalled):
+                        for pos in newest(places, lost):
+                            if pos in down and recall(p, pos, m, recalled):
                                 return pos, "denied"
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
-        unknown = down.difference(self.known[p])
-        if not unknown:
-            pool, how = down, "a card it remembers but cannot use"
-        elif gamble:
-            pool, how = unknown, "an unknown card"
+        unseen = self.unseen
+        forgot = lost & down if lost else lost
+        if gamble:
+            pool, how = (sorted(forgot.union(unseen)) if forgot else unseen), "an unknown card"
+        elif unseen:
+            pool, how = unseen, "an unseen card"
         else:
-            fresh = unknown.difference(self.seen[p])
-            pool, how = (fresh, "an unseen card") if fresh else (unknown, "a card it has forgotten")
-        if len(pool) == 1:
-            return next(iter(pool)), how
-        pool = sorted(pool)
-        face_ = self.dice.roll(1, len(pool), f"{self.label} turn {self.turn}: {self.sides[p].name} turns {how} ({len(pool)} to choose from)")[0]
+            pool, how = sorted(forgot), "a card it has forgotten"
+        if not pool:
+            pool, how = sorted(down), "a card it remembers but cannot use"
+        size = len(pool)
+        if size == 1:
+            return pool[0], how
+        if self.record:
+            face_ = self.dice.roll(1, size, f"{self.label} turn {self.turn}: {self.sides[p].name} turns {how} ({size} to choose from)")[0]
+        else:
+            face_ = self.dice.roll(1, size, self._p_pick)[0]
         return pool[face_ - 1], how
 
     def _gamble(self, p: int, pos: int, m: int) -> tuple[int, str]:
         """A half-remembered card: the side could not recall where the monster it wants was, only
         about where: it turns one of the face-down cards it does not remember around that place
         (the card and its neighbours), picked with a logged die (ruling R14)."""
-        columns = self.columns
-        row, col = divmod(pos, columns)
-        known, down = self.known[p], self.down
-        around = [r * columns + c for r in range(row - 1, row + 2) for c in range(col - 1, col + 2)
-                  if 0 <= r < len(self.grid) // columns and 0 <= c < columns]
-        pool = [q for q in around if q in down and q not in known]
-        how = f"a gamble on a half-remembered {self.deck.monsters[m].name} near {self.where(pos)}"
+        known, lost, down = self.known, self.lost[p], self.down
+        pool = [q for q in self.tables.around[pos] if q in down and (q not in known or q in lost)]
+        if self.record:
+            how = f"a gamble on a half-remembered {self.tables.names[m]} near {self.where(pos)}"
+        else:
+            how = "a gamble"
         if len(pool) == 1:
             return pool[0], how
-        face = self.dice.roll(1, len(pool), f"{self.label} turn {self.turn}: {self.sides[p].name} gambles on a half-remembered "
-                                            f"{self.deck.monsters[m].name} near {self.where(pos)} ({len(pool)} to choose from)")[0]
+        if self.record:
+            face = self.dice.roll(1, len(pool), f"{self.label} turn {self.turn}: {self.sides[p].name} gambles on a half-remembered "
+                                                f"{self.tables.names[m]} near {self.where(pos)} ({len(pool)} to choose from)")[0]
+        else:
+            face = self.dice.roll(1, len(pool), self._p_gamble)[0]
         return pool[face - 1], how
-
-    def _opponent_pair(self, p: int, m: int) -> int | None:
-        for q, held in enumerate(self.pairs_held):
-            if q != p and m in held:
-                return q
-        return None
 
     def _held(self, p: int, m: int) -> None:
         """Player p's cards of monster m changed: whether it holds exactly a pair of it."""
         if len(self.colls[p][m]) == 2:
             self.pairs_held[p].add(m)
+            self.pair_owner[m] = p
+            self.paired.add(m)
         else:
             self.pairs_held[p].discard(m)
+            if self.pair_owner[m] == p:
+                self.pair_owner[m] = -1
+                self.paired.discard(m)
 
     # ---------------------------------------------------------------- a turn
 
@@ -366,7 +517,8 @@ class Play:
         """Player p's turn: an Action card instead, or three cards turned. Returns whether a
         Freeze that extends to the next player's turn was used."""
         self.turn += 1
-        if self.record:
+        record = self.record
+        if record:
             self.current = Turn(self.turn, p, "turn")
         if not forced_freeze and not self.classic and self.hands[p]:
             choice = self.sides[p].strategy.action_to_use(self, p)
@@ -379,28 +531,33 @@ class Play:
         up: list[int] = []
         recalled: dict = {}
         left = self.per_turn
-        deck_cards = self.cards
+        t = self.tables
+        is_action, is_freeze = t.action, t.freeze
+        down, grid, choose = self.down, self.grid, self._choose
+        seen, unseen = self.seen, self.unseen
         while left > 0:
-            if not self.down:
+            if not down:
                 break
-            pos, how = self._choose(p, up, left, recalled)
-            self.down.discard(pos)
-            c = self.grid[pos]
-            if self.record:
+            pos, how = choose(p, up, left, recalled)
+            # turned face up: no longer face down, unseen or forgotten
+            down.discard(pos)
+            if pos not in seen:
+                del unseen[bisect_left(unseen, pos)]
+            c = grid[pos]
+            if record:
                 self.current.reveals.append((pos, c, how))
-            card = deck_cards[c]
-            if isinstance(card, Action):
+            if is_action[c]:
                 self._gone(pos)
-                if card.effect == "freeze":  # "used immediately and an extra card should be revealed"
+                if is_freeze[c]:  # "used immediately and an extra card should be revealed"
                     self.out.append(c)
                     freeze = True
-                    extends = extends or card.extends
+                    extends = extends or t.extends[c]
                     self.used.append((self.turn, p, c, 0))
-                    if self.record:
+                    if record:
                         self.current.freeze.append(c)
                     continue
                 self.hands[p].append(c)  # "Any non-Freeze Action Cards should be collected"
-                if self.record:
+                if record:
                     self.current.actions.append(c)
                 left -= 1
                 continue
@@ -417,20 +574,27 @@ class Play:
         spare taken; the third card of an opponent's pair removed; the rest turned back, or
         frozen in a Freeze turn."""
         mon, grid = self.mon, self.grid
-        face = up + [pos for pos in sorted(self.frozen) if pos not in up]
+        frozen = self.frozen
+        face = up + self.frozen_order() if frozen else up  # (a frozen card is never face down: never turned again)
         groups: dict[int, list[int]] = {}
         for pos in face:
-            groups.setdefault(mon[grid[pos]], []).append(pos)
+            m = mon[grid[pos]]
+            if m in groups:
+                groups[m].append(pos)
+            else:
+                groups[m] = [pos]
         keep = []
+        record, classic = self.record, self.classic
+        colls = self.colls[p]
         for m, places in groups.items():
-            coll = self.colls[p][m]
+            coll = colls[m]
             if len(places) >= 2:  # a pair or a triplet
                 before = len(coll)
                 for pos in places:
                     coll.append(grid[pos])
                     self._gone(pos)
                 self._held(p, m)
-                if self.classic:
+                if classic:
                     self.pairs[p] += 1
                 if len(coll) == 3 and before == 0:
                     self.strikes[p].add(m)
@@ -438,11 +602,11 @@ class Play:
                 else:
                     self.strikes[p].discard(m)
                     how = "spare" if len(coll) == 3 else "pair"
-                if self.record:
+                if record:
                     self.current.collected.append((m, len(places), how))
                 continue
             pos = places[0]
-            if self.classic:
+            if classic:
                 keep.append(pos)
                 continue
             if len(coll) == 2 and self.spare_ok[p][m]:
@@ -450,27 +614,42 @@ class Play:
                 self._held(p, m)
                 self._gone(pos)
                 self.strikes[p].discard(m)
-                if self.record:
+                if record:
                     self.current.collected.append((m, 1, "spare"))
                 continue
-            q = self._opponent_pair(p, m)
-            if q is not None:  # "the third card from an opponent's pair ... is removed from play"
+            q = self.pair_owner[m]
+            if q >= 0 and q != p:  # "the third card from an opponent's pair ... is removed from play"
                 c = grid[pos]
                 self._gone(pos)
                 self.out.append(c)
-                if self.record:
+                if record:
                     self.current.removed.append((pos, c, f"the third card of {self.sides[q].name}'s pair"))
                 continue
             keep.append(pos)
+        if not keep:
+            return
+        # every player sees the cards turned back (or frozen): `_see`, inlined
+        down, seen, places_of, known, multi, turn = self.down, self.seen, self.places, self.known, self.multi, self.turn
         for pos in keep:
-            if pos in self.frozen:
+            if pos in frozen:
                 continue
             if freeze:  # "frozen in place, meaning they are not turned back over at the end of the turn"
-                self.frozen.add(pos)
-                self.down.discard(pos)
-                if self.record:
+                frozen.add(pos)
+                self._frozen_order = None
+                if record:
                     self.current.frozen.append(pos)
-            self._see(pos)
+            else:
+                down.add(pos)
+            m = mon[grid[pos]]
+            seen.add(pos)
+            places = places_of[m]
+            places[pos] = turn
+            if len(places) >= 2:
+                multi.add(m)
+            known[pos] = m
+            for lost in self.lost:
+                if lost:
+                    lost.discard(pos)
 
     def _finish_turn(self, p: int) -> None:
         if self.record:
@@ -486,23 +665,23 @@ class Play:
         if self.rules.frozen_cards == "turn_back" and self.frozen and self.turn > self.freeze_turn:
             for pos in sorted(self.frozen):
                 self.frozen.discard(pos)
+                self._frozen_order = None
                 self._see(pos)
 
     # ---------------------------------------------------------------- Action cards
 
     def swing(self, p: int, q: int, m: int, action: Action) -> int:
         """What using `action` on player q's cards of monster m gains p, plus what q loses."""
-        monster = self.deck.monsters[m]
-        theirs = self.colls[q][m]
-        n = len(theirs)
+        n = len(self.colls[q][m])
         if not n:
             return 0
+        t = self.tables
         taken = n if action.cards == "set" else min(2, n) if action.cards == "two" else 1
-        lose = monster.value(n, m in self.strikes[q]) - monster.value(n - taken, False)
+        lose = t.value(m, n, m in self.strikes[q]) - t.values[m][n - taken]
         gain = 0
         if action.effect == "steal":
             mine = len(self.colls[p][m])
-            gain = monster.value(mine + taken, False) - monster.value(mine, m in self.strikes[p])
+            gain = t.values[m][mine + taken] - t.value(m, mine, m in self.strikes[p])
         return gain + lose
 
     def _use_action(self, p: int, c: int, q: int, m: int) -> None:
@@ -533,13 +712,14 @@ class Play:
     def collectable(self) -> bool:
         """Whether a Monster card in the grid can still be collected: two of a monster, or one
         that completes a pair a player would take it as a spare for (ruling R10)."""
-        for m, count in enumerate(self.grid_count):
-            if count >= 2:
+        if self.multi_grid:
+            return True
+        if self.classic or not self.paired:
+            return False
+        owner, spare_ok, grid_count = self.pair_owner, self.spare_ok, self.grid_count
+        for m in self.paired:
+            if grid_count[m] == 1 and spare_ok[owner[m]][m]:
                 return True
-            if count == 1 and not self.classic:
-                for p, held in enumerate(self.pairs_held):
-                    if m in held and self.spare_ok[p][m]:
-                        return True
         return False
 
     def board_codes(self, turn: Turn | None = None) -> str:
@@ -563,20 +743,25 @@ class Play:
         p = self.first
         forced = False
         called = False
+        limit = self.rules.turn_limit
+        extra = self.classic and self.rules.classic_extra_turn
+        thaw = self.rules.frozen_cards == "turn_back"
+        play_turn, collectable, pairs = self.play_turn, self.collectable, self.pairs
         while True:
-            if self.turn >= self.rules.turn_limit:
+            if self.turn >= limit:
                 called = True
                 break
-            pairs = self.pairs[p]
-            extends = self.play_turn(p, forced)
-            self.thaw()
-            forced = extends
-            if not self.collectable():
+            before = pairs[p]
+            forced = play_turn(p, forced)
+            if thaw:
+                self.thaw()
+            if not collectable():
                 break
-            if not (self.classic and self.rules.classic_extra_turn and self.pairs[p] > pairs):
+            if not (extra and pairs[p] > before):
                 p = (p + 1) % n
+        mon = self.mon
         for pos, c in enumerate(self.grid):  # "an orphan single who cannot be paired or collected ... removed from play"
-            if c >= 0 and self.mon[c] >= 0:
+            if c >= 0 and mon[c] >= 0:
                 self.orphans.append(c)
                 self.out.append(c)
                 self._gone(pos)

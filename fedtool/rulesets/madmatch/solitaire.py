@@ -46,7 +46,8 @@ class Table:
     """The table: five fixed spaces on the left, five active piles in the center (face-down
     cards under a face-up group), five flexible spaces on the right, the deck and its waste."""
 
-    def __init__(self, order: list[int], deck: Deck, keep_free: int = 0) -> None:
+    def __init__(self, order: list[int], deck: Deck, keep_free: int = 0, record: bool = True) -> None:
+        self.record = record  # the moves told in words, for the writeup (not for odds)
         self.mon = [c // 3 for c in range(45)]
         self.names = [m.name for m in deck.monsters]
         cards = list(order)
@@ -87,23 +88,25 @@ class Table:
                 if a and b and self._fits(b, a):
                     a.extend(b)
                     self.left[j] = None
-                    self.moves.append(f"Setup: the {self.name(b)} at left {j + 1} joins left {i + 1}; left {j + 1} is blank.")
+                    if self.record:
+                        self.moves.append(f"Setup: the {self.name(b)} at left {j + 1} joins left {i + 1}; left {j + 1} is blank.")
 
     def _to_left(self, cards: list[int]) -> int | None:
         """Where on the left these cards may go: onto a matching stack, or (a triplet) a blank space."""
+        m, size = self.mon[cards[0]], len(cards)
+        mon = self.mon
         for i, stack in enumerate(self.left):
-            if stack and self._fits(cards, stack):
+            if stack and mon[stack[0]] == m and len(stack) + size <= 3:
                 return i
-        if len(cards) == 3:
-            for i, stack in enumerate(self.left):
-                if stack is None:
-                    return i
+        if size == 3 and None in self.left:
+            return self.left.index(None)
         return None
 
     def _flip(self, k: int) -> None:
         if not self.up[k] and self.down[k]:
             self.up[k].append(self.down[k].pop())
-            self.moves.append(f"Center {k + 1} turns up {self.name(self.up[k])}.")
+            if self.record:
+                self.moves.append(f"Center {k + 1} turns up {self.name(self.up[k])}.")
 
     def tableau_move(self) -> bool:
         """One move among the table's cards, best first; whether one was made."""
@@ -111,22 +114,38 @@ class Table:
         # section can be matched and stacked"), or onto the left; a triplet made first, then
         # moves that turn up a face-down card
         best = None
-        for k, group in enumerate(self.up):
+        mon, up, down = self.mon, self.up, self.down
+        tops = [mon[g[0]] if g else -1 for g in up]  # each center pile's face-up monster (-1: none)
+        rights = [mon[g[0]] if g else -1 for g in self.right]
+        left = self.left
+        lefts = [mon[g[0]] if g else -1 for g in left]
+        blank = left.index(None) if None in left else None
+
+        def to_left(m: int, size: int) -> int | None:  # `_to_left`, on the monsters above
+            if m in lefts:
+                for i, top in enumerate(lefts):
+                    if top == m and len(left[i]) + size <= 3:
+                        return i
+            return blank if size == 3 else None
+
+        for k, group in enumerate(up):
             if not group:
                 continue
-            for j, other in enumerate(self.up):
-                if j != k and self._fits(group, other):
-                    rank = (len(group) + len(other) == 3, bool(self.down[k]), 1)
-                    if best is None or rank > best[0]:
-                        best = (rank, "center", k, j)
-            i = self._to_left(group)
+            m, size = tops[k], len(group)
+            if tops.count(m) > 1:  # another center group of the same monster (`_fits`, by monster)
+                for j, other in enumerate(up):
+                    if j != k and tops[j] == m and len(other) + size <= 3:
+                        rank = (size + len(other) == 3, bool(down[k]), 1)
+                        if best is None or rank > best[0]:
+                            best = (rank, "center", k, j)
+            i = to_left(m, size)
             if i is not None:
-                rank = (self.left[i] is not None and len(self.left[i]) + len(group) == 3 or len(group) == 3, bool(self.down[k]), 0)
+                rank = (self.left[i] is not None and len(self.left[i]) + size == 3 or size == 3, bool(down[k]), 0)
                 if best is None or rank > best[0]:
                     best = (rank, "left", k, i)
             # ruling S4: a center group may go to the right, onto a matching stack, or into an open
             # slot when that turns up a face-down card (and leaves the slots the strategy keeps free)
-            r = next((j for j, stack in enumerate(self.right) if self._fits(group, stack)), None)
+            r = next((j for j, top in enumerate(rights) if top == m and len(self.right[j]) + size <= 3), None) if m in rights else None
             if r is not None:
                 rank = (len(self.right[r]) + len(group) == 3, bool(self.down[k]), 0)
                 if best is None or rank > best[0]:
@@ -143,12 +162,14 @@ class Table:
             self.up[k] = []
             if where == "center":
                 self.up[j].extend(group)
-                self.moves.append(f"The {self.name(group)} at center {k + 1} {self.verb(group, 'join')} center {j + 1}" + (" (a triplet)." if len(self.up[j]) == 3 else "."))
+                if self.record:
+                    self.moves.append(f"The {self.name(group)} at center {k + 1} {self.verb(group, 'join')} center {j + 1}" + (" (a triplet)." if len(self.up[j]) == 3 else "."))
             elif where == "right":
                 opened = not self.right[j]
                 self.right[j].extend(group)
-                self.moves.append(f"The {self.name(group)} at center {k + 1} " + (f"{self.verb(group, 'open')} right {j + 1}." if opened else
-                                  f"{self.verb(group, 'join')} right {j + 1}" + (" (a triplet)." if len(self.right[j]) == 3 else ".")))
+                if self.record:
+                    self.moves.append(f"The {self.name(group)} at center {k + 1} " + (f"{self.verb(group, 'open')} right {j + 1}." if opened else
+                                      f"{self.verb(group, 'join')} right {j + 1}" + (" (a triplet)." if len(self.right[j]) == 3 else ".")))
             else:
                 self._place_left(j, group, f"center {k + 1}")
             self._flip(k)
@@ -157,7 +178,7 @@ class Table:
         for k, stack in enumerate(self.right):
             if not stack:
                 continue
-            i = self._to_left(stack)
+            i = to_left(rights[k], len(stack))
             if i is not None:
                 self.right[k] = []
                 self._place_left(i, stack, f"right {k + 1}")
@@ -167,17 +188,20 @@ class Table:
                     if not self.up[j] and not self.down[j]:
                         self.right[k] = []
                         self.up[j] = stack
-                        self.moves.append(f"The triplet of {self.names[self.mon[stack[0]]]}s moves from right {k + 1} to the open center {j + 1}.")
+                        if self.record:
+                            self.moves.append(f"The triplet of {self.names[self.mon[stack[0]]]}s moves from right {k + 1} to the open center {j + 1}.")
                         return True
         return False
 
     def _place_left(self, i: int, cards: list[int], source: str) -> None:
         if self.left[i] is None:
             self.left[i] = list(cards)
-            self.moves.append(f"The triplet of {self.names[self.mon[cards[0]]]}s from {source} fills the blank left {i + 1}.")
+            if self.record:
+                self.moves.append(f"The triplet of {self.names[self.mon[cards[0]]]}s from {source} fills the blank left {i + 1}.")
         else:
             self.left[i].extend(cards)
-            self.moves.append(f"The {self.name(cards)} from {source} {self.verb(cards, 'join')} left {i + 1}" + (" (a triplet)." if len(self.left[i]) == 3 else "."))
+            if self.record:
+                self.moves.append(f"The {self.name(cards)} from {source} {self.verb(cards, 'join')} left {i + 1}" + (" (a triplet)." if len(self.left[i]) == 3 else "."))
 
     def play_waste(self) -> bool:
         """The visible top card of the deck played, if it can be: onto a matching left or right
@@ -195,13 +219,15 @@ class Table:
                 self._place_left(spot, card, "the deck")
             else:
                 self.right[spot].extend(card)
-                self.moves.append(f"{self.name(card)} from the deck joins right {spot + 1}" + (" (a triplet)." if len(self.right[spot]) == 3 else "."))
+                if self.record:
+                    self.moves.append(f"{self.name(card)} from the deck joins right {spot + 1}" + (" (a triplet)." if len(self.right[spot]) == 3 else "."))
             return True
         free = [k for k, stack in enumerate(self.right) if not stack]
         if len(free) > self.keep_free:
             self.waste.pop()
             self.right[free[0]] = card
-            self.moves.append(f"{self.name(card)} from the deck opens right {free[0] + 1}.")
+            if self.record:
+                self.moves.append(f"{self.name(card)} from the deck opens right {free[0] + 1}.")
             return True
         return False
 
@@ -236,18 +262,20 @@ class Table:
                 "right": [show(s) for s in self.right], "deck": len(self.stock) + len(self.waste)}
 
 
-def play_solitaire(order: list[int], deck: Deck, name: str, rules: SolitaireRules, keep_free: int = 0) -> SolitaireGame:
+def play_solitaire(order: list[int], deck: Deck, name: str, rules: SolitaireRules, keep_free: int = 0, record: bool = True) -> SolitaireGame:
     """One player's game of the deal: setup pairs, then "count five cards and show them face up
     ... Continue playing the visible cards as long as you can. Once you have an unplayable card,
     deal another three cards in the same manner"; the waste turned over for another pass until
-    a pass plays nothing (or the fed's `solitaire_passes`)."""
-    table = Table(order, deck, keep_free)
+    a pass plays nothing (or the fed's `solitaire_passes`). Without `record` the moves are not
+    told and the layout not drawn: the same game, the same score."""
+    table = Table(order, deck, keep_free, record)
     table.setup_pairs()
     passes = 0
     limit = rules.passes or PASS_GUARD
     while passes < limit:
         passes += 1
-        table.moves.append(f"Pass {passes}: the deck is {len(table.stock)} cards.")
+        if table.record:
+            table.moves.append(f"Pass {passes}: the deck is {len(table.stock)} cards.")
         progress = False
         first = True
         while table.stock:
@@ -268,7 +296,7 @@ def play_solitaire(order: list[int], deck: Deck, name: str, rules: SolitaireRule
         table.waste = []
     triplets, grouped = table.triplets(), table.grouped()
     score = triplets if rules.score == "triplets" else grouped
-    return SolitaireGame(name, score, triplets, grouped, table.won(), passes, table.moves, table.layout())
+    return SolitaireGame(name, score, triplets, grouped, table.won(), passes, table.moves, table.layout() if record else {})
 
 
 @dataclass
@@ -285,9 +313,19 @@ class Round:
     log: list = field(default_factory=list)
 
 
-def play_round(deck: Deck, names: list[str], keep_free: list[int], dice: Dice, rules: SolitaireRules) -> Round:
+def play_round(deck: Deck, names: list[str], keep_free: list[int], dice: Dice, rules: SolitaireRules, record: bool = True) -> Round:
+    """Every player on the one deal (the only roll). Without `record` (odds), players keeping as
+    many right slots free play the same game, played once."""
     order = deal(dice)
-    games = [play_solitaire(order, deck, name, rules, free) for name, free in zip(names, keep_free)]
+    if record:
+        games = [play_solitaire(order, deck, name, rules, free) for name, free in zip(names, keep_free)]
+    else:
+        played: dict[int, SolitaireGame] = {}
+        games = []
+        for name, free in zip(names, keep_free):
+            if free not in played:
+                played[free] = play_solitaire(order, deck, name, rules, free, record=False)
+            games.append(played[free])
     totals = [g.score for g in games]
     top = max(totals)
     leaders = [p for p, t in enumerate(totals) if t == top]

@@ -18,6 +18,15 @@ RULE = "Mad Match strategy (docs/mad-match-strategy.md)"
 WHENS = ("default", "always", "never", "leading", "trailing", "endgame")
 TARGETS = ("best", "leader", "next", "strike")
 TURN_WHEN = re.compile(r"^turn (\d{1,3}) or later$")
+_TURN_WHENS: dict[str, int | None] = {}
+
+
+def _turn_when(when: str) -> int | None:
+    """N of a `when: turn N or later`, else None (each wording read once)."""
+    if when not in _TURN_WHENS:
+        found = TURN_WHEN.match(when)
+        _TURN_WHENS[when] = int(found.group(1)) if found else None
+    return _TURN_WHENS[when]
 FIELDS = ("player", "unknown", "spares", "deny_spares", "use_at", "endgame", "actions", "solitaire")
 
 
@@ -93,10 +102,18 @@ class Strategy:
     def action_to_use(self, play, p: int) -> tuple | None:
         """The Action card used instead of this turn and on whom: (card, player, monster), or
         None to turn cards. The largest swing (points gained plus points the target loses)
-        among the cards whose `when` allows it, on the targets their `target` allows."""
+        among the cards whose `when` allows it, on the targets their `target` allows.
+
+        Every `when` allows a swing from some least value on (`ActionRule.allows`), worked
+        out once a turn (`_least`); the swings come from the deck's tables (`Play.swing`)."""
         best = None
         done = set()
         n = len(play.sides)
+        t = play.tables
+        values, strike_values = t.values, t.strike_values
+        colls, strikes = play.colls, play.strikes
+        mine_coll, mine_strikes = colls[p], strikes[p]
+        facts: dict = {}
         for c in play.hands[p]:
             action = play.cards[c]
             if action.id in done:
@@ -105,23 +122,56 @@ class Strategy:
             rule = self.rule_for(action)
             if rule.when == "never":
                 continue
+            least = self._least(rule.when, play, p, facts)
+            if least is None:
+                continue  # its `when` allows no swing this turn
             if rule.target == "leader":
-                top = max(play.score(q) for q in range(n) if q != p)
-                targets = [q for q in range(n) if q != p and play.score(q) == top]
+                scores = facts.get("scores") or facts.setdefault("scores", [play.score(q) for q in range(n)])
+                top = max(scores[q] for q in range(n) if q != p)
+                targets = [q for q in range(n) if q != p and scores[q] == top]
             elif rule.target == "next":
                 targets = [(p + 1) % n]
             else:
                 targets = [q for q in range(n) if q != p]
+            strike_only = rule.target == "strike"
+            kind, steal = action.cards, action.effect == "steal"
             for q in targets:
-                for m, cards in enumerate(play.colls[q]):
+                theirs_strikes = strikes[q]
+                for m, cards in enumerate(colls[q]):
                     if not cards:
                         continue
-                    if rule.target == "strike" and m not in play.strikes[q]:
+                    struck = m in theirs_strikes
+                    if strike_only and not struck:
                         continue
-                    swing = play.swing(p, q, m, action)
-                    if (best is None or swing > best[0]) and rule.allows(play, p, swing, self):
+                    k = len(cards)
+                    taken = k if kind == "set" else (2 if k >= 2 else k) if kind == "two" else 1
+                    row = values[m]
+                    swing = (strike_values[m] if struck and k >= 3 else row[k]) - row[k - taken]
+                    if steal:
+                        mine = len(mine_coll[m])
+                        swing += row[mine + taken] - (strike_values[m] if mine >= 3 and m in mine_strikes else row[mine])
+                    if swing >= least and (best is None or swing > best[0]):
                         best = (swing, c, q, m)
         return None if best is None else best[1:]
+
+    def _least(self, when: str, play, p: int, facts: dict) -> int | None:
+        """The least swing `ActionRule.allows` for `when` this turn (None: no swing at all)."""
+        if when == "always":
+            return 1
+        if "endgame" not in facts:
+            facts["endgame"] = play.grid_monsters <= self.endgame
+        endgame = facts["endgame"]
+        if when == "endgame":
+            return 1 if endgame else None
+        if when in ("leading", "trailing"):
+            n = len(play.sides)
+            scores = facts.get("scores") or facts.setdefault("scores", [play.score(q) for q in range(n)])
+            mine, best = scores[p], max(scores[q] for q in range(n) if q != p)
+            return 1 if (mine > best if when == "leading" else mine < best) else None
+        found = _turn_when(when)
+        if found is not None:
+            return 1 if play.turn >= found else None
+        return 1 if endgame else max(1, self.use_at)
 
     def readings(self, deck) -> list:
         """`fedtool read`: how each part of the file reads."""
