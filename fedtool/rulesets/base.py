@@ -395,3 +395,30 @@ class Ruleset:
 def _commentary(packaged: Path, packaged_shown: str, own: Path | None, shown: str | None, stamp: int) -> Commentary:
     """A phrase table read once per file version (`stamp`: the fed file's mtime)."""
     return load_commentary(packaged, packaged_shown, own, shown)
+
+
+class Submodule:
+    """One of a ruleset package's modules, imported the first time something of it is used.
+
+    A ruleset's `__init__` names its heavy modules this way (`engine = Submodule(__name__,
+    "engine")`, then `engine.resolve(...)` as before), so that importing the ruleset to read
+    a sheet or show the standings does not import its engine, narration or strategy reader
+    (issue 18). Importing the module sets it on the package under the same name, as every
+    import of a submodule does, so from then on the package's name is the module itself:
+    only the first use goes through here."""
+
+    __slots__ = ("_package", "_name")
+
+    def __init__(self, package: str, name: str):
+        self._package, self._name = package, name
+
+    def __getattr__(self, attribute: str) -> Any:
+        import importlib
+        import sys
+
+        module = importlib.import_module(f"{self._package}.{self._name}")
+        setattr(sys.modules[self._package], self._name, module)  # as the import did, unless the module was imported before this was made
+        return getattr(module, attribute)
+
+    def __repr__(self) -> str:
+        return f"<{self._package}.{self._name}, imported when first used>"

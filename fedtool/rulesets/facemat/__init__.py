@@ -13,12 +13,16 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Trial, WrestlerRecord
-from . import engine, rating, royale
+from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
 from .changes import tell_change
 from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
+
+# imported when first used (issue 18): reading a sheet or the standings needs none of them
+engine = Submodule(__name__, "engine")
+rating = Submodule(__name__, "rating")
+royale = Submodule(__name__, "royale")
 
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
 GRUDGE_TYPES = {1: "normal", 2: "normal", 3: "cage", 4: "cage", 5: "hardcore", 6: None}
@@ -134,7 +138,11 @@ def _title(wrestler_id: str) -> str:
 
 
 MATCH_TYPES = ("normal", "cage", "hardcore", "grudge", "tag", "three_for_all", "battle_royale")
-FORMATS = {"three_for_all": ("every_man", "two_on_one"), "battle_royale": royale.METHODS}
+
+
+def formats() -> dict[str, tuple[str, ...]]:
+    """Each match type's formats, its default first (9.d-e)."""
+    return {"three_for_all": ("every_man", "two_on_one"), "battle_royale": royale.METHODS}
 
 
 def chosen_grudge_type(stipulation: str | None) -> str | None:
@@ -385,9 +393,10 @@ class FaceToTheMat(Ruleset):
         kind, chart = match_type(stip)
         if kind not in MATCH_TYPES:
             raise FedError(Problem(card.shown, where, f"stipulation {stip!r}: a Face to the Mat match is one of {', '.join(MATCH_TYPES)}, optionally with hardcore or cage (e.g. 'hardcore tag')", "Face to the Mat 9"))
-        fmt = match.raw.get("format") or (FORMATS[kind][0] if kind in FORMATS else None)
-        if fmt is not None and fmt not in FORMATS.get(kind, ()):
-            allowed = "; ".join(f"{k}: {', '.join(v)}" for k, v in FORMATS.items())
+        known = formats()
+        fmt = match.raw.get("format") or (known[kind][0] if kind in known else None)
+        if fmt is not None and fmt not in known.get(kind, ()):
+            allowed = "; ".join(f"{k}: {', '.join(v)}" for k, v in known.items())
             raise FedError(Problem(card.shown, where, f"format {fmt!r} does not apply to a {kind} match ({allowed})", "Face to the Mat 9.d-e"))
         n = len(wrestlers)
         needed = {"tag": (4, 4, "a tag match is four wrestlers, the first two a team (9.c)"),

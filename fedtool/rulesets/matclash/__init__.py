@@ -12,10 +12,14 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
-from . import engine, narrate, rating
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
 from .cards import SETS, build_deck, card_id, catalogue
-from .policy import Policy, read_policy
+
+# imported when first used (issue 18): reading a sheet or the standings needs none of them
+engine = Submodule(__name__, "engine")
+narrate = Submodule(__name__, "narrate")
+rating = Submodule(__name__, "rating")
+policy = Submodule(__name__, "policy")
 
 METHOD_TITLES = {"fall": "by fall", "tech_fall": "by technical fall", "major": "by major decision", "decision": "by decision"}
 FINISH_WORDS = {"pin": "Pin", "mat_beast": "MAT BEAST", "feet_to_back": "Feet to Back", "spladle": "Spladle"}
@@ -116,11 +120,11 @@ class MatClash(Ruleset):
                 if options.missing_strategy == "refuse":
                     problems.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "fed settings: rulesets.matclash.missing_strategy is refuse")
                     continue
-                policies.append(Policy())
+                policies.append(policy.Policy())
                 notes.append(f"{wrestler.name} sent no strategy and plays the built-in default policy.")
                 continue
             try:
-                policies.append(read_policy(load_yaml(path, shown), shown, wrestler.id, wrestler.name))
+                policies.append(policy.read_policy(load_yaml(path, shown), shown, wrestler.id, wrestler.name))
             except FedError as exc:
                 problems.extend(exc)
         deck = None
@@ -179,7 +183,7 @@ class MatClash(Ruleset):
             try:
                 wrestler = self.read_sheet(sheet_data, sheet_file, wrestler_id, {})
                 wrestlers.append(wrestler)
-                policies.append(read_policy(strategy_data, strategy_file, wrestler_id, wrestler.name))
+                policies.append(policy.read_policy(strategy_data, strategy_file, wrestler_id, wrestler.name))
             except FedError as exc:
                 problems.extend(exc)
         problems.raise_if_any()
@@ -207,7 +211,7 @@ class MatClash(Ruleset):
         """How the strategy reads (`fedtool read`): each situation's cards in the order they
         are played, the answers, what is held back, the draws, each plan line and a warning
         for whatever can never apply (docs/mat-clash-strategy.md)."""
-        return read_policy(load_yaml(path, shown), shown).readings()
+        return policy.read_policy(load_yaml(path, shown), shown).readings()
 
     def standing_extras(self, wrestler_id: str, matches: list[dict]) -> dict:
         """Team points (4.8: fall 6, technical fall 5, major 4, decision 3) over Quick Scraps
