@@ -4,6 +4,7 @@ arguments, calls one library function and turns domain errors into clear message
 from __future__ import annotations
 
 import functools
+import os
 import re
 import sys
 from pathlib import Path
@@ -139,6 +140,10 @@ def cli(fed_dir: Path | None):
              fedtool run 1    (resolve, record, write up)
     Another fed:  fedtool --fed ~/feds/dcw standings
     """
+    # pydantic looks for plugins among every installed package's entry points when it builds
+    # its first validator (a scan of site-packages in every command, issue 18); fedtool uses
+    # none. PYDANTIC_DISABLE_PLUGINS set (empty: every plugin) is left as it is.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 
 @cli.command()

@@ -15,13 +15,15 @@ import pytest
 from golden import ROOT
 
 LIST_MODULES = """
-import json, sys
+import sys
 from fedtool.cli import cli
 try:
     cli(sys.argv[1:], prog_name="fedtool")
 except SystemExit as exc:
     code = exc.code
-print(json.dumps({"exit": code, "modules": sorted(sys.modules)}))
+modules = sorted(sys.modules)  # before json, which prints them
+import json
+print(json.dumps({"exit": code, "modules": modules}))
 """
 
 
@@ -49,6 +51,8 @@ def test_help_imports_click_and_no_command(tmp_path):
     assert top(modules, LIBRARIES) == []
     assert [m for m in modules if m.startswith("fedtool")] == ["fedtool", "fedtool.cli", "fedtool.kernel", "fedtool.kernel.errors"]
     assert "importlib.metadata" not in modules  # pydantic's plugin search, email_validator's version
+    # printing JSON and reading the league are a command's: the help needs neither
+    assert {"json", "sqlite3"}.isdisjoint(modules)
 
 
 def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
@@ -59,6 +63,52 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     assert [m for m in fedtool if m.startswith(("fedtool.rulesets.matclash", "fedtool.rulesets.facemat", "fedtool.mail", "fedtool.site"))] == []
     assert {"fedtool.week.odds", "fedtool.week.verify", "fedtool.fed.skeleton"}.isdisjoint(fedtool)
     assert top(modules, ("mailparser_reply", "imapclient", "concurrent", "multiprocessing")) == []
+    # every strategy on week 1's card is YAML: the reader of the rulebook's plain-text layout is not needed
+    assert "fedtool.rulesets.matchmatch.plaintext" not in fedtool
+
+
+# what a ruleset plays or tells a match with: the standings read sheets and states, never these
+PLAYING = ("engine", "match", "multiway", "narrate", "rating", "officials", "plaintext", "strategy", "policy", "names", "royale",
+           "solitaire", "deck")
+
+
+def test_the_standings_import_no_ruleset_engine_and_take_no_lock(demo_fed):
+    """`fedtool standings` reads every ruleset's sheets (the demo fed has all four) and the
+    league: each ruleset's package and sheet reader, none of its engine, narration, strategy
+    reader or deck (issue 18: importing them all was a third of the command); and, writing
+    nothing, it takes no lock (filelock and the logging it brings)."""
+    modules = modules_after("--fed", str(demo_fed), "standings", cwd=demo_fed)
+    rulesets = [m for m in modules if m.startswith("fedtool.rulesets.")]
+    assert {"fedtool.rulesets.matchmatch", "fedtool.rulesets.matclash", "fedtool.rulesets.facemat", "fedtool.rulesets.madmatch"} <= set(rulesets)
+    assert {"fedtool.rulesets.matchmatch.sheet", "fedtool.rulesets.facemat.sheet"} <= set(rulesets)  # the sheets were read
+    assert [m for m in rulesets if m.rsplit(".", 1)[-1] in PLAYING] == []
+    assert top(modules, ("filelock", "jinja2", "markdown", "css_inline", "logging")) == []
+    assert [m for m in modules if m.startswith(("fedtool.week", "fedtool.fed.lock", "fedtool.fed.render", "fedtool.mail", "fedtool.site"))] == []
+
+
+def test_a_ruleset_imports_its_engine_when_first_used():
+    """A ruleset's package names its engine and the rest as `Submodule`s: reading a sheet
+    imports none of them; the first use imports the module and puts it in the package's
+    place, as an import does; the constants the package states without its engine agree
+    with the engine's."""
+    code = """
+import json, sys
+from fedtool.rulesets import get_ruleset
+from fedtool.rulesets.base import Submodule
+mm = get_ruleset("matchmatch")
+before = sorted(m for m in sys.modules if m.startswith("fedtool.rulesets.matchmatch."))
+package = sys.modules["fedtool.rulesets.matchmatch"]
+proxied = isinstance(package.engine, Submodule)
+default = mm.settings({}).dq_threshold  # the engine's default, asked for
+from fedtool.rulesets.matchmatch import engine
+print(json.dumps({"before": before, "proxied": proxied, "now": package.engine is engine, "default": default == engine.DEFAULT_DQ_THRESHOLD,
+                  "finishes": list(mm.finishes) == [engine.PIN, engine.SUBMISSION, engine.COUNTOUT, engine.DQ]}))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [m for m in report["before"] if m.rsplit(".", 1)[-1] in PLAYING] == []
+    assert report == {**report, "proxied": True, "now": True, "default": True, "finishes": True}
 
 
 def test_models_are_built_when_first_used():
