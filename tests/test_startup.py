@@ -65,6 +65,7 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     assert top(modules, ("mailparser_reply", "imapclient", "concurrent", "multiprocessing")) == []
     # every strategy on week 1's card is YAML: the reader of the rulebook's plain-text layout is not needed
     assert "fedtool.rulesets.matchmatch.plaintext" not in fedtool
+    assert top(modules, ("email_validator", "idna")) == []  # the sheets' and settings' addresses are all of the plain kind (below)
 
 
 # what a ruleset plays or tells a match with: the standings read sheets and states, never these
@@ -83,6 +84,7 @@ def test_the_standings_import_no_ruleset_engine_and_take_no_lock(demo_fed):
     assert {"fedtool.rulesets.matchmatch.sheet", "fedtool.rulesets.facemat.sheet"} <= set(rulesets)  # the sheets were read
     assert [m for m in rulesets if m.rsplit(".", 1)[-1] in PLAYING] == []
     assert top(modules, ("filelock", "jinja2", "markdown", "css_inline", "logging")) == []
+    assert top(modules, ("email_validator", "idna")) == []  # every address on the demo's sheets is of the plain kind (below)
     assert [m for m in modules if m.startswith(("fedtool.week", "fedtool.fed.lock", "fedtool.fed.render", "fedtool.mail", "fedtool.site"))] == []
 
 
@@ -190,3 +192,60 @@ def test_an_empty_league_in_memory_is_the_migrated_schema_and_a_copy_each_time(t
     second = open_league(tmp_path / "fed.db", create=False)
     assert first["weeks"].count == 1 and second["weeks"].count == 0 and shape(second) == shape(fresh)
     assert second.execute("PRAGMA foreign_keys").fetchone() == (1,)
+
+
+# ---------------------------------------------------------------- addresses without email_validator
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from fedtool.kernel import validation  # noqa: E402
+
+_LABELS = st.one_of(st.text("abz09-", min_size=1, max_size=8), st.sampled_from(["xn--bcher-kva", "ab--cd", "A", "Mail", "-a", "a-", "1", "é", "x" * 63, "y" * 64]))
+_TOPS = st.sampled_from(["com", "org", "example", "test", "invalid", "local", "localhost", "onion", "arpa", "Com", "c0m", "1", "9z", "z", "", "co-uk", "a" * 64])
+_LOCALS = st.one_of(st.text("aZ09._+-", max_size=12), st.sampled_from(["Postmaster", "www", "info", "bob", "Bob.Smith", ".bob", "bob.", "a..b", "o'neil",
+                                                                       "bo b", '"bob"', "bób", "b" * 64, "b" * 65, "x@y", "<bob>", "a!#$%&*/=?^`{|}~"]))
+
+
+@st.composite
+def addresses(draw) -> str:
+    local = draw(_LOCALS)
+    labels = draw(st.lists(_LABELS, max_size=3)) + [draw(_TOPS)]
+    domain = ".".join(labels) + draw(st.sampled_from(["", "", ".", ".."]))
+    if draw(st.booleans()) and len(domain) < 120:
+        domain = ".".join(["a" * 60] * draw(st.integers(1, 5))) + "." + domain  # near and over the length limits
+    return draw(st.sampled_from(["", " ", "\t"])) + local + draw(st.sampled_from(["@", "@", "@", "", "@@"])) + domain + draw(st.sampled_from(["", " "]))
+
+
+def _answer(check, value: str):
+    try:
+        return check(value)
+    except ValueError as exc:
+        return ("refused", str(exc))
+
+
+@st.composite
+def usual_addresses(draw) -> str:
+    """Addresses near the plain kind: the fast path's edges."""
+    local = draw(st.text("abZ09_+-.", min_size=1, max_size=10))
+    labels = draw(st.lists(st.text("ab09-", min_size=1, max_size=6), min_size=1, max_size=3))
+    return f"{local}@{'.'.join(labels)}.{draw(st.sampled_from(['com', 'io', 'example', 'test', 'arpa', 'onion', 'z', 'b2', 'x-y']))}"
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(addresses(), usual_addresses()))
+def test_an_address_read_without_email_validator_reads_as_email_validator_reads_it(value):
+    """Issue 18: an address of the plain kind every sheet holds is checked without importing
+    email_validator; any address is read as email_validator reads it (the same address back,
+    or the same refusal)."""
+    assert _answer(validation._mail_address, value) == _answer(validation._checked_address, value)
+
+
+def test_the_plain_kind_is_the_usual_kind_and_its_lists_are_email_validators():
+    import email_validator
+
+    assert validation.ROLE_NAMES == set(email_validator.rfc_constants.CASE_INSENSITIVE_MAILBOX_NAMES)
+    assert validation.SPECIAL_USE == tuple(email_validator.SPECIAL_USE_DOMAIN_NAMES)
+    plain = ["bob@players.example", "dana.smith+fed@mail.example.com", "x_y-z@a1.b-c.org", "bob@dcw.test", "b" * 64 + "@x.io"]
+    assert all(validation._plain_address(*a.rpartition("@")[::2]) or validation.reserved_domain(a) for a in plain)
+    assert [validation._mail_address(a) for a in plain] == [validation._checked_address(a) for a in plain] == plain
+    assert not validation._plain_address("bob", "Players.Example") and not validation._plain_address("postmaster", "dcw.com")
