@@ -88,6 +88,29 @@ def test_the_standings_import_no_ruleset_engine_and_take_no_lock(demo_fed):
     assert [m for m in modules if m.startswith(("fedtool.week", "fedtool.fed.lock", "fedtool.fed.render", "fedtool.mail", "fedtool.site"))] == []
 
 
+def test_a_command_skips_pydantics_plugin_search(demo_fed):
+    """pydantic looks through every installed package's entry points for plugins when it
+    builds its first validator; the command sets PYDANTIC_DISABLE_PLUGINS (unless the user
+    has) and no search is made. A user's own setting, empty (every plugin), is kept."""
+    code = """
+import json, os, sys
+from fedtool.cli import cli
+try:
+    cli(sys.argv[1:], prog_name="fedtool")
+except SystemExit:
+    pass
+loader = sys.modules.get("pydantic.plugin._loader")
+print(json.dumps([os.environ.get("PYDANTIC_DISABLE_PLUGINS"), loader is not None, loader is not None and loader._plugins is None]))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    run = [sys.executable, "-c", code, "--fed", str(demo_fed), "standings"]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60, cwd=demo_fed, env={**env, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["__all__", True, True]  # validators were built; no plugin was looked for
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60, cwd=demo_fed, env={**env, "PYTHONPATH": str(ROOT), "PYDANTIC_DISABLE_PLUGINS": ""})
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["", True, False]
+
+
 def test_a_ruleset_imports_its_engine_when_first_used():
     """A ruleset's package names its engine and the rest as `Submodule`s: reading a sheet
     imports none of them; the first use imports the module and puts it in the package's
