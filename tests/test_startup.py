@@ -113,9 +113,9 @@ print(json.dumps([os.environ.get("PYDANTIC_DISABLE_PLUGINS"), loader is not None
 
 def test_a_ruleset_imports_its_engine_when_first_used():
     """A ruleset's package names its engine and the rest as `Submodule`s: reading a sheet
-    imports none of them; the first use imports the module and puts it in the package's
-    place, as an import does; the constants the package states without its engine agree
-    with the engine's."""
+    imports none of them; the first use imports the module and puts it in the Submodule's
+    place; `from package import engine` gives the module itself, whenever it is asked; the
+    constants the package states without its engine agree with the engine's."""
     code = """
 import json, sys
 from fedtool.rulesets import get_ruleset
@@ -123,17 +123,20 @@ from fedtool.rulesets.base import Submodule
 mm = get_ruleset("matchmatch")
 before = sorted(m for m in sys.modules if m.startswith("fedtool.rulesets.matchmatch."))
 package = sys.modules["fedtool.rulesets.matchmatch"]
-proxied = isinstance(package.engine, Submodule)
+proxied = isinstance(package._engine, Submodule)
+from fedtool.rulesets.facemat import engine as named  # named before any use: the module itself, as a test patching it needs
+module = named is sys.modules["fedtool.rulesets.facemat.engine"] and not isinstance(named, Submodule)
 default = mm.settings({}).dq_threshold  # the engine's default, asked for
 from fedtool.rulesets.matchmatch import engine
-print(json.dumps({"before": before, "proxied": proxied, "now": package.engine is engine, "default": default == engine.DEFAULT_DQ_THRESHOLD,
+print(json.dumps({"before": before, "proxied": proxied, "module": module, "now": package._engine is engine,
+                  "default": default == engine.DEFAULT_DQ_THRESHOLD,
                   "finishes": list(mm.finishes) == [engine.PIN, engine.SUBMISSION, engine.COUNTOUT, engine.DQ]}))
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert [m for m in report["before"] if m.rsplit(".", 1)[-1] in PLAYING] == []
-    assert report == {**report, "proxied": True, "now": True, "default": True, "finishes": True}
+    assert report == {**report, "proxied": True, "module": True, "now": True, "default": True, "finishes": True}
 
 
 def test_models_are_built_when_first_used():

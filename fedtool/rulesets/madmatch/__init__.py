@@ -25,8 +25,8 @@ if TYPE_CHECKING:
     from .strategy import Strategy
 
 # imported when first used (issue 18): reading a sheet or the standings needs none of them
-engine = Submodule(__name__, "engine")
-solitaire = Submodule(__name__, "solitaire")
+_engine = Submodule(__name__, "engine", "_engine")
+_solitaire = Submodule(__name__, "solitaire", "_solitaire")
 
 
 def load_deck(*args):
@@ -112,10 +112,10 @@ class MadMatchSettings(FileModel):
     solitaire_passes: Annotated[StrictInt, Field(ge=0, le=50)] = 0
 
     def rules(self) -> Rules:
-        return engine.Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
+        return _engine.Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
 
     def solitaire_rules(self) -> SolitaireRules:
-        return solitaire.SolitaireRules(self.solitaire_score, self.solitaire_passes)
+        return _solitaire.SolitaireRules(self.solitaire_score, self.solitaire_passes)
 
 
 class MadMatch(Ruleset):
@@ -154,7 +154,7 @@ class MadMatch(Ruleset):
         sides = []
         for w, strategy in zip(wrestlers, strategies):
             memory = w.sheet.memory if w.sheet.memory is not None else options.default_memory
-            sides.append(engine.Side(w.name, memory, strategy))
+            sides.append(_engine.Side(w.name, memory, strategy))
         return sides
 
     def _match_options(self, raw: dict, options: MadMatchSettings, sides: int) -> tuple[str, str, int]:
@@ -210,26 +210,26 @@ class MadMatch(Ruleset):
         how = "the same deal for every player" if variation == "solitaire" else FORMAT_NAMES[fmt] + (f" ({target} {unit})" if fmt == "target" else "")
         if variation == "solitaire":
             send = ("how many right slots to keep open for the cards to come (`solitaire: {keep_free: N}`); "
-                    "everything else is the order of moves docs/rulings/mad-match-solitaire.md gives")
+                    "everything else is the order of moves docs/rulings/mad-match-_solitaire.md gives")
         else:
             send = ("which cards to turn when memory fails you (a gamble on half-remembered ones, or unseen cards first)"
                     + ("" if variation == "classic" else ", when to take a spare, whether to turn an opponent's third card away, "
                        "and when and on whom to use each Action card you collect"))
         return {"names": [w.name for w in wrestlers], "variation": VARIATION_NAMES[variation], "format": how, "send": send}
 
-    def resolve(self, booking: Booking, dice: Dice) -> engine.Match | Round:
+    def resolve(self, booking: Booking, dice: Dice) -> _engine.Match | Round:
         s = booking.setup
         if s["variation"] == "solitaire":
-            result = solitaire.play_round(s["deck"], s["names"], [side.strategy.keep_free for side in s["sides"]], dice, s["solitaire"])
+            result = _solitaire.play_round(s["deck"], s["names"], [side.strategy.keep_free for side in s["sides"]], dice, s["solitaire"])
             result.log = dice.take_log()
             return result
-        result = engine.play_match(s["deck"], s["sides"], dice, s["rules"], s["variation"], s["format"], s["target"], s["max_games"], record=True)
+        result = _engine.play_match(s["deck"], s["sides"], dice, s["rules"], s["variation"], s["format"], s["target"], s["max_games"], record=True)
         result.log = dice.take_log()
         return result
 
-    def outcomes(self, booking: Booking, result: engine.Match) -> list[str]:
+    def outcomes(self, booking: Booking, result: _engine.Match) -> list[str]:
         if result.winner is None:
-            if isinstance(result, solitaire.Round):  # ruling S8: a tie at the top is a draw for those tied; one player alone lost
+            if isinstance(result, _solitaire.Round):  # ruling S8: a tie at the top is a draw for those tied; one player alone lost
                 top = max(result.totals)
                 return ["draw" if t == top and len(result.totals) > 1 else "loss" for t in result.totals]
             return ["draw"] * len(booking.wrestlers)
@@ -244,19 +244,19 @@ class MadMatch(Ruleset):
 
     # ---------------------------------------------------------------- results
 
-    def summary(self, booking: Booking, result: engine.Match) -> dict:
+    def summary(self, booking: Booking, result: _engine.Match) -> dict:
         ids, names = booking.setup["ids"], booking.setup["names"]
         return {
             **booking.extra,
             "winner": None if result.winner is None else ids[result.winner],
             "method": result.format if result.winner is not None else "draw",
-            "triplets": [g.triplets for g in result.games] if isinstance(result, solitaire.Round) else None,
+            "triplets": [g.triplets for g in result.games] if isinstance(result, _solitaire.Round) else None,
             "round": len(result.games),
             "sides": [{"id": ids[i], "name": names[i]} for i in range(len(ids))],
             "totals": list(result.totals),
             "games_won": list(result.wins),
             "games": [{"number": g.number, "first": ids[g.first], "scores": list(g.scores), "winner": None if g.winner is None else ids[g.winner],
-                       "turns": g.turns, "called": g.called} for g in result.games] if not isinstance(result, solitaire.Round) else
+                       "turns": g.turns, "called": g.called} for g in result.games] if not isinstance(result, _solitaire.Round) else
                      [{"number": 1, "first": None, "scores": list(result.totals), "winner": None if result.winner is None else ids[result.winner],
                        "turns": None, "called": False}],
         }
@@ -280,11 +280,11 @@ class MadMatch(Ruleset):
             "triplets": by_id(summary.get("triplets")),
         }
 
-    def rating_inputs(self, booking: Booking, result: engine.Match) -> dict | None:
+    def rating_inputs(self, booking: Booking, result: _engine.Match) -> dict | None:
         """Closeness: the runner-up's points over the winner's; lead changes: the game winner
         changing from game to game; high spots: strikes collected and steals; never a roll.
         A solitaire round is not rated (no one plays against anyone)."""
-        if isinstance(result, solitaire.Round):
+        if isinstance(result, _solitaire.Round):
             return None
         totals = sorted(result.totals, reverse=True)
         closeness = Fraction(totals[1], totals[0]) if totals[0] else Fraction(1)
@@ -339,19 +339,19 @@ class MadMatch(Ruleset):
 
     def trial(self, setup: dict, dice: Dice) -> Trial:
         if setup["variation"] == "solitaire":
-            played = solitaire.play_round(setup["deck"], setup["names"], [side.strategy.keep_free for side in setup["sides"]], dice, setup["solitaire"])
+            played = _solitaire.play_round(setup["deck"], setup["names"], [side.strategy.keep_free for side in setup["sides"]], dice, setup["solitaire"])
             return Trial(played.winner, "solitaire" if played.winner is not None else "draw", 1)
-        result = engine.play_match(setup["deck"], setup["sides"], dice, setup["rules"], setup["variation"], setup["format"], setup["target"], setup["max_games"])
+        result = _engine.play_match(setup["deck"], setup["sides"], dice, setup["rules"], setup["variation"], setup["format"], setup["target"], setup["max_games"])
         return Trial(result.winner, result.format if result.winner is not None else "draw", len(result.games))
 
     # ---------------------------------------------------------------- the writeup
 
-    def describe(self, booking: Booking, result: engine.Match) -> dict:
+    def describe(self, booking: Booking, result: _engine.Match) -> dict:
         """The writeup's data: a game told turn by turn by a fresh teller of this match (the
         booking's: data/commentary.yaml with the fed's templates/commentary/madmatch.yaml over
         it, chosen by the match's key, never by its dice), beside the record of every turn."""
         from .narrate import describe_match, describe_round
-        if isinstance(result, solitaire.Round):
+        if isinstance(result, _solitaire.Round):
             return describe_round(booking.setup, result)
         teller = booking.teller() or self.commentary().teller(booking.story_key)
         return describe_match(booking.setup, result, teller)
