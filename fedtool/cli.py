@@ -4,9 +4,9 @@ arguments, calls one library function and turns domain errors into clear message
 from __future__ import annotations
 
 import functools
-import json
+import os
 import re
-import sqlite3
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -43,7 +43,6 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None,
     @click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)
     @functools.wraps(command)
     def wrapper(*args, fed_dir: Path | None, **kwargs):
-        from fedtool.fed.lock import fed_lock
         from fedtool.league.sheets import load_fed
 
         if fed_dir is None:
@@ -52,22 +51,33 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None,
         try:
             if not writes:
                 return command(*args, fed=fed, **kwargs)
+            from fedtool.fed.lock import fed_lock  # filelock: only a command that writes holds the lock
+
             with fed_lock(fed, LOCK_WAIT if wait is None else wait):
                 from fedtool.week.run import settle_outbox
 
                 settle_outbox(fed)  # what a killed command left: the outbox follows the league
                 return command(*args, fed=fed, **kwargs)
-        except sqlite3.Error as exc:
-            from fedtool.league.db import league_error
-
-            raise _with_note(league_error(fed.database, exc), atomic) from None
         except OSError as exc:
             error = disk_error(exc)
             if error is None:
                 raise
             raise error from None
+        except Exception as exc:
+            if not _sqlite_error(exc):
+                raise
+            from fedtool.league.db import league_error
+
+            raise _with_note(league_error(fed.database, exc), atomic) from None
 
     return wrapper
+
+
+def _sqlite_error(exc: BaseException) -> bool:
+    """Whether `exc` is SQLite's (sqlite3.Error), without importing sqlite3: a process that
+    never imported it cannot have raised one (`fedtool --help` imports click alone)."""
+    sqlite3 = sys.modules.get("sqlite3")
+    return sqlite3 is not None and isinstance(exc, sqlite3.Error)
 
 
 def _with_note(error: FedError, note: str | None) -> FedError:
@@ -104,7 +114,9 @@ class FedGroup(click.Group):
             if error is None:
                 raise
             self.fail(ctx, error)
-        except sqlite3.Error as exc:
+        except Exception as exc:
+            if not _sqlite_error(exc):
+                raise
             self.fail(ctx, FedError(Problem(None, None, f"SQLite refused a change ({exc}); nothing half-written is left in a database", "the league database")))
 
     @staticmethod
@@ -128,6 +140,10 @@ def cli(fed_dir: Path | None):
              fedtool run 1    (resolve, record, write up)
     Another fed:  fedtool --fed ~/feds/dcw standings
     """
+    # pydantic looks for plugins among every installed package's entry points when it builds
+    # its first validator (a scan of site-packages in every command, issue 18); fedtool uses
+    # none. PYDANTIC_DISABLE_PLUGINS set (empty: every plugin) is left as it is.
+    os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
 
 
 @cli.command()
@@ -266,7 +282,7 @@ def results(fed: Fed, week: int, as_json: bool):
 
     rows = week_results(open_league(fed.database, create=False), week, {t.id: t.name for t in fed.settings.titles})
     if as_json:
-        click.echo(json.dumps(rows, indent=2, ensure_ascii=False))
+        click.echo(_json_dumps(rows, indent=2, ensure_ascii=False))
         return
     for row in rows:
         names = {s.get("id"): s.get("name", s.get("id")) for s in row["sides"]}
@@ -357,7 +373,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
         with click.progressbar(length=matches, label="playing", file=click.get_text_stream("stderr")) as bar:
             report = simulate(booking, matches, seed, workers, progress=bar.update)
     if as_json:
-        click.echo(json.dumps(report.as_json(), indent=2, ensure_ascii=False))
+        click.echo(_json_dumps(report.as_json(), indent=2, ensure_ascii=False))
         return
     click.echo(f"{report.matches:,} matches, {' vs. '.join(report.names)}; grid {report.grid}; seeds from {report.seed}; {report.mean_rounds:.1f} {report.unit} on average")
     for title, shares in (("result", report.outcomes), ("finish", report.finishes)):
@@ -537,10 +553,10 @@ def status(fed: Fed, week: int | None, as_json: bool):
     quarantined = quarantined_mails(fed)
     if as_json:
         if week is None:
-            click.echo(json.dumps({"week": None, "no_week": [m.__dict__ for m in no_week], "quarantined": [m.__dict__ for m in quarantined]},
+            click.echo(_json_dumps({"week": None, "no_week": [m.__dict__ for m in no_week], "quarantined": [m.__dict__ for m in quarantined]},
                                   indent=2, ensure_ascii=False))
         else:
-            click.echo(json.dumps([{**r.__dict__, "problems": [str(p) for p in r.problems]} for r in rows], indent=2, ensure_ascii=False))
+            click.echo(_json_dumps([{**r.__dict__, "problems": [str(p) for p in r.problems]} for r in rows], indent=2, ensure_ascii=False))
         return
     heading = deadline_line(fed, week) if week is not None else None
     if heading:
@@ -711,7 +727,7 @@ def standings(fed: Fed, ruleset: str | None, as_json: bool):
     from fedtool.league.tables import format_standings
 
     tables = league_standings(fed, open_league(fed.database, create=False), ruleset)
-    click.echo(json.dumps(tables, indent=2, ensure_ascii=False) if as_json else format_standings(tables))
+    click.echo(_json_dumps(tables, indent=2, ensure_ascii=False) if as_json else format_standings(tables))
 
 
 @cli.command()
@@ -731,7 +747,7 @@ def titles(fed: Fed, as_json: bool):
     from fedtool.league.tables import format_titles
 
     rows = league_titles(fed, open_league(fed.database, create=False))
-    click.echo(json.dumps(rows, indent=2, ensure_ascii=False) if as_json else format_titles(rows))
+    click.echo(_json_dumps(rows, indent=2, ensure_ascii=False) if as_json else format_titles(rows))
 
 
 @cli.command()
@@ -752,7 +768,7 @@ def history(fed: Fed, wrestler: str, as_json: bool):
     from fedtool.league.tables import format_history
 
     record = league_history(fed, open_league(fed.database, create=False), wrestler)
-    click.echo(json.dumps(record, indent=2, ensure_ascii=False) if as_json else format_history(record))
+    click.echo(_json_dumps(record, indent=2, ensure_ascii=False) if as_json else format_history(record))
 
 
 @cli.group(cls=FedGroup)
@@ -837,7 +853,7 @@ def records(fed: Fed, season: int | None, ruleset: str | None, as_json: bool):
         weeks = (archive["first_week"], archive["last_week"])
     book = record_book(fed, db, weeks, ruleset)
     book["hall_of_fame"] = hall_of_fame(db)
-    click.echo(json.dumps(book, indent=2, ensure_ascii=False) if as_json else format_record_book(book))
+    click.echo(_json_dumps(book, indent=2, ensure_ascii=False) if as_json else format_record_book(book))
 
 
 @cli.group(cls=FedGroup)
@@ -913,7 +929,7 @@ def season_list(fed: Fed, as_json: bool):
     db = open_league(fed.database, create=False)
     closed, current = closed_seasons(db), current_season(db)
     if as_json:
-        click.echo(json.dumps({"closed": closed, "current": current}, indent=2, ensure_ascii=False))
+        click.echo(_json_dumps({"closed": closed, "current": current}, indent=2, ensure_ascii=False))
         return
     for s in closed:
         click.echo(f"{s['name']}: weeks {s['first_week']}-{s['last_week']}, closed {s['closed_at'][:10]}")
@@ -937,7 +953,7 @@ def season_show(fed: Fed, number: int, as_json: bool):
     from fedtool.league.tables import format_season
 
     archive = season_archive(open_league(fed.database, create=False), number)
-    click.echo(json.dumps(archive, indent=2, ensure_ascii=False) if as_json else format_season(archive))
+    click.echo(_json_dumps(archive, indent=2, ensure_ascii=False) if as_json else format_season(archive))
 
 
 @cli.group(cls=FedGroup)
@@ -984,8 +1000,14 @@ def roster():
     """
 
 
+def _json_dumps(value, **options) -> str:
+    import json  # a command that prints JSON imports it (issue 18: `fedtool --help` imports click alone)
+
+    return json.dumps(value, **options)
+
+
 def _echo_json(value) -> None:
-    click.echo(json.dumps(value, indent=2, ensure_ascii=False))
+    click.echo(_json_dumps(value, indent=2, ensure_ascii=False))
 
 
 @roster.command(name="list")

@@ -15,13 +15,15 @@ import pytest
 from golden import ROOT
 
 LIST_MODULES = """
-import json, sys
+import sys
 from fedtool.cli import cli
 try:
     cli(sys.argv[1:], prog_name="fedtool")
 except SystemExit as exc:
     code = exc.code
-print(json.dumps({"exit": code, "modules": sorted(sys.modules)}))
+modules = sorted(sys.modules)  # before json, which prints them
+import json
+print(json.dumps({"exit": code, "modules": modules}))
 """
 
 
@@ -49,6 +51,8 @@ def test_help_imports_click_and_no_command(tmp_path):
     assert top(modules, LIBRARIES) == []
     assert [m for m in modules if m.startswith("fedtool")] == ["fedtool", "fedtool.cli", "fedtool.kernel", "fedtool.kernel.errors"]
     assert "importlib.metadata" not in modules  # pydantic's plugin search, email_validator's version
+    # printing JSON and reading the league are a command's: the help needs neither
+    assert {"json", "sqlite3"}.isdisjoint(modules)
 
 
 def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
@@ -59,6 +63,80 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     assert [m for m in fedtool if m.startswith(("fedtool.rulesets.matclash", "fedtool.rulesets.facemat", "fedtool.mail", "fedtool.site"))] == []
     assert {"fedtool.week.odds", "fedtool.week.verify", "fedtool.fed.skeleton"}.isdisjoint(fedtool)
     assert top(modules, ("mailparser_reply", "imapclient", "concurrent", "multiprocessing")) == []
+    # every strategy on week 1's card is YAML: the reader of the rulebook's plain-text layout is not needed
+    assert "fedtool.rulesets.matchmatch.plaintext" not in fedtool
+    assert top(modules, ("email_validator", "idna")) == []  # the sheets' and settings' addresses are all of the plain kind (below)
+
+
+# what a ruleset plays or tells a match with: the standings read sheets and states, never these
+PLAYING = ("engine", "match", "multiway", "narrate", "rating", "officials", "plaintext", "strategy", "policy", "names", "royale",
+           "solitaire", "deck")
+
+
+def test_the_standings_import_no_ruleset_engine_and_take_no_lock(demo_fed):
+    """`fedtool standings` reads every ruleset's sheets (the demo fed has all four) and the
+    league: each ruleset's package and sheet reader, none of its engine, narration, strategy
+    reader or deck (issue 18: importing them all was a third of the command); and, writing
+    nothing, it takes no lock (filelock and the logging it brings)."""
+    modules = modules_after("--fed", str(demo_fed), "standings", cwd=demo_fed)
+    rulesets = [m for m in modules if m.startswith("fedtool.rulesets.")]
+    assert {"fedtool.rulesets.matchmatch", "fedtool.rulesets.matclash", "fedtool.rulesets.facemat", "fedtool.rulesets.madmatch"} <= set(rulesets)
+    assert {"fedtool.rulesets.matchmatch.sheet", "fedtool.rulesets.facemat.sheet"} <= set(rulesets)  # the sheets were read
+    assert [m for m in rulesets if m.rsplit(".", 1)[-1] in PLAYING] == []
+    assert top(modules, ("filelock", "jinja2", "markdown", "css_inline", "logging")) == []
+    assert top(modules, ("email_validator", "idna")) == []  # every address on the demo's sheets is of the plain kind (below)
+    assert [m for m in modules if m.startswith(("fedtool.week", "fedtool.fed.lock", "fedtool.fed.render", "fedtool.mail", "fedtool.site"))] == []
+
+
+def test_a_command_skips_pydantics_plugin_search(demo_fed):
+    """pydantic looks through every installed package's entry points for plugins when it
+    builds its first validator; the command sets PYDANTIC_DISABLE_PLUGINS (unless the user
+    has) and no search is made. A user's own setting, empty (every plugin), is kept."""
+    code = """
+import json, os, sys
+from fedtool.cli import cli
+try:
+    cli(sys.argv[1:], prog_name="fedtool")
+except SystemExit:
+    pass
+loader = sys.modules.get("pydantic.plugin._loader")
+print(json.dumps([os.environ.get("PYDANTIC_DISABLE_PLUGINS"), loader is not None, loader is not None and loader._plugins is None]))
+"""
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    run = [sys.executable, "-c", code, "--fed", str(demo_fed), "standings"]
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60, cwd=demo_fed, env={**env, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["__all__", True, True]  # validators were built; no plugin was looked for
+    done = subprocess.run(run, capture_output=True, text=True, timeout=60, cwd=demo_fed, env={**env, "PYTHONPATH": str(ROOT), "PYDANTIC_DISABLE_PLUGINS": ""})
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["", True, False]
+
+
+def test_a_ruleset_imports_its_engine_when_first_used():
+    """A ruleset's package names its engine and the rest as `Submodule`s: reading a sheet
+    imports none of them; the first use imports the module and puts it in the Submodule's
+    place; `from package import engine` gives the module itself, whenever it is asked; the
+    constants the package states without its engine agree with the engine's."""
+    code = """
+import json, sys
+from fedtool.rulesets import get_ruleset
+from fedtool.rulesets.base import Submodule
+mm = get_ruleset("matchmatch")
+before = sorted(m for m in sys.modules if m.startswith("fedtool.rulesets.matchmatch."))
+package = sys.modules["fedtool.rulesets.matchmatch"]
+proxied = isinstance(package._engine, Submodule)
+from fedtool.rulesets.facemat import engine as named  # named before any use: the module itself, as a test patching it needs
+module = named is sys.modules["fedtool.rulesets.facemat.engine"] and not isinstance(named, Submodule)
+default = mm.settings({}).dq_threshold  # the engine's default, asked for
+from fedtool.rulesets.matchmatch import engine
+print(json.dumps({"before": before, "proxied": proxied, "module": module, "now": package._engine is engine,
+                  "default": default == engine.DEFAULT_DQ_THRESHOLD,
+                  "finishes": list(mm.finishes) == [engine.PIN, engine.SUBMISSION, engine.COUNTOUT, engine.DQ]}))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [m for m in report["before"] if m.rsplit(".", 1)[-1] in PLAYING] == []
+    assert report == {**report, "proxied": True, "module": True, "now": True, "default": True, "finishes": True}
 
 
 def test_models_are_built_when_first_used():
@@ -140,3 +218,60 @@ def test_an_empty_league_in_memory_is_the_migrated_schema_and_a_copy_each_time(t
     second = open_league(tmp_path / "fed.db", create=False)
     assert first["weeks"].count == 1 and second["weeks"].count == 0 and shape(second) == shape(fresh)
     assert second.execute("PRAGMA foreign_keys").fetchone() == (1,)
+
+
+# ---------------------------------------------------------------- addresses without email_validator
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+from fedtool.kernel import validation  # noqa: E402
+
+_LABELS = st.one_of(st.text("abz09-", min_size=1, max_size=8), st.sampled_from(["xn--bcher-kva", "ab--cd", "A", "Mail", "-a", "a-", "1", "é", "x" * 63, "y" * 64]))
+_TOPS = st.sampled_from(["com", "org", "example", "test", "invalid", "local", "localhost", "onion", "arpa", "Com", "c0m", "1", "9z", "z", "", "co-uk", "a" * 64])
+_LOCALS = st.one_of(st.text("aZ09._+-", max_size=12), st.sampled_from(["Postmaster", "www", "info", "bob", "Bob.Smith", ".bob", "bob.", "a..b", "o'neil",
+                                                                       "bo b", '"bob"', "bób", "b" * 64, "b" * 65, "x@y", "<bob>", "a!#$%&*/=?^`{|}~"]))
+
+
+@st.composite
+def addresses(draw) -> str:
+    local = draw(_LOCALS)
+    labels = draw(st.lists(_LABELS, max_size=3)) + [draw(_TOPS)]
+    domain = ".".join(labels) + draw(st.sampled_from(["", "", ".", ".."]))
+    if draw(st.booleans()) and len(domain) < 120:
+        domain = ".".join(["a" * 60] * draw(st.integers(1, 5))) + "." + domain  # near and over the length limits
+    return draw(st.sampled_from(["", " ", "\t"])) + local + draw(st.sampled_from(["@", "@", "@", "", "@@"])) + domain + draw(st.sampled_from(["", " "]))
+
+
+def _answer(check, value: str):
+    try:
+        return check(value)
+    except ValueError as exc:
+        return ("refused", str(exc))
+
+
+@st.composite
+def usual_addresses(draw) -> str:
+    """Addresses near the plain kind: the fast path's edges."""
+    local = draw(st.text("abZ09_+-.", min_size=1, max_size=10))
+    labels = draw(st.lists(st.text("ab09-", min_size=1, max_size=6), min_size=1, max_size=3))
+    return f"{local}@{'.'.join(labels)}.{draw(st.sampled_from(['com', 'io', 'example', 'test', 'arpa', 'onion', 'z', 'b2', 'x-y']))}"
+
+
+@settings(max_examples=1000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.one_of(addresses(), usual_addresses()))
+def test_an_address_read_without_email_validator_reads_as_email_validator_reads_it(value):
+    """Issue 18: an address of the plain kind every sheet holds is checked without importing
+    email_validator; any address is read as email_validator reads it (the same address back,
+    or the same refusal)."""
+    assert _answer(validation._mail_address, value) == _answer(validation._checked_address, value)
+
+
+def test_the_plain_kind_is_the_usual_kind_and_its_lists_are_email_validators():
+    import email_validator
+
+    assert validation.ROLE_NAMES == set(email_validator.rfc_constants.CASE_INSENSITIVE_MAILBOX_NAMES)
+    assert validation.SPECIAL_USE == tuple(email_validator.SPECIAL_USE_DOMAIN_NAMES)
+    plain = ["bob@players.example", "dana.smith+fed@mail.example.com", "x_y-z@a1.b-c.org", "bob@dcw.test", "b" * 64 + "@x.io"]
+    assert all(validation._plain_address(*a.rpartition("@")[::2]) or validation.reserved_domain(a) for a in plain)
+    assert [validation._mail_address(a) for a in plain] == [validation._checked_address(a) for a in plain] == plain
+    assert not validation._plain_address("bob", "Players.Example") and not validation._plain_address("postmaster", "dcw.com")

@@ -53,12 +53,48 @@ def reserved_domain(address: str) -> str | None:
     return top if top in RESERVED_DOMAINS else None
 
 
+# An address email_validator would accept and give back unchanged, told without importing it
+# (issue 18: its import is a twentieth of a command that reads the sheets, and every address
+# on a sheet is of this kind): before the @, dot-separated runs of ASCII letters, digits and
+# _ + - (RFC 5322's dot-atom, narrowed), 64 at most, not one of the role names it lower-cases;
+# after it, lower-case ASCII labels, none with "--" (Punycode and its look-alikes), the last
+# ending in a letter, at least two, within DNS's lengths and outside the special-use names it
+# refuses. Anything else goes to email_validator (tests/test_startup.py holds the two to the
+# same answers, and these lists to the installed email_validator's).
+_PLAIN_LOCAL = re.compile(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*")
+_PLAIN_DOMAIN = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z0-9][a-z0-9-]{0,61})?[a-z]")
+ROLE_NAMES = frozenset(("info", "marketing", "sales", "support", "abuse", "noc", "security", "postmaster", "hostmaster", "usenet", "news",
+                        "webmaster", "www", "uucp", "ftp"))  # email_validator's CASE_INSENSITIVE_MAILBOX_NAMES (RFC 2142)
+SPECIAL_USE = ("arpa", "invalid", "local", "localhost", "onion", "test")  # email_validator's SPECIAL_USE_DOMAIN_NAMES
+
+
+def _plain_local(local: str) -> bool:
+    return len(local) <= 64 and _PLAIN_LOCAL.fullmatch(local) is not None and local.lower() not in ROLE_NAMES
+
+
+def _plain_address(local: str, domain: str) -> bool:
+    return (_plain_local(local) and len(domain) <= 253 and len(local) + len(domain) < 254 and "--" not in domain
+            and _PLAIN_DOMAIN.fullmatch(domain) is not None and not any(domain.endswith("." + name) for name in SPECIAL_USE))
+
+
 def _mail_address(value: Any) -> str:
     """An address mail can be sent to, normalised (email_validator), reserved domains included."""
-    from email_validator import EmailNotValidError, validate_email  # only when an address is read (issue 18)
-
     if not isinstance(value, str):
         raise ValueError("an e-mail address is text, such as bob@players.example")
+    local, _, domain = value.strip().rpartition("@")
+    if reserved_domain(value):
+        labels = domain.lower().rstrip(".").split(".")
+        if all(_LABEL.match(label) for label in labels) and _plain_local(local):
+            return f"{local}@{'.'.join(labels)}"
+    elif _plain_address(local, domain):
+        return f"{local}@{domain}"
+    return _checked_address(value)
+
+
+def _checked_address(value: str) -> str:
+    """`_mail_address` by email_validator itself."""
+    from email_validator import EmailNotValidError, validate_email  # only for an address of another kind (issue 18)
+
     local, _, domain = value.strip().rpartition("@")
     try:
         if reserved_domain(value):

@@ -395,3 +395,30 @@ class Ruleset:
 def _commentary(packaged: Path, packaged_shown: str, own: Path | None, shown: str | None, stamp: int) -> Commentary:
     """A phrase table read once per file version (`stamp`: the fed file's mtime)."""
     return load_commentary(packaged, packaged_shown, own, shown)
+
+
+class Submodule:
+    """One of a ruleset package's modules, imported the first time something of it is used.
+
+    A ruleset's `__init__` names its heavy modules this way (`_engine = Submodule(__name__,
+    "engine", "_engine")`, then `_engine.resolve(...)`), so that importing the ruleset to read
+    a sheet or show the standings does not import its engine, narration or strategy reader
+    (issue 18). The first use imports the module and puts it in the package under `alias`,
+    in this one's place: from then on the name is the module itself. The alias is not the
+    module's own name, so `from package import engine` still imports and gives the module."""
+
+    __slots__ = ("_package", "_name", "_alias")
+
+    def __init__(self, package: str, name: str, alias: str):
+        self._package, self._name, self._alias = package, name, alias
+
+    def __getattr__(self, attribute: str) -> Any:
+        import importlib
+        import sys
+
+        module = importlib.import_module(f"{self._package}.{self._name}")
+        setattr(sys.modules[self._package], self._alias, module)
+        return getattr(module, attribute)
+
+    def __repr__(self) -> str:
+        return f"<{self._package}.{self._name}, imported when first used>"

@@ -13,12 +13,16 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Trial, WrestlerRecord
-from . import engine, rating, royale
+from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
 from .changes import tell_change
 from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
+
+# imported when first used (issue 18): reading a sheet or the standings needs none of them
+_engine = Submodule(__name__, "engine", "_engine")
+_rating = Submodule(__name__, "rating", "_rating")
+_royale = Submodule(__name__, "royale", "_royale")
 
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
 GRUDGE_TYPES = {1: "normal", 2: "normal", 3: "cage", 4: "cage", 5: "hardcore", 6: None}
@@ -88,7 +92,7 @@ class StrategyModel(FileModel):
 INTERVIEW = "interview: "  # how an interview segment's league effect is marked in a result's league list (10.d)
 
 
-def roll_grudge(setup: engine.Setup, dice: Dice, chosen: str | None = None, prize: str | None = None) -> dict:
+def roll_grudge(setup: _engine.Setup, dice: Dice, chosen: str | None = None, prize: str | None = None) -> dict:
     """9.a: the match-type and stakes rolls (a 6 rolls again: docs/rulings). A hardcore roll
     for a pair that is not both MEAN makes it a normal match (9.f: MEAN wrestlers only). A
     type the card chose (`cage grudge`: 9.a "roll again or choose") is kept: no type roll.
@@ -134,7 +138,11 @@ def _title(wrestler_id: str) -> str:
 
 
 MATCH_TYPES = ("normal", "cage", "hardcore", "grudge", "tag", "three_for_all", "battle_royale")
-FORMATS = {"three_for_all": ("every_man", "two_on_one"), "battle_royale": royale.METHODS}
+
+
+def formats() -> dict[str, tuple[str, ...]]:
+    """Each match type's formats, its default first (9.d-e)."""
+    return {"three_for_all": ("every_man", "two_on_one"), "battle_royale": _royale.METHODS}
 
 
 def chosen_grudge_type(stipulation: str | None) -> str | None:
@@ -174,7 +182,7 @@ def _roster_cached(files: tuple) -> dict[str, WrestlerRecord]:
     return out
 
 
-def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> engine.Plan:
+def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine.Plan:
     """A Face to the Mat strategy file, checked against the wrestler's card and the roster."""
     model = validate(StrategyModel, data, file, "Face to the Mat strategy")
     problems = Collector()
@@ -193,14 +201,14 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> engine.
         elif model.challenge not in roster:
             problems.add(file, place(data, ("challenge",)), f"challenge {model.challenge!r}: no Face to the Mat wrestler by that id on the roster", "Face to the Mat 9.a")
     problems.raise_if_any()
-    return engine.Plan(tuple(moves), model.finisher, model.use_object, model.call_for_help, model.promo.strip(), model.challenge)
+    return _engine.Plan(tuple(moves), model.finisher, model.use_object, model.call_for_help, model.promo.strip(), model.challenge)
 
 
 @dataclass(frozen=True)
 class OddsSetup:
     """What a Face to the Mat trial plays (`FaceToTheMat.trial_setup`)."""
 
-    setup: engine.Setup
+    setup: _engine.Setup
     interviews: bool
     kind: str | None  # the match type: singles, tag, grudge, three_for_all, battle_royale
     stipulation: str | None
@@ -386,9 +394,10 @@ class FaceToTheMat(Ruleset):
         kind, chart = match_type(stip)
         if kind not in MATCH_TYPES:
             raise FedError(Problem(card.shown, where, f"stipulation {stip!r}: a Face to the Mat match is one of {', '.join(MATCH_TYPES)}, optionally with hardcore or cage (e.g. 'hardcore tag')", "Face to the Mat 9"))
-        fmt = match.raw.get("format") or (FORMATS[kind][0] if kind in FORMATS else None)
-        if fmt is not None and fmt not in FORMATS.get(kind, ()):
-            allowed = "; ".join(f"{k}: {', '.join(v)}" for k, v in FORMATS.items())
+        known = formats()
+        fmt = match.raw.get("format") or (known[kind][0] if kind in known else None)
+        if fmt is not None and fmt not in known.get(kind, ()):
+            allowed = "; ".join(f"{k}: {', '.join(v)}" for k, v in known.items())
             raise FedError(Problem(card.shown, where, f"format {fmt!r} does not apply to a {kind} match ({allowed})", "Face to the Mat 9.d-e"))
         n = len(wrestlers)
         needed = {"tag": (4, 4, "a tag match is four wrestlers, the first two a team (9.c)"),
@@ -436,7 +445,7 @@ class FaceToTheMat(Ruleset):
             path = card.strategy_path(match, w.id)
             shown = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"
             if not path.exists():
-                plans[w.id] = engine.Plan()
+                plans[w.id] = _engine.Plan()
                 missing.append(w.name)
                 continue
             try:
@@ -451,12 +460,12 @@ class FaceToTheMat(Ruleset):
         mode = {"two_on_one": "two_on_one", "every_man": "every_man"}.get(fmt, "singles")
         partners = tuple(team[1].sheet for team in teams) if kind == "tag" else ()
         ordered = front + ([team[1] for team in teams] if kind == "tag" else [])  # side i's men: ordered[i], ordered[i + 2]
-        adv = engine.Options(
+        adv = _engine.Options(
             objects=options.objects is not None, object_spaces=tuple(options.objects.spaces) if options.objects else (),
             object_bonus=options.objects.bonus if options.objects else 2, advanced_tag=options.advanced_tag,
             refreshment=options.refreshment, ref_bump=options.ref_bump, out_of_ring=options.out_of_ring,
             increased_kickouts=options.increased_kickouts, weapons=options.hardcore_weapons, cage_helped=options.cage_helped)
-        setup = engine.Setup(match.id, tuple(w.sheet for w in front), hotbox, chart, options.tv_table, tiers, options.boo_rule, partners,
+        setup = _engine.Setup(match.id, tuple(w.sheet for w in front), hotbox, chart, options.tv_table, tiers, options.boo_rule, partners,
                              mode=mode, plans=tuple(plans[w.id] for w in ordered), options=adv, ref_bump_at=match.raw.get("ref_bump_at"),
                              tables=self.tables(options, root),
                              champions={wid: tuple(names) for wid, names in (getattr(match, "champions", None) or {}).items()})
@@ -470,36 +479,36 @@ class FaceToTheMat(Ruleset):
         else:
             billing = f"{label[0]} is favored; {label[1]} is the underdog."
         sides = [[k, k + len(front)] for k in range(len(front))] if kind == "tag" else [[k] for k in range(len(front))]
-        extra = {"stipulation": stip, "match_type": kind, "format": fmt, "sides": sides, "teams": list(engine.teams_of(setup)),
+        extra = {"stipulation": stip, "match_type": kind, "format": fmt, "sides": sides, "teams": list(_engine.teams_of(setup)),
                  "hotbox_ids": {"allies": ally_ids, "foes": foe_ids, "grudge": grudge_ids},
                  "interviews": options.interviews, "mini_match_to": options.mini_match_to, "special_prize": prize,
                  "challenges": {w.id: plans[w.id].challenge for w in ordered if plans[w.id].challenge},
                  "names": {wid: name_of(wid) for wid in {*ally_ids, *foe_ids, *(p.challenge for p in plans.values())} | {w.id for w in wrestlers} if wid}}
         return Booking(match, setup, ordered, [billing, *notes], extra)
 
-    def resolve(self, booking: Booking, dice: Dice) -> engine.Result:
+    def resolve(self, booking: Booking, dice: Dice) -> _engine.Result:
         setup, extra = booking.setup, booking.extra
         first: list = []
         league: list = []
         if extra.get("interviews"):  # 10.d: the segment before the bell
-            first, league = royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
+            first, league = _royale.interview(setup.wrestlers, tuple(p.promo for p in setup.plans[: len(setup.wrestlers)]), setup.hotbox, dice, setup.tables)
             league = [(side, kind, change, f"{INTERVIEW}{why}") for side, kind, change, why in league]  # told as the interview's in the league
         # a promo sent is read before the bell; with interview segments on, the men in the
         # segment read theirs there (10.d), and a tag partner's is read before the bell
         in_segment = len(setup.wrestlers) if extra.get("interviews") else 0
-        first[:0] = [engine.told_line(0, "promo", "promo", (0,) * len(setup.wrestlers), facts={"alignment": w.sheet.alignment}, name=w.name, promo=plan.promo)
+        first[:0] = [_engine.told_line(0, "promo", "promo", (0,) * len(setup.wrestlers), facts={"alignment": w.sheet.alignment}, name=w.name, promo=plan.promo)
                      for k, (w, plan) in enumerate(zip(booking.wrestlers, setup.plans)) if plan.promo and k >= in_segment]
         if extra.get("match_type") == "grudge":
             grudge = roll_grudge(setup, dice, chosen_grudge_type(extra.get("stipulation")), extra.get("special_prize"))
             extra["grudge"] = grudge
             setup = replace(setup, chart=grudge["chart"])
             names = [w.name for w in setup.wrestlers]
-            first.append(engine.told_line(0, "storyline", "grudge_chosen" if grudge["chosen"] else "grudge_rolled", (0,) * len(names),
+            first.append(_engine.told_line(0, "storyline", "grudge_chosen" if grudge["chosen"] else "grudge_rolled", (0,) * len(names),
                                           type=grudge["type_text"], stakes=grudge["stakes_text"], sides=" vs. ".join(names)))
         if extra.get("match_type") == "battle_royale":
-            result = royale.battle_royale(setup, extra["format"], dice, extra["mini_match_to"])
+            result = _royale.battle_royale(setup, extra["format"], dice, extra["mini_match_to"])
         else:
-            result = engine.resolve(setup, dice)
+            result = _engine.resolve(setup, dice)
         result.facts.update(self.story_facts(booking))  # before the lines are first told
         result.lines[:0] = first
         result.league[:0] = league
@@ -513,7 +522,7 @@ class FaceToTheMat(Ruleset):
         n = len(booking.wrestlers)  # a booking made by hand: four is a tag match (side i: i, i + 2)
         return ([[0, 2], [1, 3]], [0, 1]) if n == 4 else ([[k] for k in range(n)], list(range(n)))
 
-    def _winning_side_men(self, booking: Booking, result: engine.Result) -> tuple[list, list]:
+    def _winning_side_men(self, booking: Booking, result: _engine.Result) -> tuple[list, list]:
         """The wrestlers (indexes into booking.wrestlers) of the winning team and of the rest."""
         sides, teams = self._layout(booking)
         won = [k for side, members in enumerate(sides) for k in members if teams[side] == teams[result.winner]]
@@ -552,24 +561,24 @@ class FaceToTheMat(Ruleset):
         its team (`odds_sides`)."""
         match = setup.setup
         if setup.interviews:
-            royale.interview(match.wrestlers, (), match.hotbox, dice, match.tables, record=False)
+            _royale.interview(match.wrestlers, (), match.hotbox, dice, match.tables, record=False)
         if setup.kind == "grudge":
             chart = roll_grudge(match, dice, chosen_grudge_type(setup.stipulation), setup.prize)["chart"]
             match = setup.charts[chart] if setup.charts and chart in setup.charts else replace(match, chart=chart)
         if setup.kind == "battle_royale":
-            result = royale.battle_royale(match, setup.format, dice, setup.mini_match_to, record=False)
+            result = _royale.battle_royale(match, setup.format, dice, setup.mini_match_to, record=False)
         else:
-            result = engine.resolve(match, dice, record=False)
+            result = _engine.resolve(match, dice, record=False)
         return Trial(None if result.winner is None else setup.teams[result.winner], result.method, result.facs)
 
-    def outcomes(self, booking: Booking, result: engine.Result) -> list[str]:
+    def outcomes(self, booking: Booking, result: _engine.Result) -> list[str]:
         if result.winner is None:
             return ["draw"] * len(booking.match.sides)
         won, _ = self._winning_side_men(booking, result)
         winners = {booking.wrestlers[k].id for k in won}
         return ["win" if wid in winners else "loss" for wid in booking.match.sides]
 
-    def league_effects(self, booking: Booking, result: engine.Result, states: dict, settings: dict) -> dict:
+    def league_effects(self, booking: Booking, result: _engine.Result, states: dict, settings: dict) -> dict:
         """TV grades, grudges, allies and foes after the match: the grudge match's stakes (9.a),
         else the fed's TV rule (by default an upset lifts the underdog a grade and drops the
         favored one), the storylines' own effects, and challenges issued."""
@@ -647,7 +656,7 @@ class FaceToTheMat(Ruleset):
         (`changes.tell_change`): "The Warden challenges La Rosa Negra to a grudge match."."""
         return tell_change(name, reason) or super().tell_league_change(name, reason, changes)
 
-    def summary(self, booking: Booking, result: engine.Result) -> dict:
+    def summary(self, booking: Booking, result: _engine.Result) -> dict:
         ws = booking.wrestlers
         sides, teams = self._layout(booking)
         side_of = {k: side for side, members in enumerate(sides) for k in members}
@@ -667,10 +676,10 @@ class FaceToTheMat(Ruleset):
             "hotbox": self._hotbox_record(booking),
         }
 
-    def rating_inputs(self, booking: Booking, result: engine.Result) -> dict:
+    def rating_inputs(self, booking: Booking, result: _engine.Result) -> dict:
         """The star rating's inputs from the lines and the track (`rating.rating_inputs`); a
         grudge match (9.a) settles a grudge."""
-        return rating.rating_inputs(booking.setup, result, booking.extra.get("match_type") == "grudge")
+        return _rating.rating_inputs(booking.setup, result, booking.extra.get("match_type") == "grudge")
 
     @staticmethod
     def story_facts(booking: Booking) -> dict:
@@ -687,9 +696,9 @@ class FaceToTheMat(Ruleset):
     def story_teller(booking: Booking):
         """A fresh teller of the match: the booking's table (the fed's file over the packaged
         one), else the packaged table keyed by the match."""
-        return booking.teller() or engine.packaged().teller(booking.story_key or getattr(booking.setup, "match_id", ""))
+        return booking.teller() or _engine.packaged().teller(booking.story_key or getattr(booking.setup, "match_id", ""))
 
-    def describe(self, booking: Booking, result: engine.Result) -> dict:
+    def describe(self, booking: Booking, result: _engine.Result) -> dict:
         ws = booking.wrestlers
         sides, teams = self._layout(booking)
         names = [" & ".join(ws[k].name for k in members) for members in sides]
@@ -700,7 +709,7 @@ class FaceToTheMat(Ruleset):
         else:
             winners = " & ".join(names[s] for s in range(len(sides)) if teams[s] == teams[result.winner])
             losers = " & ".join(names[s] for s in range(len(sides)) if teams[s] != teams[result.winner])
-            plan = booking.setup.plans[result.winner] if booking.setup.plans else engine.Plan()
+            plan = booking.setup.plans[result.winner] if booking.setup.plans else _engine.Plan()
             finisher = (plan.finisher_name or ws[result.winner].sheet.finisher_name) if booking.extra.get("match_type") != "tag" else "a finisher"
             how = {"pin": "by pinfall", "finisher": f"with {finisher}"}.get(result.method, "")
             kind = booking.extra.get("match_type")
@@ -735,7 +744,7 @@ class FaceToTheMat(Ruleset):
         places (4.b.iii)."""
         hot = booking.setup.hotbox or {}
         ids = booking.extra.get("hotbox_ids") or {}
-        teller = teller or engine.packaged().teller("hotbox")
+        teller = teller or _engine.packaged().teller("hotbox")
         named, missing = [], {"allies": [], "foes": []}
         for k, name in enumerate(names):
             partners = []  # a tag side's: never "A & B's ally", a team's possessive

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, StrictBool, StrictInt
 from typing import Annotated
@@ -16,12 +16,47 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
-from . import engine
-from .deck import Action, Deck, Monster, load_deck
-from .engine import Rules, Side
-from .solitaire import Round, SolitaireRules, play_round
-from .strategy import Strategy, read_strategy
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
+
+if TYPE_CHECKING:
+    from .deck import Deck
+    from .engine import Rules, Side
+    from .solitaire import Round, SolitaireRules
+    from .strategy import Strategy
+
+# imported when first used (issue 18): reading a sheet or the standings needs none of them
+_engine = Submodule(__name__, "engine", "_engine")
+_solitaire = Submodule(__name__, "solitaire", "_solitaire")
+
+
+def load_deck(*args):
+    """The deck (`deck.load_deck`), its module imported when first asked for."""
+    from .deck import load_deck
+
+    return load_deck(*args)
+
+
+def read_strategy(*args):
+    """A player's strategy (`strategy.read_strategy`), its module imported when first asked for."""
+    from .strategy import read_strategy
+
+    return read_strategy(*args)
+
+
+def default_strategy() -> Strategy:
+    """The built-in default strategy (`strategy.Strategy()`)."""
+    from .strategy import Strategy
+
+    return Strategy()
+
+
+def __getattr__(name: str) -> Any:
+    """`Monster` and `Action` (the deck's), imported when first asked for."""
+    if name in ("Monster", "Action"):
+        from . import deck
+
+        return getattr(deck, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 VARIATIONS = ("mad_match", "classic", "solitaire")
 VARIATION_NAMES = {"mad_match": "Mad Match", "classic": "the classic matching game", "solitaire": "Mad Match solitaire"}
@@ -77,10 +112,10 @@ class MadMatchSettings(FileModel):
     solitaire_passes: Annotated[StrictInt, Field(ge=0, le=50)] = 0
 
     def rules(self) -> Rules:
-        return Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
+        return _engine.Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
 
     def solitaire_rules(self) -> SolitaireRules:
-        return SolitaireRules(self.solitaire_score, self.solitaire_passes)
+        return _solitaire.SolitaireRules(self.solitaire_score, self.solitaire_passes)
 
 
 class MadMatch(Ruleset):
@@ -119,7 +154,7 @@ class MadMatch(Ruleset):
         sides = []
         for w, strategy in zip(wrestlers, strategies):
             memory = w.sheet.memory if w.sheet.memory is not None else options.default_memory
-            sides.append(Side(w.name, memory, strategy))
+            sides.append(_engine.Side(w.name, memory, strategy))
         return sides
 
     def _match_options(self, raw: dict, options: MadMatchSettings, sides: int) -> tuple[str, str, int]:
@@ -153,7 +188,7 @@ class MadMatch(Ruleset):
                 if options.missing_strategy == "refuse":
                     problems.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "fed settings: rulesets.madmatch.missing_strategy is refuse")
                     continue
-                strategies.append(Strategy())
+                strategies.append(default_strategy())
                 notes.append(f"{wrestler.name} sent no strategy and plays the built-in default.")
                 continue
             try:
@@ -175,26 +210,26 @@ class MadMatch(Ruleset):
         how = "the same deal for every player" if variation == "solitaire" else FORMAT_NAMES[fmt] + (f" ({target} {unit})" if fmt == "target" else "")
         if variation == "solitaire":
             send = ("how many right slots to keep open for the cards to come (`solitaire: {keep_free: N}`); "
-                    "everything else is the order of moves docs/rulings/mad-match-solitaire.md gives")
+                    "everything else is the order of moves docs/rulings/mad-match-_solitaire.md gives")
         else:
             send = ("which cards to turn when memory fails you (a gamble on half-remembered ones, or unseen cards first)"
                     + ("" if variation == "classic" else ", when to take a spare, whether to turn an opponent's third card away, "
                        "and when and on whom to use each Action card you collect"))
         return {"names": [w.name for w in wrestlers], "variation": VARIATION_NAMES[variation], "format": how, "send": send}
 
-    def resolve(self, booking: Booking, dice: Dice) -> engine.Match | Round:
+    def resolve(self, booking: Booking, dice: Dice) -> _engine.Match | Round:
         s = booking.setup
         if s["variation"] == "solitaire":
-            result = play_round(s["deck"], s["names"], [side.strategy.keep_free for side in s["sides"]], dice, s["solitaire"])
+            result = _solitaire.play_round(s["deck"], s["names"], [side.strategy.keep_free for side in s["sides"]], dice, s["solitaire"])
             result.log = dice.take_log()
             return result
-        result = engine.play_match(s["deck"], s["sides"], dice, s["rules"], s["variation"], s["format"], s["target"], s["max_games"], record=True)
+        result = _engine.play_match(s["deck"], s["sides"], dice, s["rules"], s["variation"], s["format"], s["target"], s["max_games"], record=True)
         result.log = dice.take_log()
         return result
 
-    def outcomes(self, booking: Booking, result: engine.Match) -> list[str]:
+    def outcomes(self, booking: Booking, result: _engine.Match) -> list[str]:
         if result.winner is None:
-            if isinstance(result, Round):  # ruling S8: a tie at the top is a draw for those tied; one player alone lost
+            if isinstance(result, _solitaire.Round):  # ruling S8: a tie at the top is a draw for those tied; one player alone lost
                 top = max(result.totals)
                 return ["draw" if t == top and len(result.totals) > 1 else "loss" for t in result.totals]
             return ["draw"] * len(booking.wrestlers)
@@ -209,19 +244,19 @@ class MadMatch(Ruleset):
 
     # ---------------------------------------------------------------- results
 
-    def summary(self, booking: Booking, result: engine.Match) -> dict:
+    def summary(self, booking: Booking, result: _engine.Match) -> dict:
         ids, names = booking.setup["ids"], booking.setup["names"]
         return {
             **booking.extra,
             "winner": None if result.winner is None else ids[result.winner],
             "method": result.format if result.winner is not None else "draw",
-            "triplets": [g.triplets for g in result.games] if isinstance(result, Round) else None,
+            "triplets": [g.triplets for g in result.games] if isinstance(result, _solitaire.Round) else None,
             "round": len(result.games),
             "sides": [{"id": ids[i], "name": names[i]} for i in range(len(ids))],
             "totals": list(result.totals),
             "games_won": list(result.wins),
             "games": [{"number": g.number, "first": ids[g.first], "scores": list(g.scores), "winner": None if g.winner is None else ids[g.winner],
-                       "turns": g.turns, "called": g.called} for g in result.games] if not isinstance(result, Round) else
+                       "turns": g.turns, "called": g.called} for g in result.games] if not isinstance(result, _solitaire.Round) else
                      [{"number": 1, "first": None, "scores": list(result.totals), "winner": None if result.winner is None else ids[result.winner],
                        "turns": None, "called": False}],
         }
@@ -245,11 +280,11 @@ class MadMatch(Ruleset):
             "triplets": by_id(summary.get("triplets")),
         }
 
-    def rating_inputs(self, booking: Booking, result: engine.Match) -> dict | None:
+    def rating_inputs(self, booking: Booking, result: _engine.Match) -> dict | None:
         """Closeness: the runner-up's points over the winner's; lead changes: the game winner
         changing from game to game; high spots: strikes collected and steals; never a roll.
         A solitaire round is not rated (no one plays against anyone)."""
-        if isinstance(result, Round):
+        if isinstance(result, _solitaire.Round):
             return None
         totals = sorted(result.totals, reverse=True)
         closeness = Fraction(totals[1], totals[0]) if totals[0] else Fraction(1)
@@ -296,7 +331,7 @@ class MadMatch(Ruleset):
             raise FedError(Problem(None, None, f"a Mad Match game has 2, 3 or 4 players, not {len(sheets)}", "Mad Match: 2 to 4 players"))
         deck = load_deck()
         wrestlers = [self.read_sheet(data, file, wid, {}) for data, file, wid in sheets]
-        read = [read_strategy(data, file, deck) for data, file in strategies] + [Strategy()] * (len(wrestlers) - len(strategies))
+        read = [read_strategy(data, file, deck) for data, file in strategies] + [default_strategy()] * (len(wrestlers) - len(strategies))
         setup = {"variation": "mad_match", "format": "single", "target": 0, "deck": deck, "sides": self._sides(opts, wrestlers, read),
                  "ids": [w.id for w in wrestlers], "names": [w.name for w in wrestlers], "rules": opts.rules(), "max_games": 1,
                  "solitaire": opts.solitaire_rules()}
@@ -307,27 +342,27 @@ class MadMatch(Ruleset):
         positions) built now, once, rather than in the first trial."""
         setup = booking.setup
         if setup["variation"] != "solitaire":
-            engine.tables(setup["deck"], setup["variation"] == "classic")
+            _engine.tables(setup["deck"], setup["variation"] == "classic")
         return setup
 
     def trial(self, setup: dict, dice: Dice) -> Trial:
         """One match on the record-free path: the same rolls as `resolve`, no turn records, no
         moves told (tests/test_madmatch_fast.py)."""
         if setup["variation"] == "solitaire":
-            played = play_round(setup["deck"], setup["names"], [side.strategy.keep_free for side in setup["sides"]], dice, setup["solitaire"],
+            played = _solitaire.play_round(setup["deck"], setup["names"], [side.strategy.keep_free for side in setup["sides"]], dice, setup["solitaire"],
                                 record=False)
             return Trial(played.winner, "solitaire" if played.winner is not None else "draw", 1)
-        result = engine.play_match(setup["deck"], setup["sides"], dice, setup["rules"], setup["variation"], setup["format"], setup["target"], setup["max_games"])
+        result = _engine.play_match(setup["deck"], setup["sides"], dice, setup["rules"], setup["variation"], setup["format"], setup["target"], setup["max_games"])
         return Trial(result.winner, result.format if result.winner is not None else "draw", len(result.games))
 
     # ---------------------------------------------------------------- the writeup
 
-    def describe(self, booking: Booking, result: engine.Match) -> dict:
+    def describe(self, booking: Booking, result: _engine.Match) -> dict:
         """The writeup's data: a game told turn by turn by a fresh teller of this match (the
         booking's: data/commentary.yaml with the fed's templates/commentary/madmatch.yaml over
         it, chosen by the match's key, never by its dice), beside the record of every turn."""
         from .narrate import describe_match, describe_round
-        if isinstance(result, Round):
+        if isinstance(result, _solitaire.Round):
             return describe_round(booking.setup, result)
         teller = booking.teller() or self.commentary().teller(booking.story_key)
         return describe_match(booking.setup, result, teller)

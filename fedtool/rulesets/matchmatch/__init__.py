@@ -8,7 +8,7 @@ from functools import lru_cache
 import re
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field
 
@@ -17,16 +17,23 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from .push import Push, after_match, format_points, tell_change
 from fedtool.kernel.validation import FileModel, validate
 from fedtool.kernel.yamlio import MAX_YAML_BYTES, parse_yaml, read_text
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
-from . import engine, rating
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
 from .grid import cell_style, format_grid, grid_style, read_grid, roll_grid
-from .narrate import describe_match
-from .plaintext import Reading, parse_plaintext
-from .officials import Referee, find_referee, read_referees, roll_referee, slack_threshold, stipulations
 from .rules import vocabulary
 from .sheet import read_sheet
-from .strategy import Action, Strategy, check_coverage, read_strategy
 from .team import is_team, read_team, team_setting_problems
+
+if TYPE_CHECKING:
+    from .officials import Referee
+    from .plaintext import Reading
+    from .strategy import Strategy
+
+# imported when first used (issue 18): reading a sheet or the standings needs none of them
+_engine = Submodule(__name__, "engine", "_engine")
+_rating = Submodule(__name__, "rating", "_rating")
+_narrate = Submodule(__name__, "narrate", "_narrate")
+_plaintext = Submodule(__name__, "plaintext", "_plaintext")
+_officials = Submodule(__name__, "officials", "_officials")
 
 SETTINGS_FILE = "rosters/fed.yaml"
 # a strategy mailed in the body is YAML when a line starts with one of these keys, else the plain-text layout
@@ -42,7 +49,7 @@ class MatchMatchSettings(FileModel):
 
     rounds: int = Field(default=20, ge=1, le=200)  # III.2: "Standard matches are 20 rounds"
     push_levels: int = Field(default=5, ge=1, le=20)  # II: "4 or 5 Push Levels is about right"
-    dq_threshold: int = Field(default=engine.DEFAULT_DQ_THRESHOLD, ge=2, le=13)
+    dq_threshold: int = Field(default_factory=lambda: _engine.DEFAULT_DQ_THRESHOLD, ge=2, le=13)  # IV.2.c; the engine imported when first asked
     # Which finishes move push levels (Part II speaks only of "defeat"); see docs/rulings
     push_finishes: list[Literal["pin", "submission", "countout", "dq"]] = ["pin", "submission", "countout", "dq"]
     referees: list[dict] = []  # VII.1: name, type, dq_threshold, roll (2d6)
@@ -56,8 +63,8 @@ class MatchMatchSettings(FileModel):
     cripple_tie: Literal["no_check", "check"] = "no_check"  # IV.2.e: a tied Cripple round
     halved_styles: Literal["value", "table"] = "value"  # VII: "High-Flying is halved"
 
-    def engine_rules(self) -> engine.Rules:
-        return engine.Rules(injury_counts=self.injury_counts, cripple_tie=self.cripple_tie, halved_styles=self.halved_styles)
+    def engine_rules(self) -> _engine.Rules:
+        return _engine.Rules(injury_counts=self.injury_counts, cripple_tie=self.cripple_tie, halved_styles=self.halved_styles)
 
 
 class CardFields(FileModel):
@@ -72,6 +79,8 @@ def default_strategy(sheet, opponent, side: int, grid: list[list[str]], rounds: 
     """The fed's default MatchMatch strategy for a side with none: its two best styles "+",
     the opponent's best style "-", the grid pick giving the best style it can reach, and a
     Normal round on Stamina every round (docs/rulings/matchmatch.md, "Default strategy")."""
+    from .strategy import Action, Strategy
+
     vocab = vocabulary()
     usable = [s for s in vocab.style_ids if s != "teamwork"]
     plus = tuple(sorted(usable, key=lambda s: (-sheet.styles[s], usable.index(s)))[:2])
@@ -112,7 +121,7 @@ def _parsed(text: str, shown: str, plain: bool) -> tuple[Any, list[Reading] | No
 
 @lru_cache(maxsize=256)
 def _parsed_plain(text: str, shown: str) -> tuple[Any, list[Reading] | None]:
-    return parse_plaintext(text, shown)
+    return _plaintext.parse_plaintext(text, shown)
 
 
 @lru_cache(maxsize=256)
@@ -134,7 +143,7 @@ class MatchMatch(Ruleset):
     # a Stamina floor's damage inflicted calls the injury check (docs/rulings/matchmatch.md)
     rules_revision = 2
     card_fields = CardFields
-    finishes = (engine.PIN, engine.SUBMISSION, engine.COUNTOUT, engine.DQ)
+    finishes = ("pin", "submission", "countout", "dq")  # the engine's PIN, SUBMISSION, COUNTOUT, DQ (tests/test_startup.py checks)
     title_divisions = WEIGHT_CLASSES
     divisions_are = "weight classes"
     team_titles = True
@@ -161,24 +170,24 @@ class MatchMatch(Ruleset):
         rolled: dict = {}
         if match.raw.get("grid") is None:  # else the card gives the grid by hand
             rolled["grid"] = format_grid(roll_grid(dice))
-        referees = read_referees(self.settings(settings).referees, SETTINGS_FILE)
+        referees = _officials.read_referees(self.settings(settings).referees, SETTINGS_FILE)
         if match.raw.get("referee") is not None:
-            find_referee(referees, match.raw["referee"], card.shown, f"line {match.line}, match {match.id}, field referee")
+            _officials.find_referee(referees, match.raw["referee"], card.shown, f"line {match.line}, match {match.id}, field referee")
         elif any(r.rolls for r in referees):
-            rolled["referee"] = roll_referee(referees, dice).name  # VII.1: told to players with the grid
+            rolled["referee"] = _officials.roll_referee(referees, dice).name  # VII.1: told to players with the grid
         return rolled
 
     def _referee(self, card: CardOnFile, match: MatchOnCard, options: MatchMatchSettings) -> Referee | None:
         name = match.raw.get("referee") or match.opening.get("referee")
         if name is None:
             return None
-        return find_referee(read_referees(options.referees, SETTINGS_FILE), name, card.shown, f"line {match.line}, match {match.id}, field referee")
+        return _officials.find_referee(_officials.read_referees(options.referees, SETTINGS_FILE), name, card.shown, f"line {match.line}, match {match.id}, field referee")
 
-    def _stipulation(self, card: CardOnFile, match: MatchOnCard, options: MatchMatchSettings) -> engine.Stipulation:
+    def _stipulation(self, card: CardOnFile, match: MatchOnCard, options: MatchMatchSettings) -> _engine.Stipulation:
         stip_id = match.raw.get("stipulation")
         if stip_id is None:
-            return engine.Stipulation()
-        table = stipulations(options.stipulations, SETTINGS_FILE)
+            return _engine.Stipulation()
+        table = _officials.stipulations(options.stipulations, SETTINGS_FILE)
         if stip_id not in table:
             raise FedError(Problem(card.shown, f"line {match.line}, match {match.id}, field stipulation", f"unknown stipulation {stip_id!r}; this fed has {', '.join(table)}", "MatchMatch VII: specialty matches"))
         return table[stip_id]
@@ -193,6 +202,8 @@ class MatchMatch(Ruleset):
         )
 
     def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
+        from .strategy import check_coverage, read_strategy
+
         options = self.settings(settings)
         if not 2 <= len(wrestlers) <= 4:
             raise FedError(Problem(card.shown, f"line {match.sides_line}, match {match.id}", f"a MatchMatch match has two to four sides, not {len(wrestlers)}", "MatchMatch III.1; docs/rulings/matchmatch.md"))
@@ -200,7 +211,7 @@ class MatchMatch(Ruleset):
         problems = Collector()
         notes: list[str] = []
         grid = referee = None
-        stip = engine.Stipulation()
+        stip = _engine.Stipulation()
         for step in ("grid", "referee", "stipulation"):
             try:
                 if step == "grid":
@@ -247,13 +258,13 @@ class MatchMatch(Ruleset):
             elif mine:
                 problems.problems.extend(mine.problems)
                 continue
-            threshold = slack_threshold(base_threshold, wrestler.sheet.ref_slack) + stip.dq_threshold
-            sides.append(engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], threshold, state["push_level"]))
+            threshold = _officials.slack_threshold(base_threshold, wrestler.sheet.ref_slack) + stip.dq_threshold
+            sides.append(_engine.Side(wrestler.id, wrestler.name, wrestler.sheet, strategy, state["injury"], threshold, state["push_level"]))
         teams = [bool(w.members) for w in wrestlers]
         if any(teams) and not all(teams):
             problems.add(card.shown, f"line {match.sides_line}, match {match.id}", "a tag match is teams against teams: every side must be a team sheet", "MatchMatch I.2, IV.1.a")
         problems.raise_if_any()
-        setup = engine.MatchSetup(match.id, tuple(sides), grid, rounds, stip, tag=all(teams), rules=options.engine_rules())
+        setup = _engine.MatchSetup(match.id, tuple(sides), grid, rounds, stip, tag=all(teams), rules=options.engine_rules())
         for side in setup.sides:
             problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
         problems.raise_if_any()
@@ -261,20 +272,20 @@ class MatchMatch(Ruleset):
             notes.append(f"Referee: {referee.name} ({referee.type}, DQ threshold {referee.dq_threshold}).")
         return Booking(match, setup, wrestlers, notes, {"referee": referee.name if referee else None, "stipulation": stip.id or None})
 
-    def resolve(self, booking: Booking, dice: Dice) -> engine.MatchResult:
-        return engine.resolve(booking.setup, dice)
+    def resolve(self, booking: Booking, dice: Dice) -> _engine.MatchResult:
+        return _engine.resolve(booking.setup, dice)
 
-    def round_rows(self, result: engine.MatchResult) -> list[dict]:
+    def round_rows(self, result: _engine.MatchResult) -> list[dict]:
         return [{"round": rnd.number, "style": rnd.style, "winner": rnd.winner, "margin": rnd.margin, "detail": json.dumps(_plain(dataclasses.asdict(rnd)))}
                 for rnd in result.rounds]
 
-    def outcomes(self, booking: Booking, result: engine.MatchResult) -> list[str]:
+    def outcomes(self, booking: Booking, result: _engine.MatchResult) -> list[str]:
         count = len(booking.setup.sides)
         if result.winner is None:
             return ["draw"] * count
         return ["win" if i == result.winner else "loss" for i in range(count)]
 
-    def league_effects(self, booking: Booking, result: engine.MatchResult, states: dict[str, dict], settings: dict) -> dict[str, tuple[dict, str]]:
+    def league_effects(self, booking: Booking, result: _engine.MatchResult, states: dict[str, dict], settings: dict) -> dict[str, tuple[dict, str]]:
         options = self.settings(settings)
         top = options.push_levels
         ids = [side.id for side in booking.setup.sides]
@@ -319,7 +330,7 @@ class MatchMatch(Ruleset):
         "Dr. Victor Vane rises to push level 4 by beating Kate Galloway."."""
         return tell_change(name, reason) or super().tell_league_change(name, reason, changes)
 
-    def summary(self, booking: Booking, result: engine.MatchResult) -> dict:
+    def summary(self, booking: Booking, result: _engine.MatchResult) -> dict:
         vocab = vocabulary()
         setup = booking.setup
         return {
@@ -345,23 +356,23 @@ class MatchMatch(Ruleset):
             ],
         }
 
-    def rating_inputs(self, booking: Booking, result: engine.MatchResult) -> dict:
+    def rating_inputs(self, booking: Booking, result: _engine.MatchResult) -> dict:
         """The star rating's inputs from the rounds played (`rating.rating_inputs`)."""
-        return rating.rating_inputs(booking.setup, result)
+        return _rating.rating_inputs(booking.setup, result)
 
-    def describe(self, booking: Booking, result: engine.MatchResult) -> dict:
+    def describe(self, booking: Booking, result: _engine.MatchResult) -> dict:
         """The writeup's data, the story told by a fresh teller of this match (the booking's, or
         for a booking the core did not make, the packaged table keyed by the match's id)."""
         teller = booking.teller()
         if teller is None:
             teller = self.commentary().teller(booking.story_key or booking.setup.match_id)
         for_title = booking.match.for_title if booking.match is not None else None
-        return describe_match(booking.setup, result, teller, for_title=for_title)
+        return _narrate.describe_match(booking.setup, result, teller, for_title=for_title)
 
     # ---------------------------------------------------------------- the results JSON
 
     @staticmethod
-    def _result_facts(setup: engine.MatchSetup, result: engine.MatchResult) -> dict:
+    def _result_facts(setup: _engine.MatchSetup, result: _engine.MatchResult) -> dict:
         """What the summary keeps for `result_details` beyond the result: the grid, each
         side's picks, and where each entry of the style table came from (IV.1.a)."""
         vocab = vocabulary()
@@ -440,20 +451,20 @@ class MatchMatch(Ruleset):
     def rolls_per_trial(self, booking: Booking) -> bool:
         return bool(booking.extra.get("roll_grid"))
 
-    def odds_setup(self, booking: Booking, dice: Dice) -> engine.Prepared | engine.MatchSetup:
+    def odds_setup(self, booking: Booking, dice: Dice) -> _engine.Prepared | _engine.MatchSetup:
         """A grid rolled for the trial (III.1) when the exhibition gave none."""
-        return engine.prepare(dataclasses.replace(booking.setup, grid=roll_grid(dice)))
+        return _engine.prepare(dataclasses.replace(booking.setup, grid=roll_grid(dice)))
 
-    def trial_setup(self, booking: Booking) -> engine.Prepared | engine.MatchSetup:
-        """The setup's constants, built once for every trial (`engine.prepare`)."""
-        return engine.prepare(booking.setup)
+    def trial_setup(self, booking: Booking) -> _engine.Prepared | _engine.MatchSetup:
+        """The setup's constants, built once for every trial (`_engine.prepare`)."""
+        return _engine.prepare(booking.setup)
 
-    def trial(self, setup: engine.Prepared | engine.MatchSetup, dice: Dice) -> Trial:
+    def trial(self, setup: _engine.Prepared | _engine.MatchSetup, dice: Dice) -> Trial:
         """The match as `resolve` plays it, roll for roll, keeping nothing for a writeup
-        (`engine.play`); a bare setup is prepared first."""
-        if type(setup) is engine.MatchSetup and len(setup.sides) == 2:
-            setup = engine.prepare(setup)
-        return Trial(*engine.play(setup, dice))
+        (`_engine.play`); a bare setup is prepared first."""
+        if type(setup) is _engine.MatchSetup and len(setup.sides) == 2:
+            setup = _engine.prepare(setup)
+        return Trial(*_engine.play(setup, dice))
 
     # ---------------------------------------------------------------- titles and standings
 
@@ -519,10 +530,12 @@ def _push_level_problem(fed, wrestler: WrestlerRecord, level: int, top: int) -> 
     return None
 
 
-def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], grid: Any, rounds: int, settings: dict) -> engine.MatchSetup:
+def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], grid: Any, rounds: int, settings: dict) -> _engine.MatchSetup:
     """A match from two sheets and two strategies (parsed data with the names to show), for odds.
 
     `grid` may be None: the caller then rolls a grid for every match it plays."""
+    from .strategy import check_coverage, read_strategy
+
     options = MatchMatch().settings(settings)
     problems = Collector()
     checked = []
@@ -533,12 +546,12 @@ def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[
                 raise FedError(Problem(sheet_file, "field push.level", f"push level {sheet.push_level} is above the fed's top level, {options.push_levels} "
                                        "(rulesets: matchmatch: push_levels)", "MatchMatch II"))
             strategy = read_strategy(strategy_data, strategy_file, sheet, index, rounds, sheet.push_level, opponent_conditions=options.opponent_conditions)
-            checked.append(engine.Side(wrestler_id, sheet.name, sheet, strategy, 0, slack_threshold(options.dq_threshold, sheet.ref_slack), sheet.push_level))
+            checked.append(_engine.Side(wrestler_id, sheet.name, sheet, strategy, 0, _officials.slack_threshold(options.dq_threshold, sheet.ref_slack), sheet.push_level))
         except FedError as exc:
             problems.extend(exc)
     problems.raise_if_any()
     placeholder = [["technical"] * 3] * 3
-    setup = engine.MatchSetup("odds", (checked[0], checked[1]), read_grid(grid, "--grid", "the grid") if grid is not None else placeholder, rounds,
+    setup = _engine.MatchSetup("odds", (checked[0], checked[1]), read_grid(grid, "--grid", "the grid") if grid is not None else placeholder, rounds,
                               rules=options.engine_rules())
     if grid is not None:
         for side in setup.sides:

@@ -12,10 +12,14 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Trial, WrestlerRecord
-from . import engine, narrate, rating
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
 from .cards import SETS, build_deck, card_id, catalogue
-from .policy import Policy, read_policy
+
+# imported when first used (issue 18): reading a sheet or the standings needs none of them
+_engine = Submodule(__name__, "engine", "_engine")
+_narrate = Submodule(__name__, "narrate", "_narrate")
+_rating = Submodule(__name__, "rating", "_rating")
+_policy = Submodule(__name__, "policy", "_policy")
 
 METHOD_TITLES = {"fall": "by fall", "tech_fall": "by technical fall", "major": "by major decision", "decision": "by decision"}
 FINISH_WORDS = {"pin": "Pin", "mat_beast": "MAT BEAST", "feet_to_back": "Feet to Back", "spladle": "Spladle"}
@@ -60,8 +64,8 @@ class MatClashSettings(FileModel):
     early_falls: Literal["fall", "no_fall"] = "fall"  # 4.17
     tie_when_ahead: Literal["tie", "no_points", "not_playable"] = "tie"  # 4.18
 
-    def rules(self) -> engine.Rules:
-        return engine.Rules(self.stalling_ban, self.wizardry_erases, self.resilience_stops_spladle, self.early_falls, self.tie_when_ahead)
+    def rules(self) -> _engine.Rules:
+        return _engine.Rules(self.stalling_ban, self.wizardry_erases, self.resilience_stops_spladle, self.early_falls, self.tie_when_ahead)
 
 
 @dataclass
@@ -116,11 +120,11 @@ class MatClash(Ruleset):
                 if options.missing_strategy == "refuse":
                     problems.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "fed settings: rulesets.matclash.missing_strategy is refuse")
                     continue
-                policies.append(Policy())
+                policies.append(_policy.Policy())
                 notes.append(f"{wrestler.name} sent no strategy and plays the built-in default policy.")
                 continue
             try:
-                policies.append(read_policy(load_yaml(path, shown), shown, wrestler.id, wrestler.name))
+                policies.append(_policy.read_policy(load_yaml(path, shown), shown, wrestler.id, wrestler.name))
             except FedError as exc:
                 problems.extend(exc)
         deck = None
@@ -148,9 +152,9 @@ class MatClash(Ruleset):
     def resolve(self, booking: Booking, dice: Dice) -> Played:
         s = booking.setup
         if s["format"] == "dual_match":
-            dual = engine.dual_match(s["names"], s["policies"], s["deck"], dice, s.get("rules"))
+            dual = _engine.dual_match(s["names"], s["policies"], s["deck"], dice, s.get("rules"))
             return Played("dual_match", dual.scraps, dual.winner, "dual", dual.team, dual.tiebreaker, dice.take_log())
-        scrap = engine.quick_scrap(s["names"], s["policies"], s["deck"], dice, rules=s.get("rules"))
+        scrap = _engine.quick_scrap(s["names"], s["policies"], s["deck"], dice, rules=s.get("rules"))
         return Played("quick_scrap", [scrap], scrap.winner, scrap.method, None, False, dice.take_log())
 
     def outcomes(self, booking: Booking, result: Played) -> list[str]:
@@ -179,7 +183,7 @@ class MatClash(Ruleset):
             try:
                 wrestler = self.read_sheet(sheet_data, sheet_file, wrestler_id, {})
                 wrestlers.append(wrestler)
-                policies.append(read_policy(strategy_data, strategy_file, wrestler_id, wrestler.name))
+                policies.append(_policy.read_policy(strategy_data, strategy_file, wrestler_id, wrestler.name))
             except FedError as exc:
                 problems.extend(exc)
         problems.raise_if_any()
@@ -195,9 +199,9 @@ class MatClash(Ruleset):
         winner, the method ("dual" for a Dual Match, as its summary says) and its length in
         turns (a Quick Scrap) or scraps (a Dual Match)."""
         if setup["format"] == "dual_match":
-            dual = engine.dual_match(setup["names"], setup["policies"], setup["deck"], dice, setup.get("rules"), record=False)
+            dual = _engine.dual_match(setup["names"], setup["policies"], setup["deck"], dice, setup.get("rules"), record=False)
             return Trial(dual.winner, "dual", len(dual.scraps))
-        scrap = engine.quick_scrap(setup["names"], setup["policies"], setup["deck"], dice, rules=setup.get("rules"), record=False)
+        scrap = _engine.quick_scrap(setup["names"], setup["policies"], setup["deck"], dice, rules=setup.get("rules"), record=False)
         return Trial(scrap.winner, scrap.method, scrap.turns)
 
     def missing_strategy(self, settings: dict) -> str:
@@ -207,7 +211,7 @@ class MatClash(Ruleset):
         """How the strategy reads (`fedtool read`): each situation's cards in the order they
         are played, the answers, what is held back, the draws, each plan line and a warning
         for whatever can never apply (docs/mat-clash-strategy.md)."""
-        return read_policy(load_yaml(path, shown), shown).readings()
+        return _policy.read_policy(load_yaml(path, shown), shown).readings()
 
     def standing_extras(self, wrestler_id: str, matches: list[dict]) -> dict:
         """Team points (4.8: fall 6, technical fall 5, major 4, decision 3) over Quick Scraps
@@ -268,7 +272,7 @@ class MatClash(Ruleset):
 
     def rating_inputs(self, booking: Booking, result: Played) -> dict:
         """The star rating's inputs from the scraps' events (`rating.rating_inputs`)."""
-        return rating.rating_inputs(result.scraps, result.team)
+        return _rating.rating_inputs(result.scraps, result.team)
 
     def describe(self, booking: Booking, result: Played) -> dict:
         """The writeup's data: each scrap told as a bout (`narrate.Story`: the phrases of
@@ -278,14 +282,14 @@ class MatClash(Ruleset):
         names, moves = s["names"], s["moves"]
         cards = catalogue()
         teller = booking.teller() or self.commentary().teller(booking.story_key)
-        plans = narrate.plan_lines(s, result.format, result.log, result.scraps)
+        plans = _narrate.plan_lines(s, result.format, result.log, result.scraps)
         scraps = []
         running = [0, 0]
         quoted: set = set()
         for n, scrap in enumerate(result.scraps, 1):
-            story = narrate.Story(teller, names, moves, cards, result.format, plans[n - 1] if n - 1 < len(plans) else {}, quoted)
+            story = _narrate.Story(teller, names, moves, cards, result.format, plans[n - 1] if n - 1 < len(plans) else {}, quoted)
             beats = story.beats(scrap)
-            opening, transitions, overtime = narrate.details(scrap, names, moves, cards)
+            opening, transitions, overtime = _narrate.details(scrap, names, moves, cards)
             winner = names[scrap.winner]
             how = f"by fall ({FINISH_WORDS[scrap.finish]})" if scrap.method == "fall" else METHOD_TITLES[scrap.method] + (" in overtime" if scrap.finish == "overtime" else "")
             won, lost = scrap.score[scrap.winner], scrap.score[1 - scrap.winner]  # the winner's score first
@@ -299,7 +303,7 @@ class MatClash(Ruleset):
                 "number": n,
                 "tiebreaker": result.tiebreaker and n == 6,
                 "first": names[scrap.first],
-                "story": [" ".join(story.opening(scrap))] + narrate.paragraphs(beats),
+                "story": [" ".join(story.opening(scrap))] + _narrate.paragraphs(beats),
                 "beats": [{"kind": b.kind, "text": b.told(), "score": list(b.score)} for b in beats],
                 "ending": ending,
                 "team_line": team_line,
@@ -326,7 +330,7 @@ class MatClash(Ruleset):
 
 
 
-def _team_line(story: narrate.Story, before: tuple, after: tuple, scrap, n: int, result: Played) -> str:
+def _team_line(story: _narrate.Story, before: tuple, after: tuple, scrap, n: int, result: Played) -> str:
     """A Dual Match's team score after a scrap (4.8), told; after the fifth, who won the dual
     or that a tiebreaker decides it; after the tiebreaker, that it decided the dual."""
     names, fmt = story.names, {"format": "dual_match"}
