@@ -232,7 +232,7 @@ STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left
 LIST_KEYS = ("allies", "foes")  # stored as JSON
 
 
-WEEK_TABLES = ("punctuality", "title_matches", "match_writeups", "dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
+WEEK_TABLES = ("punctuality", "title_matches", "lean_writeups", "lean_dice", "lean_rounds", "match_sides", "wrestler_states", "matches", "weeks")
 
 
 RULE = "the league database"
@@ -281,6 +281,7 @@ def open_league(path: Path, create: bool = True) -> Database:
                 raise league_error(path, exc) from None
             raise
     try:
+        register_functions(db.conn)
         db.execute("PRAGMA foreign_keys = ON")
         migrations.apply(db)
     except sqlite3.Error as exc:
@@ -298,6 +299,7 @@ def _empty_league() -> sqlite3.Connection:
     global _EMPTY
     if _EMPTY is None:
         template = Database(memory=True)
+        register_functions(template.conn)
         template.execute("PRAGMA foreign_keys = ON")
         migrations.apply(template)
         _EMPTY = template.conn
@@ -520,8 +522,11 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
             {"match_id": match["id"], "side": i, "wrestler_id": wid, "outcome": outcome, "week": week}
             for i, (wid, outcome) in enumerate(zip(match["sides"], match["outcomes"]))
         )
-        db["rounds"].insert_all(dict(r, match_id=match["id"], week=week) for r in match["rounds"])
-    db["dice_rolls"].insert_all(dice, batch_size=1000)
+    rounds = [[match["id"], *(r.get(k) for k in ROUND_COLUMNS[1:])] for match in matches for r in match["rounds"]]
+    if rounds:  # m017: the week's rounds, packed in one row (read by the `rounds` view)
+        db["lean_rounds"].insert({"week": week, "data": pack(rounds)})
+    if dice:  # m017: the week's dice log, packed in one row (`dice_log`, the `dice_rolls` view)
+        db["lean_dice"].insert({"week": week, "data": pack([[d[k] for k in DICE_COLUMNS] for d in dice])})
     db["wrestler_states"].insert_all(
         {"week": week, "wrestler_id": wid, **state_row(state), "reason": reason}
         for wid, (state, reason) in sorted(states.items())
@@ -677,19 +682,35 @@ def revealed_seed_text(week: int, match_id: str, seed: str | None) -> str | None
 
 
 def dice_log(db: Database, week: int, match_id: str | None = None) -> list[dict]:
-    where, params = "week = ?", [week]
-    if match_id is not None:
-        where += " AND match_id = ?"
-        params.append(match_id)
-    return list(db["dice_rolls"].rows_where(where, params, order_by="rowid"))
+    """A run week's dice log (or one match's), in the order rolled: {"week", "match_id",
+    "seq", "round", "purpose", "faces"} each, as the `dice_rolls` view gives them."""
+    row = db.execute("SELECT data FROM lean_dice WHERE week = ?", [week]).fetchone()
+    rolls = unpack(row[0] if row else None, [])
+    return [{"week": week, **dict(zip(DICE_COLUMNS, r))} for r in rolls if match_id is None or r[0] == match_id]
+
+
+def week_writeups(db: Database, week: int | None = None) -> dict[str, dict]:
+    """Each match's writeup as the run rendered it (m008, packed by m017), by match id, in
+    the order recorded: {"match_id", "week", "headline", "markdown", "html"}, as the
+    `match_writeups` view gives them; every run week's, or one week's."""
+    where, params = ("WHERE week = ?", [week]) if week is not None else ("", [])
+    out: dict[str, dict] = {}
+    for number, data in db.execute(f"SELECT week, data FROM lean_writeups {where} ORDER BY week", params).fetchall():
+        for match_id, values in unpack(data, {}).items():
+            out[match_id] = {"match_id": match_id, "week": number, **dict(zip(WRITEUP_COLUMNS, values))}
+    return out
+
+
+def week_rounds(db: Database, week: int) -> list[dict]:
+    """A run week's rows of the `rounds` view (each round with its detail), in the order recorded."""
+    row = db.execute("SELECT data FROM lean_rounds WHERE week = ?", [week]).fetchone()
+    return [{"match_id": r[0], "round": r[1], "week": week, **dict(zip(ROUND_COLUMNS[2:], r[2:]))} for r in unpack(row[0] if row else None, [])]
 
 
 def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
     """Store each match's rendered writeup (m008), keyed like `matches.id`. The caller holds the transaction."""
-    db["match_writeups"].insert_all(
-        {"match_id": match_id, "week": week, "headline": w["headline"], "markdown": w["markdown"], "html": w["html"]}
-        for match_id, w in writeups.items()
-    )
+    if writeups:  # m017: the week's writeups packed in one row (`week_writeups`, the `match_writeups` view)
+        db["lean_writeups"].insert({"week": week, "data": pack({match_id: [w[k] for k in WRITEUP_COLUMNS] for match_id, w in writeups.items()})})
 
 
 @migrations()
@@ -709,3 +730,89 @@ def m016_seasons(db: Database) -> None:
         pk=("season", "wrestler_id"),
         foreign_keys=[("season", "seasons", "season"), ("wrestler_id", "wrestlers", "id")],
     )
+
+
+# Issue 18 item 6, a lean league: what a week writes in bulk and only ever reads whole (its
+# writeups, its rounds with their per-round detail, its dice log) is kept one row a week,
+# zlib-compressed JSON (`pack`), about a tenth of its size; `match_writeups`, `rounds` and
+# `dice_rolls` are views over those rows with the columns and values the tables had, for
+# SQL and Datasette (`fedtool_inflate`, the SQL function they call, is registered on every
+# connection fedtool opens, and by fedtool's Datasette plugin, LEAN_PLUGINS). fedtool itself
+# reads them with `week_writeups`, `week_rounds` and `dice_log`, which unpack the week once.
+
+WRITEUP_COLUMNS = ("headline", "markdown", "html")
+ROUND_COLUMNS = ("match_id", "round", "style", "winner", "margin", "detail")
+DICE_COLUMNS = ("match_id", "seq", "round", "purpose", "faces")
+LEAN_PLUGINS = Path(__file__).with_name("datasette_plugins")  # `datasette --plugins-dir`: fedtool_inflate for the views
+
+_VIEWS = {
+    "match_writeups": "SELECT j.key AS match_id, w.week AS week, json_extract(j.value, '$[0]') AS headline, "
+                      "json_extract(j.value, '$[1]') AS markdown, json_extract(j.value, '$[2]') AS html "
+                      "FROM lean_writeups w, json_each(fedtool_inflate(w.data)) j",
+    "rounds": "SELECT json_extract(r.value, '$[0]') AS match_id, json_extract(r.value, '$[1]') AS round, w.week AS week, "
+              "json_extract(r.value, '$[2]') AS style, json_extract(r.value, '$[3]') AS winner, json_extract(r.value, '$[4]') AS margin, "
+              "json_extract(r.value, '$[5]') AS detail FROM lean_rounds w, json_each(fedtool_inflate(w.data)) r",
+    "dice_rolls": "SELECT w.week AS week, json_extract(r.value, '$[0]') AS match_id, json_extract(r.value, '$[1]') AS seq, "
+                  "json_extract(r.value, '$[2]') AS round, json_extract(r.value, '$[3]') AS purpose, json_extract(r.value, '$[4]') AS faces "
+                  "FROM lean_dice w, json_each(fedtool_inflate(w.data)) r",
+}
+
+
+def pack(value: Any) -> bytes:
+    """A value as the lean tables keep it: compact JSON, zlib level 9."""
+    import zlib
+
+    return zlib.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 9)
+
+
+def unpack(data: bytes | None, empty: Any) -> Any:
+    """What `pack` kept, or `empty` for no row."""
+    import zlib
+
+    return json.loads(zlib.decompress(data)) if data is not None else empty
+
+
+def inflate(data: bytes | None) -> str | None:
+    """`fedtool_inflate(data)`, the SQL function the lean views call: the packed JSON's text."""
+    import zlib
+
+    if data is None:
+        return None
+    try:
+        return zlib.decompress(data).decode("utf-8")
+    except (zlib.error, TypeError, UnicodeDecodeError):  # not packed by fedtool (a hand edit): reads as nothing
+        return None
+
+
+def register_functions(connection: sqlite3.Connection) -> None:
+    connection.create_function("fedtool_inflate", 1, inflate, deterministic=True)
+
+
+@migrations()
+def m017_lean_weeks(db: Database) -> None:
+    """Issue 18 item 6: each week's writeups, rounds (with their per-round detail) and dice log
+    as one packed row a week (`pack`), the tables they were in replaced by views of the same
+    name and columns. A league's rows are moved over as they are, in their order."""
+    register_functions(db.conn)
+    for name in ("lean_writeups", "lean_rounds", "lean_dice"):
+        db[name].create({"week": int, "data": bytes}, pk="week")
+    old = set(_VIEWS) & set(db.table_names())
+    if "match_writeups" in old:
+        weeks: dict[int, dict] = {}
+        for row in db.execute("SELECT match_id, week, headline, markdown, html FROM match_writeups ORDER BY rowid").fetchall():
+            weeks.setdefault(row[1], {})[row[0]] = list(row[2:])
+        db["lean_writeups"].insert_all({"week": week, "data": pack(value)} for week, value in weeks.items())
+    if "rounds" in old:
+        weeks = {}
+        for row in db.execute("SELECT week, match_id, round, style, winner, margin, detail FROM rounds ORDER BY rowid").fetchall():
+            weeks.setdefault(row[0], []).append(list(row[1:]))
+        db["lean_rounds"].insert_all({"week": week, "data": pack(value)} for week, value in weeks.items())
+    if "dice_rolls" in old:
+        weeks = {}
+        for row in db.execute("SELECT week, match_id, seq, round, purpose, faces FROM dice_rolls ORDER BY rowid").fetchall():
+            weeks.setdefault(row[0], []).append(list(row[1:]))
+        db["lean_dice"].insert_all({"week": week, "data": pack(value)} for week, value in weeks.items())
+    for name in old:
+        db.execute(f"DROP TABLE [{name}]")
+    for name, sql in _VIEWS.items():
+        db.execute(f"CREATE VIEW [{name}] AS {sql}")
