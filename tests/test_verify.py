@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from fedtool.kernel.dice import derive_seed
-from fedtool.league.db import pack, unpack
+from fedtool.league.db import pack, read_summary, unpack
 
 SECRET = "demo-fed-secret-not-for-real-feds"
 M1_SEED = "762dc374212bb150"  # week 1, match m1: derive_seed(SECRET, 1, "m1")
@@ -336,7 +336,7 @@ def test_a_match_run_under_another_rules_revision_is_named_as_such_not_as_bad_di
 
     assert get_ruleset("matchmatch").rules_revision == 2
     with sqlite3.connect(ran / "fed.db") as db:
-        stored = json.loads(db.execute("SELECT summary FROM matches WHERE week = 1 AND match = 'm1'").fetchone()[0])
+        stored = read_summary(db.execute("SELECT summary FROM matches WHERE week = 1 AND match = 'm1'").fetchone()[0])
     assert stored["rules_revision"] == 2
     del stored["rules_revision"]  # as a league of an older fedtool holds it
     _sql(ran, "UPDATE matches SET summary = ? WHERE week = 1 AND match = 'm1'", json.dumps(stored))

@@ -513,7 +513,7 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
                 "method": match["summary"].get("method"),
                 "end_round": match["summary"].get("round"),
                 "seed": match["seed"],
-                "summary": json.dumps(match["summary"]),
+                "summary": pack_text(json.dumps(match["summary"])),  # m017: packed (`read_summary`)
                 "notes": json.dumps(match["notes"]),
                 "stars": stored_stars(match["summary"].get("rating")),
             }
@@ -624,8 +624,11 @@ def stored_stars(rating: Any) -> float | None:
     return float(stars)
 
 
-def _stored_json(text: str | None, empty: dict | list) -> Any:
-    """A JSON column as stored, or `empty` when it holds nothing of that kind or is no JSON."""
+def _stored_json(text: str | bytes | None, empty: dict | list) -> Any:
+    """A JSON column as stored (text, or packed by `pack_text`), or `empty` when it holds
+    nothing of that kind or is no JSON."""
+    if isinstance(text, bytes):
+        text = inflate(text)
     try:
         value = json.loads(text) if text else empty
     except (ValueError, RecursionError):  # not JSON (a hand edit), or nested past the reader's limit
@@ -633,7 +636,7 @@ def _stored_json(text: str | None, empty: dict | list) -> Any:
     return value if isinstance(value, type(empty)) else empty
 
 
-def read_summary(text: str | None) -> dict:
+def read_summary(text: str | bytes | None) -> dict:
     """A match's stored summary read: empty when it holds no JSON object (a hand edit, damage)."""
     return _stored_json(text, {})
 
@@ -752,6 +755,7 @@ _VIEWS = {
     "rounds": "SELECT json_extract(r.value, '$[0]') AS match_id, json_extract(r.value, '$[1]') AS round, w.week AS week, "
               "json_extract(r.value, '$[2]') AS style, json_extract(r.value, '$[3]') AS winner, json_extract(r.value, '$[4]') AS margin, "
               "json_extract(r.value, '$[5]') AS detail FROM lean_rounds w, json_each(fedtool_inflate(w.data)) r",
+    "match_summaries": "SELECT id AS match_id, week, match, fedtool_inflate(summary) AS summary FROM matches",
     "dice_rolls": "SELECT w.week AS week, json_extract(r.value, '$[0]') AS match_id, json_extract(r.value, '$[1]') AS seq, "
                   "json_extract(r.value, '$[2]') AS round, json_extract(r.value, '$[3]') AS purpose, json_extract(r.value, '$[4]') AS faces "
                   "FROM lean_dice w, json_each(fedtool_inflate(w.data)) r",
@@ -765,6 +769,14 @@ def pack(value: Any) -> bytes:
     return zlib.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 9)
 
 
+def pack_text(text: str) -> bytes:
+    """A JSON text as `matches.summary` keeps it (m017): zlib level 9 of its UTF-8, read back
+    by `read_summary` (or `fedtool_inflate` in SQL) as the same text."""
+    import zlib
+
+    return zlib.compress(text.encode("utf-8"), 9)
+
+
 def unpack(data: bytes | None, empty: Any) -> Any:
     """What `pack` kept, or `empty` for no row."""
     import zlib
@@ -776,8 +788,8 @@ def inflate(data: bytes | None) -> str | None:
     """`fedtool_inflate(data)`, the SQL function the lean views call: the packed JSON's text."""
     import zlib
 
-    if data is None:
-        return None
+    if data is None or isinstance(data, str):  # a text column (stored before m017, or a hand edit) is itself
+        return data
     try:
         return zlib.decompress(data).decode("utf-8")
     except (zlib.error, TypeError, UnicodeDecodeError):  # not packed by fedtool (a hand edit): reads as nothing
@@ -796,7 +808,7 @@ def m017_lean_weeks(db: Database) -> None:
     register_functions(db.conn)
     for name in ("lean_writeups", "lean_rounds", "lean_dice"):
         db[name].create({"week": int, "data": bytes}, pk="week")
-    old = set(_VIEWS) & set(db.table_names())
+    old = set(_VIEWS) & set(db.table_names())  # match_summaries is new
     if "match_writeups" in old:
         weeks: dict[int, dict] = {}
         for row in db.execute("SELECT match_id, week, headline, markdown, html FROM match_writeups ORDER BY rowid").fetchall():
@@ -814,5 +826,7 @@ def m017_lean_weeks(db: Database) -> None:
         db["lean_dice"].insert_all({"week": week, "data": pack(value)} for week, value in weeks.items())
     for name in old:
         db.execute(f"DROP TABLE [{name}]")
+    for match_id, summary in db.execute("SELECT id, summary FROM matches WHERE typeof(summary) = 'text'").fetchall():
+        db.execute("UPDATE matches SET summary = ? WHERE id = ?", [pack_text(summary), match_id])
     for name, sql in _VIEWS.items():
         db.execute(f"CREATE VIEW [{name}] AS {sql}")

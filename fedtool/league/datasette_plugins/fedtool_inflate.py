@@ -9,8 +9,8 @@ from datasette import hookimpl
 
 
 def fedtool_inflate(data):
-    if data is None:
-        return None
+    if data is None or isinstance(data, str):
+        return data
     try:
         return zlib.decompress(data).decode("utf-8")
     except (zlib.error, TypeError, UnicodeDecodeError):
