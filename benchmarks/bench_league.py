@@ -15,7 +15,8 @@ holds); the table below it is SQLite's own count of each table's pages (dbstat).
 `--before PATH`: another checkout's fedtool (e.g. /work/main) generates its own league on
 the same card in a process of its own, and the two are read side by side: each timing
 pass runs one process per checkout, alternately, and each process times its own reads
-(`week_results` of every week, `history` of eight wrestlers, the site's `read_league`),
+(`week_results` of every week, `history` of eight wrestlers, the site's `read_league`,
+the whole `build_site`),
 so a busy machine slows both alike. Prints best and median of each, and the ratio.
 """
 
@@ -128,10 +129,10 @@ from pathlib import Path
 from fedtool.fed.settings import Fed
 from fedtool.league.db import open_league, week_results, ran_weeks
 from fedtool.league.records import history
-from fedtool.site.build import read_league
+from fedtool.site.build import build_site, read_league
 fed = Fed.load(Path(sys.argv[1]))
 titles = {t.id: t.name for t in fed.settings.titles}
-out = {"results": [], "history": [], "site": []}
+out = {"results": [], "history": [], "site": [], "build": []}
 for attempt in range(int(sys.argv[2])):
     db = open_league(fed.database, create=False)
     start = time.perf_counter()
@@ -147,6 +148,9 @@ for attempt in range(int(sys.argv[2])):
     assert all(m["writeup"] and m["writeup"]["html"] for m in league.matches)
     out["site"].append(time.perf_counter() - start)
     db.close()
+    start = time.perf_counter()
+    build_site(fed)
+    out["build"].append(time.perf_counter() - start)
 print(json.dumps(out))
 """
 
@@ -191,14 +195,14 @@ def main() -> None:
         if "before" in grown:
             ratio = statistics.median(grown["after"]["sizes"][1:]) / statistics.median(grown["before"]["sizes"][1:])
             print(f"        after / before, median growth a week: {ratio:.3f}x")
-        timings = {label: {"results": [], "history": [], "site": []} for label in codes}
+        timings = {label: {"results": [], "history": [], "site": [], "build": []} for label in codes}
         for _ in range(options.repeats):
             for label, code in codes.items():
                 for key, values in child(code, TIME, str(feds[label]), "3").items():
                     timings[label][key].append(min(values))  # the best of a process's three reads
         print(f"\nreads, {options.repeats} interleaved passes (each the best of 3 in its process); load average {os.getloadavg()[0]:.1f}")
         for key, what in (("results", f"week_results of all {options.weeks} weeks"), ("history", "history of 8 wrestlers"),
-                          ("site", "the site's read_league (every writeup)")):
+                          ("site", "the site's read_league (every writeup)"), ("build", "fedtool site (build_site, whole)")):
             line = f"{what:<42}"
             for label in codes:
                 values = timings[label][key]

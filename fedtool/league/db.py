@@ -735,13 +735,18 @@ def m016_seasons(db: Database) -> None:
     )
 
 
-# Issue 18 item 6, a lean league: what a week writes in bulk and only ever reads whole (its
-# writeups, its rounds with their per-round detail, its dice log) is kept one row a week,
-# zlib-compressed JSON (`pack`), about a tenth of its size; `match_writeups`, `rounds` and
-# `dice_rolls` are views over those rows with the columns and values the tables had, for
-# SQL and Datasette (`fedtool_inflate`, the SQL function they call, is registered on every
-# connection fedtool opens, and by fedtool's Datasette plugin, LEAN_PLUGINS). fedtool itself
-# reads them with `week_writeups`, `week_rounds` and `dice_log`, which unpack the week once.
+# Issue 18 item 6, a lean league (migration m017). What a week renders or rolls in bulk is
+# kept compressed, its values unchanged: a week's writeups, its rounds with their per-round
+# detail and its dice log as one row a week each (`pack`: compact JSON, zlib level 9) in
+# `lean_writeups`, `lean_rounds` and `lean_dice`; each match's summary in `matches.summary`
+# (`pack_text`, read by `read_summary`). `match_writeups`, `rounds` and `dice_rolls` are
+# views with the columns and values the tables of those names had, and `match_summaries`
+# shows each summary as text, for SQL and Datasette: they call `fedtool_inflate`, an SQL
+# function `open_league` registers on every connection (`register_functions`), as does
+# fedtool's Datasette plugin for `fedtool browse` (LEAN_PLUGINS). fedtool reads them
+# through `week_writeups`, `week_rounds`, `dice_log` and `read_summary`, which unpack a
+# week once. (One row a week, not a match: a week's writeups share their templates, so
+# together they pack to half what each packed alone does, and small rows waste no page.)
 
 WRITEUP_COLUMNS = ("headline", "markdown", "html")
 ROUND_COLUMNS = ("match_id", "round", "style", "winner", "margin", "detail")
@@ -797,6 +802,7 @@ def inflate(data: bytes | None) -> str | None:
 
 
 def register_functions(connection: sqlite3.Connection) -> None:
+    """The SQL function the lean views read with, on a connection: every one `open_league` makes."""
     connection.create_function("fedtool_inflate", 1, inflate, deterministic=True)
 
 
