@@ -741,8 +741,9 @@ def m016_seasons(db: Database) -> None:
 # `lean_writeups`, `lean_rounds` and `lean_dice`; each match's summary in `matches.summary`
 # (`pack_text`, read by `read_summary`). `match_writeups`, `rounds` and `dice_rolls` are
 # views with the columns and values the tables of those names had, and `match_summaries`
-# shows each summary as text, for SQL and Datasette: they call `fedtool_inflate`, an SQL
-# function `open_league` registers on every connection (`register_functions`), as does
+# shows each summary as text, for SQL and Datasette: they call `fedtool_inflate`,
+# `fedtool_keys` and `fedtool_cell`, SQL functions `open_league` registers on every
+# connection (`register_functions`), as does
 # fedtool's Datasette plugin for `fedtool browse` (LEAN_PLUGINS). fedtool reads them
 # through `week_writeups`, `week_rounds`, `dice_log` and `read_summary`, which unpack a
 # week once. (One row a week, not a match: a week's writeups share their templates, so
@@ -754,16 +755,16 @@ DICE_COLUMNS = ("match_id", "seq", "round", "purpose", "faces")
 LEAN_PLUGINS = Path(__file__).with_name("datasette_plugins")  # `datasette --plugins-dir`: fedtool_inflate for the views
 
 _VIEWS = {
-    "match_writeups": "SELECT j.key AS match_id, w.week AS week, json_extract(j.value, '$[0]') AS headline, "
-                      "json_extract(j.value, '$[1]') AS markdown, json_extract(j.value, '$[2]') AS html "
-                      "FROM lean_writeups w, json_each(fedtool_inflate(w.data)) j",
-    "rounds": "SELECT json_extract(r.value, '$[0]') AS match_id, json_extract(r.value, '$[1]') AS round, w.week AS week, "
-              "json_extract(r.value, '$[2]') AS style, json_extract(r.value, '$[3]') AS winner, json_extract(r.value, '$[4]') AS margin, "
-              "json_extract(r.value, '$[5]') AS detail FROM lean_rounds w, json_each(fedtool_inflate(w.data)) r",
+    "match_writeups": "SELECT j.value AS match_id, w.week AS week, fedtool_cell(w.data, j.value, 0) AS headline, "
+                      "fedtool_cell(w.data, j.value, 1) AS markdown, fedtool_cell(w.data, j.value, 2) AS html "
+                      "FROM lean_writeups w, json_each(fedtool_keys(w.data)) j",
+    "rounds": "SELECT fedtool_cell(w.data, j.value, 0) AS match_id, fedtool_cell(w.data, j.value, 1) AS round, w.week AS week, "
+              "fedtool_cell(w.data, j.value, 2) AS style, fedtool_cell(w.data, j.value, 3) AS winner, fedtool_cell(w.data, j.value, 4) AS margin, "
+              "fedtool_cell(w.data, j.value, 5) AS detail FROM lean_rounds w, json_each(fedtool_keys(w.data)) j",
     "match_summaries": "SELECT id AS match_id, week, match, fedtool_inflate(summary) AS summary FROM matches",
-    "dice_rolls": "SELECT w.week AS week, json_extract(r.value, '$[0]') AS match_id, json_extract(r.value, '$[1]') AS seq, "
-                  "json_extract(r.value, '$[2]') AS round, json_extract(r.value, '$[3]') AS purpose, json_extract(r.value, '$[4]') AS faces "
-                  "FROM lean_dice w, json_each(fedtool_inflate(w.data)) r",
+    "dice_rolls": "SELECT w.week AS week, fedtool_cell(w.data, j.value, 0) AS match_id, fedtool_cell(w.data, j.value, 1) AS seq, "
+                  "fedtool_cell(w.data, j.value, 2) AS round, fedtool_cell(w.data, j.value, 3) AS purpose, fedtool_cell(w.data, j.value, 4) AS faces "
+                  "FROM lean_dice w, json_each(fedtool_keys(w.data)) j",
 }
 
 
@@ -801,9 +802,45 @@ def inflate(data: bytes | None) -> str | None:
         return None
 
 
+_UNPACKED: list = [None, None]  # the packed row `fedtool_keys` or `fedtool_cell` unpacked last, and what it holds
+
+
+def _unpacked(data: bytes | None) -> Any:
+    if data is None or not isinstance(data, bytes):
+        return None
+    if _UNPACKED[0] != data:  # a view reads a row's cells one by one: the row is unpacked once
+        text = inflate(data)
+        try:
+            value = json.loads(text) if text is not None else None
+        except ValueError:
+            value = None
+        _UNPACKED[:] = [data, value]
+    return _UNPACKED[1]
+
+
+def keys(data: bytes | None) -> str:
+    """`fedtool_keys(data)`: a packed row's keys (a week's match ids) or indexes (its rounds
+    or rolls), as a JSON list the views walk with json_each."""
+    value = _unpacked(data)
+    return json.dumps(list(value) if isinstance(value, dict) else list(range(len(value))) if isinstance(value, list) else [])
+
+
+def cell(data: bytes | None, key: str | int, column: int) -> Any:
+    """`fedtool_cell(data, key, column)`: one value of a packed row's entry, as stored (the
+    views take every value from Python, so a text reads back exactly as it was written)."""
+    value = _unpacked(data)
+    try:
+        found = value[key][column]
+    except (TypeError, KeyError, IndexError):
+        return None
+    return found if isinstance(found, (str, int, float)) or found is None else json.dumps(found)
+
+
 def register_functions(connection: sqlite3.Connection) -> None:
-    """The SQL function the lean views read with, on a connection: every one `open_league` makes."""
+    """The SQL functions the lean views read with, on a connection: every one `open_league` makes."""
     connection.create_function("fedtool_inflate", 1, inflate, deterministic=True)
+    connection.create_function("fedtool_keys", 1, keys, deterministic=True)
+    connection.create_function("fedtool_cell", 3, cell, deterministic=True)
 
 
 @migrations()
