@@ -15,6 +15,7 @@ import yaml
 from click.testing import CliRunner
 
 from fedtool.cli import cli
+from fedtool.league.db import read_summary
 from golden import demo_copy
 
 WEEKS = (1, 2, 3, 4, 5)
@@ -98,7 +99,7 @@ def recompute(fed: Path) -> dict[str, dict]:
                     teams = [ids[0::2], ids[1::2]]
                 else:
                     teams = [[i] for i in ids]
-                summary = json.loads(db.execute("SELECT summary FROM matches WHERE id = ?", [f"week-{week:02d}/{match['id']}"]).fetchone()[0])
+                summary = read_summary(db.execute("SELECT summary FROM matches WHERE id = ?", [f"week-{week:02d}/{match['id']}"]).fetchone()[0])
                 for n, team in enumerate(teams):
                     for wid in team:
                         r = records.setdefault(wid, {"outcomes": [], "match_points": 0})

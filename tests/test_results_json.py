@@ -18,6 +18,7 @@ import yaml
 from click.testing import CliRunner
 
 from fedtool.cli import cli
+from fedtool.league.db import read_summary
 from golden import demo_copy
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -180,7 +181,7 @@ def test_the_triangles_stored_grid_style_is_the_grids_not_the_third_sides_plus(d
     C2: High-Flying."""
     db = sqlite3.connect(demo_league / "fed.db")
     try:
-        stored = json.loads(db.execute("SELECT summary FROM matches WHERE id = 'week-02/m2'").fetchone()[0])
+        stored = read_summary(db.execute("SELECT summary FROM matches WHERE id = 'week-02/m2'").fetchone()[0])
     finally:
         db.close()
     assert OLD_SUMMARIES["week-02/m2"]["grid_style"] == "Martial Arts"  # as the fedtool before stored it

@@ -18,6 +18,7 @@ import sqlite_utils
 
 from fedtool.league import records
 from fedtool.fed.settings import Fed
+from fedtool.league.db import register_functions
 from fedtool.site.build import SITE_MARKER, build_site
 from site_screenshot import HOSTILE_EXPLANATION, HOSTILE_NAME, build_demo_site
 
@@ -215,6 +216,7 @@ def test_markup_in_a_name_and_an_explanation_shows_as_text(site, pages):
 
 def test_week_pages_carry_every_writeup_from_the_league(demo, site, pages):
     db = sqlite_utils.Database(demo / "fed.db")
+    register_functions(db.conn)  # m017: the writeups are packed; the view reads them with fedtool_inflate
     assert db["match_writeups"].count == db["matches"].count == 16
     page = pages["weeks/week-02.html"]
     assert {"match-m1", "match-m2", "match-m3", "match-m4", "m1", "m2", "m3", "m4"} <= page.ids
@@ -242,6 +244,7 @@ def test_a_rerun_replaces_its_writeups(demo, tmp_path, fedtool):
     assert fedtool("season", "reopen", "--fed", fed).exit_code == 0  # week 5 closed the demo's first season
     assert fedtool("run", "5", "--rerun", "--fed", fed).exit_code == 0
     db = sqlite_utils.Database(fed / "fed.db")
+    register_functions(db.conn)
     assert [r["match_id"] for r in db["match_writeups"].rows_where("week = 5")] == ["week-05/m1", "week-05/m2", "week-05/m3"]
     assert db["match_writeups"].count == 16
 

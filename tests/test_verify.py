@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from fedtool.kernel.dice import derive_seed
+from fedtool.league.db import pack, read_summary, unpack
 
 SECRET = "demo-fed-secret-not-for-real-feds"
 M1_SEED = "762dc374212bb150"  # week 1, match m1: derive_seed(SECRET, 1, "m1")
@@ -74,7 +75,12 @@ def test_open_writes_the_commitments_in_opening_yaml_and_the_announcements(demo_
 
 def test_a_tampered_dice_log_fails(ran, fedtool):
     # one face changed, in the league and in dice.txt alike: roll 3 of m1, Brother Bob's attack 6 3 5
-    _sql(ran, "UPDATE dice_rolls SET faces = '6 3 4' WHERE match_id = 'week-01/m1' AND seq = 2 AND faces = '6 3 5'")
+    # the league keeps a week's dice log packed in one row (m017): unpacked, the roll changed, packed again
+    with sqlite3.connect(ran / "fed.db") as db:
+        rolls = unpack(db.execute("SELECT data FROM lean_dice WHERE week = 1").fetchone()[0], [])
+        (roll,) = [r for r in rolls if r[0] == "week-01/m1" and r[1] == 2 and r[4] == "6 3 5"]
+        roll[4] = "6 3 4"
+        db.execute("UPDATE lean_dice SET data = ? WHERE week = 1", [pack(rolls)])
     dice = ran / "outbox/week-01/dice.txt"
     text = dice.read_text()
     assert text.count("6 3 5    # round 1: Brother Bob attack 3d6\n") == 1
@@ -330,7 +336,7 @@ def test_a_match_run_under_another_rules_revision_is_named_as_such_not_as_bad_di
 
     assert get_ruleset("matchmatch").rules_revision == 2
     with sqlite3.connect(ran / "fed.db") as db:
-        stored = json.loads(db.execute("SELECT summary FROM matches WHERE week = 1 AND match = 'm1'").fetchone()[0])
+        stored = read_summary(db.execute("SELECT summary FROM matches WHERE week = 1 AND match = 'm1'").fetchone()[0])
     assert stored["rules_revision"] == 2
     del stored["rules_revision"]  # as a league of an older fedtool holds it
     _sql(ran, "UPDATE matches SET summary = ? WHERE week = 1 AND match = 'm1'", json.dumps(stored))

@@ -232,7 +232,7 @@ STATE_KEYS = ("push_level", "push_points", "injury", "tv_grade", "grudge", "left
 LIST_KEYS = ("allies", "foes")  # stored as JSON
 
 
-WEEK_TABLES = ("punctuality", "title_matches", "match_writeups", "dice_rolls", "rounds", "match_sides", "wrestler_states", "matches", "weeks")
+WEEK_TABLES = ("punctuality", "title_matches", "lean_writeups", "lean_dice", "lean_rounds", "match_sides", "wrestler_states", "matches", "weeks")
 
 
 RULE = "the league database"
@@ -281,6 +281,7 @@ def open_league(path: Path, create: bool = True) -> Database:
                 raise league_error(path, exc) from None
             raise
     try:
+        register_functions(db.conn)
         db.execute("PRAGMA foreign_keys = ON")
         migrations.apply(db)
     except sqlite3.Error as exc:
@@ -298,6 +299,7 @@ def _empty_league() -> sqlite3.Connection:
     global _EMPTY
     if _EMPTY is None:
         template = Database(memory=True)
+        register_functions(template.conn)
         template.execute("PRAGMA foreign_keys = ON")
         migrations.apply(template)
         _EMPTY = template.conn
@@ -511,7 +513,7 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
                 "method": match["summary"].get("method"),
                 "end_round": match["summary"].get("round"),
                 "seed": match["seed"],
-                "summary": json.dumps(match["summary"]),
+                "summary": pack_text(json.dumps(match["summary"])),  # m017: packed (`read_summary`)
                 "notes": json.dumps(match["notes"]),
                 "stars": stored_stars(match["summary"].get("rating")),
             }
@@ -520,8 +522,11 @@ def record_week(db: Database, week: int, title: str, ran_at: str, dice_source: s
             {"match_id": match["id"], "side": i, "wrestler_id": wid, "outcome": outcome, "week": week}
             for i, (wid, outcome) in enumerate(zip(match["sides"], match["outcomes"]))
         )
-        db["rounds"].insert_all(dict(r, match_id=match["id"], week=week) for r in match["rounds"])
-    db["dice_rolls"].insert_all(dice, batch_size=1000)
+    rounds = [[match["id"], *(r.get(k) for k in ROUND_COLUMNS[1:])] for match in matches for r in match["rounds"]]
+    if rounds:  # m017: the week's rounds, packed in one row (read by the `rounds` view)
+        db["lean_rounds"].insert({"week": week, "data": pack(rounds)})
+    if dice:  # m017: the week's dice log, packed in one row (`dice_log`, the `dice_rolls` view)
+        db["lean_dice"].insert({"week": week, "data": pack([[d[k] for k in DICE_COLUMNS] for d in dice])})
     db["wrestler_states"].insert_all(
         {"week": week, "wrestler_id": wid, **state_row(state), "reason": reason}
         for wid, (state, reason) in sorted(states.items())
@@ -619,8 +624,11 @@ def stored_stars(rating: Any) -> float | None:
     return float(stars)
 
 
-def _stored_json(text: str | None, empty: dict | list) -> Any:
-    """A JSON column as stored, or `empty` when it holds nothing of that kind or is no JSON."""
+def _stored_json(text: str | bytes | None, empty: dict | list) -> Any:
+    """A JSON column as stored (text, or packed by `pack_text`), or `empty` when it holds
+    nothing of that kind or is no JSON."""
+    if isinstance(text, bytes):
+        text = inflate(text)
     try:
         value = json.loads(text) if text else empty
     except (ValueError, RecursionError):  # not JSON (a hand edit), or nested past the reader's limit
@@ -628,7 +636,7 @@ def _stored_json(text: str | None, empty: dict | list) -> Any:
     return value if isinstance(value, type(empty)) else empty
 
 
-def read_summary(text: str | None) -> dict:
+def read_summary(text: str | bytes | None) -> dict:
     """A match's stored summary read: empty when it holds no JSON object (a hand edit, damage)."""
     return _stored_json(text, {})
 
@@ -677,19 +685,35 @@ def revealed_seed_text(week: int, match_id: str, seed: str | None) -> str | None
 
 
 def dice_log(db: Database, week: int, match_id: str | None = None) -> list[dict]:
-    where, params = "week = ?", [week]
-    if match_id is not None:
-        where += " AND match_id = ?"
-        params.append(match_id)
-    return list(db["dice_rolls"].rows_where(where, params, order_by="rowid"))
+    """A run week's dice log (or one match's), in the order rolled: {"week", "match_id",
+    "seq", "round", "purpose", "faces"} each, as the `dice_rolls` view gives them."""
+    row = db.execute("SELECT data FROM lean_dice WHERE week = ?", [week]).fetchone()
+    rolls = unpack(row[0] if row else None, [])
+    return [{"week": week, **dict(zip(DICE_COLUMNS, r))} for r in rolls if match_id is None or r[0] == match_id]
+
+
+def week_writeups(db: Database, week: int | None = None) -> dict[str, dict]:
+    """Each match's writeup as the run rendered it (m008, packed by m017), by match id, in
+    the order recorded: {"match_id", "week", "headline", "markdown", "html"}, as the
+    `match_writeups` view gives them; every run week's, or one week's."""
+    where, params = ("WHERE week = ?", [week]) if week is not None else ("", [])
+    out: dict[str, dict] = {}
+    for number, data in db.execute(f"SELECT week, data FROM lean_writeups {where} ORDER BY week", params).fetchall():
+        for match_id, values in unpack(data, {}).items():
+            out[match_id] = {"match_id": match_id, "week": number, **dict(zip(WRITEUP_COLUMNS, values))}
+    return out
+
+
+def week_rounds(db: Database, week: int) -> list[dict]:
+    """A run week's rows of the `rounds` view (each round with its detail), in the order recorded."""
+    row = db.execute("SELECT data FROM lean_rounds WHERE week = ?", [week]).fetchone()
+    return [{"match_id": r[0], "round": r[1], "week": week, **dict(zip(ROUND_COLUMNS[2:], r[2:]))} for r in unpack(row[0] if row else None, [])]
 
 
 def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
     """Store each match's rendered writeup (m008), keyed like `matches.id`. The caller holds the transaction."""
-    db["match_writeups"].insert_all(
-        {"match_id": match_id, "week": week, "headline": w["headline"], "markdown": w["markdown"], "html": w["html"]}
-        for match_id, w in writeups.items()
-    )
+    if writeups:  # m017: the week's writeups packed in one row (`week_writeups`, the `match_writeups` view)
+        db["lean_writeups"].insert({"week": week, "data": pack({match_id: [w[k] for k in WRITEUP_COLUMNS] for match_id, w in writeups.items()})})
 
 
 @migrations()
@@ -709,3 +733,143 @@ def m016_seasons(db: Database) -> None:
         pk=("season", "wrestler_id"),
         foreign_keys=[("season", "seasons", "season"), ("wrestler_id", "wrestlers", "id")],
     )
+
+
+# Issue 18 item 6, a lean league (migration m017). What a week renders or rolls in bulk is
+# kept compressed, its values unchanged: a week's writeups, its rounds with their per-round
+# detail and its dice log as one row a week each (`pack`: compact JSON, zlib level 9) in
+# `lean_writeups`, `lean_rounds` and `lean_dice`; each match's summary in `matches.summary`
+# (`pack_text`, read by `read_summary`). `match_writeups`, `rounds` and `dice_rolls` are
+# views with the columns and values the tables of those names had, and `match_summaries`
+# shows each summary as text, for SQL and Datasette: they call `fedtool_inflate`,
+# `fedtool_keys` and `fedtool_cell`, SQL functions `open_league` registers on every
+# connection (`register_functions`), as does
+# fedtool's Datasette plugin for `fedtool browse` (LEAN_PLUGINS). fedtool reads them
+# through `week_writeups`, `week_rounds`, `dice_log` and `read_summary`, which unpack a
+# week once. (One row a week, not a match: a week's writeups share their templates, so
+# together they pack to half what each packed alone does, and small rows waste no page.)
+
+WRITEUP_COLUMNS = ("headline", "markdown", "html")
+ROUND_COLUMNS = ("match_id", "round", "style", "winner", "margin", "detail")
+DICE_COLUMNS = ("match_id", "seq", "round", "purpose", "faces")
+LEAN_PLUGINS = Path(__file__).with_name("datasette_plugins")  # `datasette --plugins-dir`: fedtool_inflate for the views
+
+_VIEWS = {
+    "match_writeups": "SELECT j.value AS match_id, w.week AS week, fedtool_cell(w.data, j.value, 0) AS headline, "
+                      "fedtool_cell(w.data, j.value, 1) AS markdown, fedtool_cell(w.data, j.value, 2) AS html "
+                      "FROM lean_writeups w, json_each(fedtool_keys(w.data)) j",
+    "rounds": "SELECT fedtool_cell(w.data, j.value, 0) AS match_id, fedtool_cell(w.data, j.value, 1) AS round, w.week AS week, "
+              "fedtool_cell(w.data, j.value, 2) AS style, fedtool_cell(w.data, j.value, 3) AS winner, fedtool_cell(w.data, j.value, 4) AS margin, "
+              "fedtool_cell(w.data, j.value, 5) AS detail FROM lean_rounds w, json_each(fedtool_keys(w.data)) j",
+    "match_summaries": "SELECT id AS match_id, week, match, fedtool_inflate(summary) AS summary FROM matches",
+    "dice_rolls": "SELECT w.week AS week, fedtool_cell(w.data, j.value, 0) AS match_id, fedtool_cell(w.data, j.value, 1) AS seq, "
+                  "fedtool_cell(w.data, j.value, 2) AS round, fedtool_cell(w.data, j.value, 3) AS purpose, fedtool_cell(w.data, j.value, 4) AS faces "
+                  "FROM lean_dice w, json_each(fedtool_keys(w.data)) j",
+}
+
+
+def pack(value: Any) -> bytes:
+    """A value as the lean tables keep it: compact JSON, zlib level 9."""
+    import zlib
+
+    return zlib.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 9)
+
+
+def pack_text(text: str) -> bytes:
+    """A JSON text as `matches.summary` keeps it (m017): zlib level 9 of its UTF-8, read back
+    by `read_summary` (or `fedtool_inflate` in SQL) as the same text."""
+    import zlib
+
+    return zlib.compress(text.encode("utf-8"), 9)
+
+
+def unpack(data: bytes | None, empty: Any) -> Any:
+    """What `pack` kept, or `empty` for no row."""
+    import zlib
+
+    return json.loads(zlib.decompress(data)) if data is not None else empty
+
+
+def inflate(data: bytes | None) -> str | None:
+    """`fedtool_inflate(data)`, the SQL function the lean views call: the packed JSON's text."""
+    import zlib
+
+    if data is None or isinstance(data, str):  # a text column (stored before m017, or a hand edit) is itself
+        return data
+    try:
+        return zlib.decompress(data).decode("utf-8")
+    except (zlib.error, TypeError, UnicodeDecodeError):  # not packed by fedtool (a hand edit): reads as nothing
+        return None
+
+
+_UNPACKED: list = [None, None]  # the packed row `fedtool_keys` or `fedtool_cell` unpacked last, and what it holds
+
+
+def _unpacked(data: bytes | None) -> Any:
+    if data is None or not isinstance(data, bytes):
+        return None
+    if _UNPACKED[0] != data:  # a view reads a row's cells one by one: the row is unpacked once
+        text = inflate(data)
+        try:
+            value = json.loads(text) if text is not None else None
+        except ValueError:
+            value = None
+        _UNPACKED[:] = [data, value]
+    return _UNPACKED[1]
+
+
+def keys(data: bytes | None) -> str:
+    """`fedtool_keys(data)`: a packed row's keys (a week's match ids) or indexes (its rounds
+    or rolls), as a JSON list the views walk with json_each."""
+    value = _unpacked(data)
+    return json.dumps(list(value) if isinstance(value, dict) else list(range(len(value))) if isinstance(value, list) else [])
+
+
+def cell(data: bytes | None, key: str | int, column: int) -> Any:
+    """`fedtool_cell(data, key, column)`: one value of a packed row's entry, as stored (the
+    views take every value from Python, so a text reads back exactly as it was written)."""
+    value = _unpacked(data)
+    try:
+        found = value[key][column]
+    except (TypeError, KeyError, IndexError):
+        return None
+    return found if isinstance(found, (str, int, float)) or found is None else json.dumps(found)
+
+
+def register_functions(connection: sqlite3.Connection) -> None:
+    """The SQL functions the lean views read with, on a connection: every one `open_league` makes."""
+    connection.create_function("fedtool_inflate", 1, inflate, deterministic=True)
+    connection.create_function("fedtool_keys", 1, keys, deterministic=True)
+    connection.create_function("fedtool_cell", 3, cell, deterministic=True)
+
+
+@migrations()
+def m017_lean_weeks(db: Database) -> None:
+    """Issue 18 item 6: each week's writeups, rounds (with their per-round detail) and dice log
+    as one packed row a week (`pack`), the tables they were in replaced by views of the same
+    name and columns. A league's rows are moved over as they are, in their order."""
+    register_functions(db.conn)
+    for name in ("lean_writeups", "lean_rounds", "lean_dice"):
+        db[name].create({"week": int, "data": bytes}, pk="week")
+    old = set(_VIEWS) & set(db.table_names())  # match_summaries is new
+    if "match_writeups" in old:
+        weeks: dict[int, dict] = {}
+        for row in db.execute("SELECT match_id, week, headline, markdown, html FROM match_writeups ORDER BY rowid").fetchall():
+            weeks.setdefault(row[1], {})[row[0]] = list(row[2:])
+        db["lean_writeups"].insert_all({"week": week, "data": pack(value)} for week, value in weeks.items())
+    if "rounds" in old:
+        weeks = {}
+        for row in db.execute("SELECT week, match_id, round, style, winner, margin, detail FROM rounds ORDER BY rowid").fetchall():
+            weeks.setdefault(row[0], []).append(list(row[1:]))
+        db["lean_rounds"].insert_all({"week": week, "data": pack(value)} for week, value in weeks.items())
+    if "dice_rolls" in old:
+        weeks = {}
+        for row in db.execute("SELECT week, match_id, seq, round, purpose, faces FROM dice_rolls ORDER BY rowid").fetchall():
+            weeks.setdefault(row[0], []).append(list(row[1:]))
+        db["lean_dice"].insert_all({"week": week, "data": pack(value)} for week, value in weeks.items())
+    for name in old:
+        db.execute(f"DROP TABLE [{name}]")
+    for match_id, summary in db.execute("SELECT id, summary FROM matches WHERE typeof(summary) = 'text'").fetchall():
+        db.execute("UPDATE matches SET summary = ? WHERE id = ?", [pack_text(summary), match_id])
+    for name, sql in _VIEWS.items():
+        db.execute(f"CREATE VIEW [{name}] AS {sql}")

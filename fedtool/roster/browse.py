@@ -78,6 +78,9 @@ def datasette_installed() -> bool:
 def serve_command(fed: Fed, metadata_file: Path, host: str = "127.0.0.1", port: int = 8001, open_browser: bool = True) -> list[str]:
     """How Datasette is run on the league."""
     command = [sys.executable, "-m", "datasette", "serve", str(fed.database), "--metadata", str(metadata_file), "--host", host, "--port", str(port)]
+    from fedtool.league.db import LEAN_PLUGINS
+
+    command += ["--plugins-dir", str(LEAN_PLUGINS)]  # fedtool_inflate, which the league's views of packed weeks read with (m017)
     for name, value in zip(SETTINGS[::2], SETTINGS[1::2]):
         command += ["--setting", name, value]
     if open_browser:
