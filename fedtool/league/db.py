@@ -692,6 +692,21 @@ def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
     )
 
 
+def writeup_headlines(db: Database) -> dict[str, str]:
+    """Every stored writeup's headline, keyed like `matches.id` (the site's lists; no writeup text read)."""
+    if not db["match_writeups"].exists():
+        return {}
+    return {match_id: headline for match_id, headline in db.execute("SELECT match_id, headline FROM match_writeups").fetchall()}
+
+
+def week_writeups(db: Database, week: int) -> dict[str, dict]:
+    """A week's stored writeups, keyed like `matches.id`: {"headline", "html"} (the site's week page, one week at a time)."""
+    if not db["match_writeups"].exists():
+        return {}
+    return {match_id: {"headline": headline, "html": html}
+            for match_id, headline, html in db.execute("SELECT match_id, headline, html FROM match_writeups WHERE week = ?", [week]).fetchall()}
+
+
 @migrations()
 def m016_seasons(db: Database) -> None:
     """Issue 19: seasons (`fedtool season close`). Each closed season: its weeks, when it
