@@ -22,6 +22,7 @@ and folders are readable by others (0644 and 0755 under the usual umask, fedtool
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import math
@@ -31,6 +32,7 @@ import shutil
 import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 from markupsafe import Markup, escape
@@ -159,6 +161,55 @@ def roster_sheets(fed: Fed) -> dict[str, dict]:
     return out
 
 
+def cached_roster_sheets(fed: Fed, cached: dict | None) -> tuple[dict[str, dict], dict | None]:
+    """`roster_sheets`, kept in the site's manifest between builds: read again only when a
+    roster file, the fed's settings or fedtool's code changed (reading and checking 200
+    sheets costs more than the rest of a week's incremental build). Returns the sheets and
+    the entry to keep (None when a start state is not plain data)."""
+    digest = hashlib.sha256(_code_stamp().encode())
+    for path in sorted([fed.root / "rosters" / "fed.yaml", *fed.roster_files.values(), *fed.retired_files.values()]):
+        digest.update(f"\0{path}\0".encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\0unreadable")
+    key = digest.hexdigest()
+    if cached and cached.get("key") == key:
+        try:
+            return json.loads(json.dumps(cached["sheets"]), object_hook=_unplain), cached
+        except (TypeError, ValueError, KeyError):
+            pass
+    sheets = roster_sheets(fed)
+    try:
+        kept = {"key": key, "sheets": json.loads(json.dumps(sheets, default=_plain_sheet))}
+        if json.loads(json.dumps(kept["sheets"]), object_hook=_unplain) != sheets:
+            kept = None  # a tuple, say: kept only what comes back the same
+    except (TypeError, ValueError):
+        kept = None
+    return sheets, kept
+
+
+def _plain_sheet(value):
+    if isinstance(value, Fraction):
+        return {"fraction": str(value)}
+    raise TypeError(type(value).__name__)
+
+
+def _unplain(value: dict):
+    return Fraction(value["fraction"]) if value.keys() == {"fraction"} else value
+
+
+@functools.cache
+def _code_stamp() -> str:
+    """fedtool's version and its code's files (size and time): a cache made by other code is not used."""
+    package = Path(__file__).resolve().parent.parent
+    stamp = [__version__]
+    for path in sorted(package.rglob("*.py")):
+        info = path.stat()
+        stamp.append(f"{path.relative_to(package)}:{info.st_size}:{info.st_mtime_ns}")
+    return "\n".join(stamp)
+
+
 # ---------------------------------------------------------------- the chart
 
 
@@ -242,7 +293,8 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     _check_out(fed, out)
     db = open_league(fed.database, create=False)
     league = read_league(db)
-    sheets = roster_sheets(fed)
+    old = None if full else read_manifest(out)
+    sheets, sheet_cache = cached_roster_sheets(fed, old.get("sheets") if old else None)
     env = environment(fed.templates)
     env.filters["day"] = day
     week_numbers = [w["week"] for w in league.weeks]
@@ -258,7 +310,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     titles = records.titles(fed, db)
     archives = [season_archive(db, s["season"]) for s in closed_seasons(db)]
     in_play = dict(current_season(db), standings=None, records=None)
-    if in_play["weeks"]:
+    if in_play["weeks"] and archives:  # its page; before any close the season is the league (standings.html, records.html)
         in_play["standings"] = records.standings(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
         in_play["records"] = record_book(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
     used = sorted({w["ruleset"] for w in wrestlers.values()} | {t["ruleset"] for t in standings + titles}, key=lambda r: (ruleset_order(r), r))
@@ -290,7 +342,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         "calendar": CALENDAR,
     }
     shared = _fingerprint(fed_fingerprint(fed), {k: v for k, v in common.items() if k not in _PER_PAGE and not callable(v)})
-    site = _SiteWriter(out, full, shared)
+    site = _SiteWriter(out, old, shared, sheet_cache)
 
     def page(path: str, template: str, subject: bool = False, **context) -> None:
         """One page. A subject page (a week, a wrestler, a closed season) is given its own
@@ -401,6 +453,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             active = {h["match"]["week"] for h in history} | {s["week"] for s in state_changes}
             reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
             champion = latest is not None and any(r["lost_week"] is None for r in reigns)  # a reign's length grows each week
+            chart_weeks = [w for w in week_numbers if w <= max(active, default=0)]
             page(
                 f"wrestlers/{page_name(wid)}.html", "wrestler.html.j2", subject=True,
                 wrestler=wrestler,
@@ -408,7 +461,9 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
                 history=history,
                 states=state_changes,
                 current={**(start or {}), **latest_states[wid]} if wid in latest_states else states[-1] if states else start or {},
-                chart=state_chart(wrestler["name"], charts.get(wrestler["ruleset"]), start, states, [w for w in week_numbers if w <= max(active, default=0)]),
+                extra=[charts.get(wrestler["ruleset"]), start, chart_weeks],  # what the chart is drawn from, with his states
+                late=lambda name=wrestler["name"], charted=charts.get(wrestler["ruleset"]), start=start, states=states, weeks=chart_weeks:
+                    {"chart": state_chart(name, charted, start, states, weeks)},
                 reigns=reigns,
                 members=members,
                 teams=teams,
@@ -491,9 +546,10 @@ def read_manifest(out: Path) -> dict | None:
     return manifest
 
 
-def _manifest_text(shared: str, pages: dict[str, str]) -> str:
+def _manifest_text(shared: str, pages: dict[str, str], sheets: dict | None = None) -> str:
     return json.dumps({"note": "Built by `fedtool site`: what each page shows, fingerprinted; `fedtool site --full` rebuilds the folder whole.",
-                       "format": MANIFEST_FORMAT, "shared": shared, "pages": dict(sorted(pages.items()))}, indent=0) + "\n"
+                       "format": MANIFEST_FORMAT, "shared": shared, "pages": dict(sorted(pages.items())), "sheets": sheets},
+                      indent=0, sort_keys=True) + "\n"
 
 
 class _SiteWriter:
@@ -501,11 +557,12 @@ class _SiteWriter:
     renamed over the old ones (an incremental build). Nothing in `out` changes until every
     page has rendered: a template error leaves the old site as it was."""
 
-    def __init__(self, out: Path, full: bool, shared: str):
+    def __init__(self, out: Path, old: dict | None, shared: str, sheets: dict | None):
         self.out = out
         self.shared = shared
-        self.old = None if full else read_manifest(out)
-        self.full = self.old is None
+        self.sheets = sheets
+        self.old = old
+        self.full = old is None
         self.pages: dict[str, str] = {}  # path -> fingerprint, every page of the new site
         self.written: list[str] = []
         self.removed: list[str] = []
@@ -540,7 +597,7 @@ class _SiteWriter:
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.full:
             if exc_type is None:
-                self.stage.write(SITE_MARKER, _manifest_text(self.shared, self.pages))
+                self.stage.write(SITE_MARKER, _manifest_text(self.shared, self.pages, self.sheets))
                 self.stage.swap()
             self.stage.__exit__(exc_type, exc, tb)
             return
@@ -552,7 +609,7 @@ class _SiteWriter:
 
     def _commit(self) -> None:
         gone = [p for p in self.old["pages"] if p not in self.pages]
-        if not self.written and not gone and self.old.get("shared") == self.shared:
+        if not self.written and not gone and self.old.get("shared") == self.shared and self.old.get("sheets") == self.sheets:
             return
         # first the manifest without the pages about to change: a crash from here on leaves
         # them to be rebuilt; then each page renamed over the old; the manifest last
@@ -570,7 +627,7 @@ class _SiteWriter:
         for folder in sorted({(self.out / p).parent for p in gone}, reverse=True):
             if folder != self.out and folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
-        atomic_write(self.out / SITE_MARKER, _manifest_text(self.shared, self.pages))
+        atomic_write(self.out / SITE_MARKER, _manifest_text(self.shared, self.pages, self.sheets))
 
 
 def _dated(moment: datetime.datetime, kind: str) -> dict:
