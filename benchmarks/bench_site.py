@@ -15,6 +15,7 @@ the site of 51 weeks (issue 18: under 1 s and under 0.2 s), and with `--before R
 site build as it was at that git revision (the reference). Then the peak memory of one
 build, in a fresh interpreter, at weeks 1, 26 and 52 (maxrss growth over the imports, and
 tracemalloc's peak), with the ratio week 52 / week 1 (issue 18: flat in weeks).
+Timings are wall time; `--cpu` times CPU (process time) instead, steadier on a loaded machine.
 """
 
 from __future__ import annotations
@@ -183,22 +184,22 @@ kept = fed.outbox / "site-kept"
 shutil.rmtree(kept, ignore_errors=True)
 if site.exists():
     shutil.copytree(site, kept)
-kwargs = {{"full": True}} if {mode!r} == "full" else {{}}
+kwargs = {{"full": True}} if {mode!r} == "full" and not {before!r} else {{}}
 base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 build.build_site(fed, **kwargs)
-grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - base
+maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 shutil.rmtree(site)
 if kept.exists():
     shutil.copytree(kept, site)
 tracemalloc.start()
 build.build_site(fed, **kwargs)
 peak = tracemalloc.get_traced_memory()[1]
-print(json.dumps({{"maxrss_growth_mib": grown / 1024, "traced_peak_mib": peak / 2**20}}))
+print(json.dumps({{"maxrss_mib": maxrss / 1024, "imports_maxrss_mib": base / 1024, "traced_peak_mib": peak / 2**20}}))
 """
 
 
 def _memory(fed_dir: Path, league: Path | None, site: Path | None, mode: str, before: str | None) -> dict:
-    """Peak memory of one build in a fresh interpreter: maxrss growth over the imports, and tracemalloc's peak (a second, like build)."""
+    """Peak memory of one build in a fresh interpreter: the process's maxrss (imports included), and tracemalloc's peak (a second, like build)."""
     shutil.rmtree(fed_dir / "outbox/site", ignore_errors=True)
     if site is not None:
         shutil.copytree(site, fed_dir / "outbox/site")
@@ -216,6 +217,7 @@ def main() -> None:
     parser.add_argument("--wrestlers", type=int, default=200)
     parser.add_argument("--weeks", type=int, default=52)
     parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--cpu", action="store_true", help="time CPU (process time) rather than wall time")
     parser.add_argument("--before", metavar="REV", help="also time fedtool/site/build.py as it was at git revision REV (the reference), side by side")
     args = parser.parse_args()
     weeks = args.weeks
@@ -252,26 +254,27 @@ def main() -> None:
         full_out, incr_out, before_out = tmp / "full", tmp / "incr", tmp / "before"
         times: dict[str, list[float]] = {"full": [], "incremental": [], "before": []}
         written = 0
+        clock = time.process_time if args.cpu else time.perf_counter
         for _ in range(args.trials):  # interleaved: full, incremental, (before)
             shutil.rmtree(full_out, ignore_errors=True)
-            started = time.perf_counter()
+            started = clock()
             report = build_site(fed, full_out, full=True)
-            times["full"].append(time.perf_counter() - started)
+            times["full"].append(clock() - started)
             shutil.rmtree(incr_out, ignore_errors=True)
             shutil.copytree(site_prev, incr_out)
-            started = time.perf_counter()
+            started = clock()
             incremental = build_site(fed, incr_out)
-            times["incremental"].append(time.perf_counter() - started)
+            times["incremental"].append(clock() - started)
             written = len(incremental.written)
             if before is not None:
                 shutil.rmtree(before_out, ignore_errors=True)
-                started = time.perf_counter()
+                started = clock()
                 before.build_site(fed, before_out)
-                times["before"].append(time.perf_counter() - started)
+                times["before"].append(clock() - started)
         same = all((incr_out / p.relative_to(full_out)).read_bytes() == p.read_bytes() for p in full_out.rglob("*") if p.is_file())
         size_mb = sum(p.stat().st_size for p in full_out.rglob("*") if p.is_file()) / 1e6
         full_t, incr_t = times["full"], times["incremental"]
-        print(f"site of {len(report.pages)} pages, {size_mb:.1f} MB, {args.trials} trials each, interleaved:")
+        print(f"site of {len(report.pages)} pages, {size_mb:.1f} MB, {args.trials} trials each, interleaved, {'CPU' if args.cpu else 'wall'} time:")
         if before is not None:
             print(f"  before ({args.before}), full rebuild: {_stats(times['before'])}")
         print(f"  full build, {weeks} weeks:       {_stats(full_t)}   (target under 1 s)"
@@ -292,9 +295,9 @@ def main() -> None:
                     build_site(fed, prev, full=True)
                 memory[(mode, week)] = _memory(fed_dir, snapshots / f"week-{week}.db", prev, "incremental" if mode == "incremental" else "full",
                                                args.before if mode == "before" else None)
-        print("peak memory of one build (fresh interpreter; maxrss growth over the imports / tracemalloc peak), MiB:")
+        print("peak memory of one build (a fresh interpreter's maxrss, its imports included / tracemalloc's peak: what the build allocated), MiB:")
         for mode in modes:
-            cells = [f"week {w}: {memory[(mode, w)]['maxrss_growth_mib']:.1f} / {memory[(mode, w)]['traced_peak_mib']:.1f}" for w in marks]
+            cells = [f"week {w}: {memory[(mode, w)]['maxrss_mib']:.1f} / {memory[(mode, w)]['traced_peak_mib']:.1f}" for w in marks]
             first, last = memory[(mode, marks[0])]["traced_peak_mib"], memory[(mode, marks[-1])]["traced_peak_mib"]
             print(f"  {mode:12s} " + ";  ".join(cells) + f";  week {marks[-1]} / week {marks[0]} (traced): {last / first:.2f}x")
         print(json.dumps({
@@ -304,6 +307,7 @@ def main() -> None:
             **({"before_best": round(min(times["before"]), 3), "before_median": round(statistics.median(times["before"]), 3)} if before else {}),
             "incremental_written": written, "same_bytes": same,
             "memory_traced_mib": {f"{mode} week {w}": round(v["traced_peak_mib"], 1) for (mode, w), v in memory.items()},
+            "memory_maxrss_mib": {f"{mode} week {w}": round(v["maxrss_mib"], 1) for (mode, w), v in memory.items()},
         }))
 
 
