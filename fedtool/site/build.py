@@ -40,7 +40,7 @@ from markupsafe import Markup, escape
 from fedtool.fed.card import load_card
 from fedtool import __version__
 from fedtool.fed.files import NEW, StagedDir, atomic_write, settle, umask
-from fedtool.fed.render import environment, render
+from fedtool.fed.render import environment, plain_text, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
@@ -260,8 +260,16 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
         "y_ticks": y_ticks,
         "points": shown,
         "polyline": " ".join(f"{p['x']},{p['y']}" for p in shown),
+        # each point's circle, as the template printed them one by one (a fed's own chart template may still use `points`)
+        "circles": Markup("".join(f'<circle class="point" cx="{_text(p["x"])}" cy="{_text(p["y"])}" r="6" data-week="{_text(p["week"])}" '
+                                  f'data-value="{_text(p["value"])}"><title>{_text(p["label"])}</title></circle>\n' for p in shown)),
         "description": f"{name}'s {label.lower()} by week: " + "; ".join(p["label"] for p in shown) + ".",
     }
+
+
+def _text(value) -> Markup:
+    """A value as a site template prints it: `plain_text`, then escaped (fedtool.fed.render's finalize and autoescape)."""
+    return escape(plain_text(value))
 
 
 # ---------------------------------------------------------------- building
@@ -360,7 +368,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             else:
                 values["updated"] = _dated(max(map(_moment, moments)) if moments else first_moment or updated, "page")
             extra = values.pop("extra", None)
-            fingerprint = _fingerprint(shared, path, template, {k: v for k, v in values.items() if not callable(v)}, extra)
+            fingerprint = _fingerprint(shared, path, template, _digested({k: v for k, v in values.items() if not callable(v)}, digests), extra)
             if not site.wanted(path, fingerprint):
                 return
             late = values.pop("late", None)
@@ -377,9 +385,12 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         match["headline"] = match["stored_headline"] if match["stored_headline"] is not None else _plain_headline(match)
         match.setdefault("for_title", None)
         match["rating"] = stored_stars(read_summary(match.get("summary")).get("rating"))  # docs/ratings.md
+        match["html"] = None  # its writeup: read for its week's page only, when that is rendered
         matches_by_week[match["week"]].append(match)
         for side in match["sides"]:
             matches_of[side["wrestler_id"]].append(match)
+    # each match fingerprinted once: the pages that show it stand for it by its digest
+    digests = {id(match): "match:" + _fingerprint(match) for match in league.matches}
 
     title_changes = title_change_rows(db, names, title_names)
     latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
@@ -410,7 +421,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             page(
                 week_page(number), "week.html.j2", subject=True,
                 week=week,
-                matches=[dict(m, html=None) for m in shown],
+                matches=shown,
                 changes=changes,
                 show=_show(shown),
                 dice=_revealed(number, shown),
@@ -507,6 +518,16 @@ _PER_PAGE = ("known", "run_weeks", "updated")  # what a subject page is given of
 def _fingerprint(*parts) -> str:
     text = json.dumps(parts, sort_keys=True, default=_plain, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _digested(value, digests: dict[int, str]):
+    """`value` with each match (by identity) put as its digest, for a page's fingerprint."""
+    if isinstance(value, dict):
+        found = digests.get(id(value))
+        return found if found is not None else {k: _digested(v, digests) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_digested(v, digests) for v in value]
+    return value
 
 
 def _plain(value):
