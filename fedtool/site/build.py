@@ -15,8 +15,20 @@ the record book and hall of fame (records.html), an Atom feed of results and new
 (fedtool.site.feed). Title changes are in every "League changes" list, and every page
 says when the league last changed.
 
-The site is built in a staging folder beside the target and swapped in whole; its files
-and folders are readable by others (0644 and 0755 under the usual umask, fedtool.fed.files).
+Issue 18: the site grows cheaply. The folder's manifest (SITE_MARKER, JSON) keeps a
+fingerprint of each page's context; a week's, a wrestler's and a closed season's page
+(a "subject" page) is rendered only when its fingerprint changed, and gets its own
+`known`, `run_weeks` (what it links) and `updated` (when what it shows last changed), so it
+changes only when its subject does; a wrestler's chart runs to the last week he wrestled
+or changed in. The league-wide pages are rendered each time and rewritten when their bytes
+changed. Writeups are read a week at a time (`league.db.week_writeups`) and only for the
+week pages rendered, so a build's memory does not hold every week's writeups. The output
+is the same, byte for byte, as a full build (tests/test_site_incremental.py).
+
+A full build (the first, `--full`, or a folder with no manifest) is made in a staging
+folder beside the target and swapped in whole; an incremental one writes the changed
+pages beside it and renames each over the old, the manifest last. Its files and folders
+are readable by others (0644 and 0755 under the usual umask, fedtool.fed.files).
 """
 
 from __future__ import annotations
@@ -540,11 +552,11 @@ def _plain(value):
 
 
 def fed_fingerprint(fed: Fed) -> str:
-    """What every page depends on besides the league: fedtool's version and the site's code,
-    its templates (fedtool's and the fed's own), the fed's settings."""
-    digest = hashlib.sha256(f"fedtool {__version__}\n".encode())
+    """What every page depends on besides the league: fedtool's version and code (`_code_stamp`),
+    the site's templates (fedtool's and the fed's own), the fed's settings."""
+    digest = hashlib.sha256(_code_stamp().encode())
     here = Path(__file__).resolve().parent
-    files = [*sorted(here.glob("*.py")), here.parent / "fed" / "render.py", *sorted((here.parent / "templates" / "site").rglob("*"))]
+    files = sorted((here.parent / "templates" / "site").rglob("*"))
     if fed.templates.is_dir():
         files += sorted(p for p in fed.templates.rglob("*") if "site" in p.relative_to(fed.templates).parts[:1])
     files.append(fed.root / "rosters" / "fed.yaml")
