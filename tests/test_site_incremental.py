@@ -230,4 +230,5 @@ def test_the_site_reads_a_weeks_writeups_only_when_it_renders_its_page(season, m
     original = site_build.week_writeups
     monkeypatch.setattr(site_build, "week_writeups", lambda db, week: read.append(week) or original(db, week))
     build_site(Fed.load(season.fed))
-    assert read == [2, 3]  # week 2's page gains its "next" link; week 1's is left alone
+    # week 3's (its headlines, its page) and week 2's (its page gains a "next" link); never week 1's
+    assert sorted(set(read)) == [2, 3] and read.count(2) == 1

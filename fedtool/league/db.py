@@ -692,19 +692,15 @@ def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
     )
 
 
-def writeup_headlines(db: Database) -> dict[str, str]:
-    """Every stored writeup's headline, keyed like `matches.id` (the site's lists; no writeup text read)."""
+def week_writeups(db: Database, week: int | None = None) -> dict[str, dict]:
+    """Each match's writeup as the run rendered it (m008), by match id, in the order
+    recorded: {"match_id", "week", "headline", "markdown", "html"}; every run week's, or one
+    week's (the site reads them a week at a time)."""
     if not db["match_writeups"].exists():
         return {}
-    return {match_id: headline for match_id, headline in db.execute("SELECT match_id, headline FROM match_writeups").fetchall()}
-
-
-def week_writeups(db: Database, week: int) -> dict[str, dict]:
-    """A week's stored writeups, keyed like `matches.id`: {"headline", "html"} (the site's week page, one week at a time)."""
-    if not db["match_writeups"].exists():
-        return {}
-    return {match_id: {"headline": headline, "html": html}
-            for match_id, headline, html in db.execute("SELECT match_id, headline, html FROM match_writeups WHERE week = ?", [week]).fetchall()}
+    where, params = ("WHERE week = ?", [week]) if week is not None else ("", [])
+    return {row[0]: dict(zip(("match_id", "week", "headline", "markdown", "html"), row))
+            for row in db.execute(f"SELECT match_id, week, headline, markdown, html FROM match_writeups {where} ORDER BY rowid", params).fetchall()}
 
 
 @migrations()

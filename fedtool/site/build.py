@@ -60,7 +60,7 @@ from fedtool.league import records
 from fedtool.kernel.dice import commitment
 from fedtool.league.recordbook import CATEGORIES, HEADINGS, hall_of_fame, record_book
 from fedtool.league.seasons import closed_seasons, current_season, season_archive
-from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_before, stored_stars, week_writeups, writeup_headlines
+from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_before, stored_stars, week_writeups
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 from fedtool.week.ratings import card_rating, match_of_the_night
@@ -121,9 +121,11 @@ class League:
     changes: dict[int, list[dict]]  # week -> state rows of that week
 
 
-def read_league(db) -> League:
-    """The league's weeks, wrestlers, matches (with their writeups' headlines; the writeups
-    themselves are read a week at a time, `league.db.week_writeups`) and states."""
+def read_league(db, headlines: dict[str, str] | None = None) -> League:
+    """The league's weeks, wrestlers, matches (with their writeups' `headlines`, by match id:
+    `week_headlines`; the writeups themselves are read a week at a time) and states. Each
+    match's summary is read by `read_summary` (the league may keep it packed) and only its
+    rating kept."""
     weeks = list(db["weeks"].rows_where(order_by="week"))
     wrestlers = {}
     for row in db["wrestlers"].rows_where(order_by="name"):
@@ -133,12 +135,13 @@ def read_league(db) -> League:
     sides: dict[str, list[dict]] = defaultdict(list)
     for row in db["match_sides"].rows_where(order_by="match_id, side"):
         sides[row["match_id"]].append(row)
-    headlines = writeup_headlines(db)
+    headlines = headlines or {}
     matches = []
     for row in db["matches"].rows_where(order_by="week, position"):
         row = dict(row)
         row["sides"] = sides.get(row["id"], [])
         row["stored_headline"] = headlines.get(row["id"])
+        row["rating"] = stored_stars(read_summary(row.pop("summary", None)).get("rating"))  # docs/ratings.md
         matches.append(row)
     if db["title_matches"].exists():  # m007: which title each title match was for
         for_title = {row["match_id"]: row["title_id"] for row in db["title_matches"].rows_where(select="match_id, title_id")}
@@ -199,6 +202,24 @@ def cached_roster_sheets(fed: Fed, cached: dict | None) -> tuple[dict[str, dict]
     except (TypeError, ValueError):
         kept = None
     return sheets, kept
+
+
+def week_headlines(db, runs: dict[int, list], cached: dict | None) -> tuple[dict[str, str], dict]:
+    """Every stored writeup's headline, by match id, and the entry to keep in the manifest:
+    a week's headlines are read (`league.db.week_writeups`, one week at a time) only when
+    the week was run or rerun since the last build (its runs and time), else taken from it."""
+    out: dict[str, str] = {}
+    kept: dict[str, dict] = {}
+    for (week, ran_at) in db.execute("SELECT week, ran_at FROM weeks ORDER BY week").fetchall() if db["weeks"].exists() else []:
+        key = json.dumps([week, ran_at, runs.get(week)])
+        found = (cached or {}).get(str(week))
+        if isinstance(found, dict) and found.get("key") == key and isinstance(found.get("headlines"), dict):
+            headlines = found["headlines"]
+        else:
+            headlines = {match_id: w["headline"] for match_id, w in week_writeups(db, week).items()}
+        kept[str(week)] = {"key": key, "headlines": headlines}
+        out.update(headlines)
+    return out, kept
 
 
 def _plain_sheet(value):
@@ -312,8 +333,10 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     out = Path(out) if out is not None else default_out(fed)
     _check_out(fed, out)
     db = open_league(fed.database, create=False)
-    league = read_league(db)
     old = None if full else read_manifest(out)
+    runs = _week_runs(db)
+    headlines, headline_cache = week_headlines(db, runs, old.get("headlines") if old else None)
+    league = read_league(db, headlines)
     sheets, sheet_cache = cached_roster_sheets(fed, old.get("sheets") if old else None)
     env = environment(fed.templates)
     env.filters["day"] = day
@@ -362,7 +385,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         "calendar": CALENDAR,
     }
     shared = _fingerprint(fed_fingerprint(fed), {k: v for k, v in common.items() if k not in _PER_PAGE and not callable(v)})
-    site = _SiteWriter(out, old, shared, sheet_cache)
+    site = _SiteWriter(out, old, shared, {"sheets": sheet_cache, "headlines": headline_cache})
 
     def page(path: str, template: str, subject: bool = False, **context) -> None:
         """One page. A subject page (a week, a wrestler, a closed season) is given its own
@@ -396,7 +419,6 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         match["sides_named"] = [{"id": s["wrestler_id"], "name": names.get(s["wrestler_id"], s["wrestler_id"]), "outcome": s["outcome"]} for s in match["sides"]]
         match["headline"] = match["stored_headline"] if match["stored_headline"] is not None else _plain_headline(match)
         match.setdefault("for_title", None)
-        match["rating"] = stored_stars(read_summary(match.get("summary")).get("rating"))  # docs/ratings.md
         match["html"] = None  # its writeup: read for its week's page only, when that is rendered
         matches_by_week[match["week"]].append(match)
         for side in match["sides"]:
@@ -408,7 +430,6 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
     deadlines = {d.week: d for d in card_deadlines(fed, names)}
     latest = league.weeks[-1] if league.weeks else None
-    runs = _week_runs(db)
     with site:
         page(
             "index.html", "home.html.j2",
@@ -579,9 +600,11 @@ def read_manifest(out: Path) -> dict | None:
     return manifest
 
 
-def _manifest_text(shared: str, pages: dict[str, str], sheets: dict | None = None) -> str:
+def _manifest_text(shared: str, pages: dict[str, str], caches: dict | None = None) -> str:
+    """The manifest: each page's fingerprint, and what the next build may take from this one
+    rather than read again (the roster sheets, each run week's headlines)."""
     return json.dumps({"note": "Built by `fedtool site`: what each page shows, fingerprinted; `fedtool site --full` rebuilds the folder whole.",
-                       "format": MANIFEST_FORMAT, "shared": shared, "pages": dict(sorted(pages.items())), "sheets": sheets},
+                       "format": MANIFEST_FORMAT, "shared": shared, "pages": dict(sorted(pages.items())), **(caches or {})},
                       indent=0, sort_keys=True) + "\n"
 
 
@@ -590,10 +613,10 @@ class _SiteWriter:
     renamed over the old ones (an incremental build). Nothing in `out` changes until every
     page has rendered: a template error leaves the old site as it was."""
 
-    def __init__(self, out: Path, old: dict | None, shared: str, sheets: dict | None):
+    def __init__(self, out: Path, old: dict | None, shared: str, caches: dict):
         self.out = out
         self.shared = shared
-        self.sheets = sheets
+        self.caches = caches
         self.old = old
         self.full = old is None
         self.pages: dict[str, str] = {}  # path -> fingerprint, every page of the new site
@@ -630,7 +653,7 @@ class _SiteWriter:
     def __exit__(self, exc_type, exc, tb) -> None:
         if self.full:
             if exc_type is None:
-                self.stage.write(SITE_MARKER, _manifest_text(self.shared, self.pages, self.sheets))
+                self.stage.write(SITE_MARKER, _manifest_text(self.shared, self.pages, self.caches))
                 self.stage.swap()
             self.stage.__exit__(exc_type, exc, tb)
             return
@@ -642,7 +665,7 @@ class _SiteWriter:
 
     def _commit(self) -> None:
         gone = [p for p in self.old["pages"] if p not in self.pages]
-        if not self.written and not gone and self.old.get("shared") == self.shared and self.old.get("sheets") == self.sheets:
+        if not self.written and not gone and self.old.get("shared") == self.shared and all(self.old.get(k) == v for k, v in self.caches.items()):
             return
         # first the manifest without the pages about to change: a crash from here on leaves
         # them to be rebuilt; then each page renamed over the old; the manifest last
@@ -660,7 +683,7 @@ class _SiteWriter:
         for folder in sorted({(self.out / p).parent for p in gone}, reverse=True):
             if folder != self.out and folder.is_dir() and not any(folder.iterdir()):
                 folder.rmdir()
-        atomic_write(self.out / SITE_MARKER, _manifest_text(self.shared, self.pages, self.sheets))
+        atomic_write(self.out / SITE_MARKER, _manifest_text(self.shared, self.pages, self.caches))
 
 
 def _dated(moment: datetime.datetime, kind: str) -> dict:
