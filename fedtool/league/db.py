@@ -684,14 +684,6 @@ def dice_log(db: Database, week: int, match_id: str | None = None) -> list[dict]
     return list(db["dice_rolls"].rows_where(where, params, order_by="rowid"))
 
 
-def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
-    """Store each match's rendered writeup (m008), keyed like `matches.id`. The caller holds the transaction."""
-    db["match_writeups"].insert_all(
-        {"match_id": match_id, "week": week, "headline": w["headline"], "markdown": w["markdown"], "html": w["html"]}
-        for match_id, w in writeups.items()
-    )
-
-
 def week_writeups(db: Database, week: int | None = None) -> dict[str, dict]:
     """Each match's writeup as the run rendered it (m008), by match id, in the order
     recorded: {"match_id", "week", "headline", "markdown", "html"}; every run week's, or one
@@ -701,6 +693,14 @@ def week_writeups(db: Database, week: int | None = None) -> dict[str, dict]:
     where, params = ("WHERE week = ?", [week]) if week is not None else ("", [])
     return {row[0]: dict(zip(("match_id", "week", "headline", "markdown", "html"), row))
             for row in db.execute(f"SELECT match_id, week, headline, markdown, html FROM match_writeups {where} ORDER BY rowid", params).fetchall()}
+
+
+def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
+    """Store each match's rendered writeup (m008), keyed like `matches.id`. The caller holds the transaction."""
+    db["match_writeups"].insert_all(
+        {"match_id": match_id, "week": week, "headline": w["headline"], "markdown": w["markdown"], "html": w["html"]}
+        for match_id, w in writeups.items()
+    )
 
 
 @migrations()
