@@ -232,3 +232,14 @@ def test_the_site_reads_a_weeks_writeups_only_when_it_renders_its_page(season, m
     build_site(Fed.load(season.fed))
     # week 3's (its headlines, its page) and week 2's (its page gains a "next" link); never week 1's
     assert sorted(set(read)) == [2, 3] and read.count(2) == 1
+
+
+def test_the_league_reads_writeups_in_one_place():
+    """The site reads writeups only through `league.db.week_writeups` (the league may keep
+    them packed): one definition of it, whichever branch brought it."""
+    import inspect
+
+    from fedtool.league import db as league_db
+
+    assert inspect.getsource(league_db).count("def week_writeups(") == 1
+    assert "match_writeups" not in inspect.getsource(site_build)

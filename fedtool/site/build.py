@@ -124,8 +124,7 @@ class League:
 def read_league(db, headlines: dict[str, str] | None = None) -> League:
     """The league's weeks, wrestlers, matches (with their writeups' `headlines`, by match id:
     `week_headlines`; the writeups themselves are read a week at a time) and states. Each
-    match's summary is read by `read_summary` (the league may keep it packed) and only its
-    rating kept."""
+    match's rating is read from its summary by `read_summary` (the league may keep it packed)."""
     weeks = list(db["weeks"].rows_where(order_by="week"))
     wrestlers = {}
     for row in db["wrestlers"].rows_where(order_by="name"):
@@ -141,7 +140,7 @@ def read_league(db, headlines: dict[str, str] | None = None) -> League:
         row = dict(row)
         row["sides"] = sides.get(row["id"], [])
         row["stored_headline"] = headlines.get(row["id"])
-        row["rating"] = stored_stars(read_summary(row.pop("summary", None)).get("rating"))  # docs/ratings.md
+        row["rating"] = stored_stars(read_summary(row.get("summary")).get("rating"))  # docs/ratings.md
         matches.append(row)
     if db["title_matches"].exists():  # m007: which title each title match was for
         for_title = {row["match_id"]: row["title_id"] for row in db["title_matches"].rows_where(select="match_id, title_id")}
