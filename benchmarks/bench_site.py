@@ -185,9 +185,15 @@ shutil.rmtree(kept, ignore_errors=True)
 if site.exists():
     shutil.copytree(site, kept)
 kwargs = {{"full": True}} if {mode!r} == "full" and not {before!r} else {{}}
-base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+def high_water():
+    # this process's peak resident set (VmHWM: its own, reset at exec; getrusage's maxrss keeps the parent's from before exec)
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = high_water()
 build.build_site(fed, **kwargs)
-maxrss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+maxrss = high_water()
 shutil.rmtree(site)
 if kept.exists():
     shutil.copytree(kept, site)
