@@ -1,22 +1,36 @@
 """Site build speed: `fedtool site` for a fed with 200 wrestlers and 52 weeks of results.
 
-    python benchmarks/bench_site.py [--wrestlers 200] [--weeks 52] [--trials 3]
+    python benchmarks/bench_site.py [--wrestlers 200] [--weeks 52] [--trials 5] [--before REV]
 
 The fed is generated straight into a league database through the library (rolling 52
 real weeks would time the engines, not the site): 150 MatchMatch and 50 Face to the
 Mat roster sheets made from the demo's, ten matches a week (eight MatchMatch, two Face
 to the Mat), a world title defended or won on every card, a state change for everyone
 who wrestled, the dice rows a real week writes, and each match's stored writeup taken
-from the demo's own weeks (3 to 27 KB of HTML each). Then `build_site` is timed.
+from the demo's own weeks (3 to 27 KB of HTML each).
+
+Printed, side by side in one run (interleaved trials, best and median): a full build of
+the 52 weeks (`build_site(full=True)`), the incremental build after week 52 is added to
+the site of 51 weeks (issue 18: under 1 s and under 0.2 s), and with `--before REV` the
+site build as it was at that git revision (the reference). Then the peak memory of one
+build, in a fresh interpreter, at weeks 1, 26 and 52 (maxrss growth over the imports, and
+tracemalloc's peak), with the ratio week 52 / week 1 (issue 18: flat in weeks).
+Timings are wall time; `--cpu` times CPU (process time) instead, steadier on a loaded machine.
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
+import importlib.util
 import json
+import os
 import random
 import re
 import shutil
+import sqlite3
+import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -55,8 +69,9 @@ def demo_writeups(tmp: Path) -> list[dict]:
     return [dict(r) for r in db["match_writeups"].rows]
 
 
-def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict]) -> Fed:
-    """A fed on disk (settings and sheets) and a league holding `weeks` weeks of results."""
+def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after_week=None) -> Fed:
+    """A fed on disk (settings and sheets) and a league holding `weeks` weeks of results,
+    each run on its own day a week apart; `after_week(week)` is called as each is recorded."""
     (root / "rosters").mkdir(parents=True)
     (root / "outbox").mkdir()
     (root / "rosters/fed.yaml").write_text(SETTINGS, encoding="utf-8")
@@ -117,40 +132,189 @@ def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict]) -> Fe
                     grade[w.id] = GRADES[max(0, min(7, GRADES.index(before) + (-1 if up else 1)))]
                     states[w.id] = ({"tv_grade": grade[w.id], "grudge": 2}, f"TV grade {before} -> {grade[w.id]}")
         with db.atomic():
-            record_week(db, week, f"Week {week}: Card {week}", "2026-01-01T00:00:00+00:00", "seeded", roster, matches, states, dice)
+            ran_at = (datetime.datetime(2026, 1, 1, 20, tzinfo=datetime.timezone.utc) + datetime.timedelta(days=7 * (week - 1))).isoformat()
+            record_week(db, week, f"Week {week}: Card {week}", ran_at, "seeded", roster, matches, states, dice)
             record_writeups(db, week, stored)
             if title_rows:
                 db["title_matches"].insert_all(title_rows)
+        if after_week is not None:
+            after_week(week)
     return fed
+
+
+def _put(league: Path | None, target: Path) -> None:
+    """Make `target` a copy of the league `league` (None: no league), through SQLite's backup (the league keeps a write-ahead log)."""
+    for leftover in (target, target.with_name(target.name + "-wal"), target.with_name(target.name + "-shm")):
+        leftover.unlink(missing_ok=True)
+    if league is not None:
+        source, copy = sqlite3.connect(league), sqlite3.connect(target)
+        source.backup(copy)
+        source.close()
+        copy.close()
+
+
+def _stats(times: list[float]) -> str:
+    return f"best {min(times):.3f} s, median {statistics.median(times):.3f} s"
+
+
+def _load_before(rev: str):
+    """`fedtool/site/build.py` as it was at git revision `rev`, as a module (the reference a change is measured against)."""
+    text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:fedtool/site/build.py"], check=True, capture_output=True, text=True).stdout
+    path = Path(tempfile.mkdtemp()) / "site_build_before.py"
+    path.write_text(text.replace("from .feed import", "from fedtool.site.feed import"), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("site_build_before", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["site_build_before"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+MEMORY_PROBE = """
+import json, resource, shutil, sys, tracemalloc
+from pathlib import Path
+sys.path.insert(0, {benchmarks!r})
+from fedtool.fed.settings import Fed
+import fedtool.site.build as build
+if {before!r}:
+    from bench_site import _load_before
+    build = _load_before({before!r})
+fed = Fed.load(Path({fed!r}))
+site = fed.outbox / "site"
+kept = fed.outbox / "site-kept"
+shutil.rmtree(kept, ignore_errors=True)
+if site.exists():
+    shutil.copytree(site, kept)
+kwargs = {{"full": True}} if {mode!r} == "full" and not {before!r} else {{}}
+def high_water():
+    # this process's peak resident set (VmHWM: its own, reset at exec; getrusage's maxrss keeps the parent's from before exec)
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+base = high_water()
+build.build_site(fed, **kwargs)
+maxrss = high_water()
+shutil.rmtree(site)
+if kept.exists():
+    shutil.copytree(kept, site)
+tracemalloc.start()
+build.build_site(fed, **kwargs)
+peak = tracemalloc.get_traced_memory()[1]
+print(json.dumps({{"maxrss_mib": maxrss / 1024, "imports_maxrss_mib": base / 1024, "traced_peak_mib": peak / 2**20}}))
+"""
+
+
+def _memory(fed_dir: Path, league: Path | None, site: Path | None, mode: str, before: str | None) -> dict:
+    """Peak memory of one build in a fresh interpreter: the process's maxrss (imports included), and tracemalloc's peak (a second, like build)."""
+    shutil.rmtree(fed_dir / "outbox/site", ignore_errors=True)
+    if site is not None:
+        shutil.copytree(site, fed_dir / "outbox/site")
+    _put(league, fed_dir / "fed.db")
+    code = MEMORY_PROBE.format(benchmarks=str(ROOT / "benchmarks"), before=before, fed=str(fed_dir), mode=mode)
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+    if done.returncode:
+        raise SystemExit(f"the memory probe failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--wrestlers", type=int, default=200)
     parser.add_argument("--weeks", type=int, default=52)
-    parser.add_argument("--trials", type=int, default=3)
+    parser.add_argument("--trials", type=int, default=5)
+    parser.add_argument("--cpu", action="store_true", help="time CPU (process time) rather than wall time")
+    parser.add_argument("--before", metavar="REV", help="also time fedtool/site/build.py as it was at git revision REV (the reference), side by side")
     args = parser.parse_args()
+    weeks = args.weeks
+    marks = sorted({1, (weeks + 1) // 2, weeks})
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         writeups = demo_writeups(tmp)
+        snapshots = tmp / "snapshots"
+        snapshots.mkdir()
         started = time.perf_counter()
-        fed = generate(tmp / "fed", args.wrestlers, args.weeks, writeups)
+        fed_dir = tmp / "fed"
+
+        def keep(week: int) -> None:
+            if week in marks or week + 1 in marks:
+                _put(fed_dir / "fed.db", snapshots / f"week-{week}.db")
+
+        fed = generate(fed_dir, args.wrestlers, weeks, writeups, after_week=keep)
         generated = time.perf_counter() - started
         db = open_league(fed.database)
         sizes = {t: db[t].count for t in ("matches", "match_sides", "wrestler_states", "dice_rolls", "match_writeups", "title_matches")}
         html_kb = sum(len(r["html"]) for r in db["match_writeups"].rows) / 1024
-        print(f"generated {args.wrestlers} wrestlers, {args.weeks} weeks in {generated:.1f} s: "
+        db.conn.close()
+        print(f"generated {args.wrestlers} wrestlers, {weeks} weeks in {generated:.1f} s: "
               + ", ".join(f"{n} {t}" for t, n in sizes.items()) + f"; {html_kb:,.0f} KB of writeup HTML")
-        times = []
-        for _ in range(args.trials):
-            started = time.perf_counter()
-            report = build_site(fed)
-            times.append(time.perf_counter() - started)
-        size_mb = sum(p.stat().st_size for p in report.out.rglob("*") if p.is_file()) / 1e6
-        print(f"fedtool site: {len(report.pages)} pages, {size_mb:.1f} MB; "
-              f"best {min(times):.2f} s, worst {max(times):.2f} s over {args.trials} builds (target: under 10 s)")
-        print(json.dumps({"pages": len(report.pages), "best_seconds": round(min(times), 3), "worst_seconds": round(max(times), 3)}))
-        shutil.rmtree(tmp / "fed")
+        load = os.getloadavg()
+        print(f"load average {load[0]:.2f} {load[1]:.2f} {load[2]:.2f} ({os.cpu_count()} cores: timings are noisy above that)")
+        before = _load_before(args.before) if args.before else None
+
+        # the site as it stood after week N-1, and the league after week N
+        site_prev = tmp / "site-prev"
+        _put(snapshots / f"week-{weeks - 1}.db", fed.database)
+        build_site(fed, site_prev, full=True)
+        _put(snapshots / f"week-{weeks}.db", fed.database)
+        full_out, incr_out, before_out = tmp / "full", tmp / "incr", tmp / "before"
+        times: dict[str, list[float]] = {"full": [], "incremental": [], "before": []}
+        written = 0
+        clock = time.process_time if args.cpu else time.perf_counter
+        for _ in range(args.trials):  # interleaved: full, incremental, (before)
+            shutil.rmtree(full_out, ignore_errors=True)
+            started = clock()
+            report = build_site(fed, full_out, full=True)
+            times["full"].append(clock() - started)
+            shutil.rmtree(incr_out, ignore_errors=True)
+            shutil.copytree(site_prev, incr_out)
+            started = clock()
+            incremental = build_site(fed, incr_out)
+            times["incremental"].append(clock() - started)
+            written = len(incremental.written)
+            if before is not None:
+                shutil.rmtree(before_out, ignore_errors=True)
+                started = clock()
+                before.build_site(fed, before_out)
+                times["before"].append(clock() - started)
+        same = all((incr_out / p.relative_to(full_out)).read_bytes() == p.read_bytes() for p in full_out.rglob("*") if p.is_file())
+        size_mb = sum(p.stat().st_size for p in full_out.rglob("*") if p.is_file()) / 1e6
+        full_t, incr_t = times["full"], times["incremental"]
+        print(f"site of {len(report.pages)} pages, {size_mb:.1f} MB, {args.trials} trials each, interleaved, {'CPU' if args.cpu else 'wall'} time:")
+        if before is not None:
+            print(f"  before ({args.before}), full rebuild: {_stats(times['before'])}")
+        print(f"  full build, {weeks} weeks:       {_stats(full_t)}   (target under 1 s)"
+              + (f"; {statistics.median(times['before']) / statistics.median(full_t):.2f}x faster than before (medians)" if before else ""))
+        print(f"  incremental, week {weeks} added: {_stats(incr_t)}   (target under 0.2 s); "
+              f"{statistics.median(full_t) / statistics.median(incr_t):.1f}x faster than the full build (medians); "
+              f"{written} files rewritten; same bytes as the full build: {same}")
+
+        memory = {}
+        modes = ("full", "incremental") + (("before",) if before else ())
+        for mode in modes:
+            for week in marks:
+                prev = None
+                if mode == "incremental":  # the site of the week before, then the week added
+                    _put(snapshots / f"week-{week - 1}.db" if week > 1 else None, fed.database)
+                    prev = tmp / "site-mem"
+                    shutil.rmtree(prev, ignore_errors=True)
+                    build_site(fed, prev, full=True)
+                memory[(mode, week)] = _memory(fed_dir, snapshots / f"week-{week}.db", prev, "incremental" if mode == "incremental" else "full",
+                                               args.before if mode == "before" else None)
+        print("peak memory of one build (a fresh interpreter's maxrss, its imports included / tracemalloc's peak: what the build allocated), MiB:")
+        for mode in modes:
+            cells = [f"week {w}: {memory[(mode, w)]['maxrss_mib']:.1f} / {memory[(mode, w)]['traced_peak_mib']:.1f}" for w in marks]
+            first, last = memory[(mode, marks[0])]["traced_peak_mib"], memory[(mode, marks[-1])]["traced_peak_mib"]
+            print(f"  {mode:12s} " + ";  ".join(cells) + f";  week {marks[-1]} / week {marks[0]} (traced): {last / first:.2f}x")
+        print(json.dumps({
+            "pages": len(report.pages),
+            "full_best": round(min(full_t), 3), "full_median": round(statistics.median(full_t), 3),
+            "incremental_best": round(min(incr_t), 3), "incremental_median": round(statistics.median(incr_t), 3),
+            **({"before_best": round(min(times["before"]), 3), "before_median": round(statistics.median(times["before"]), 3)} if before else {}),
+            "incremental_written": written, "same_bytes": same,
+            "memory_traced_mib": {f"{mode} week {w}": round(v["traced_peak_mib"], 1) for (mode, w), v in memory.items()},
+            "memory_maxrss_mib": {f"{mode} week {w}": round(v["maxrss_mib"], 1) for (mode, w), v in memory.items()},
+        }))
 
 
 if __name__ == "__main__":

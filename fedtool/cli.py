@@ -1209,12 +1209,15 @@ def browse(fed: Fed, host: str, port: int, no_open: bool):
 
 @cli.command()
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Build into DIR instead of outbox/site/ (a new or empty folder, or an earlier site).")
+@click.option("--full", is_flag=True, help="Rebuild every page and swap the folder in whole (by default only the pages whose content changed are rewritten).")
 @fed_option(writes=True)
-def site(fed: Fed, out_dir: Path | None):
+def site(fed: Fed, out_dir: Path | None, full: bool):
     """Build the fed's website: latest card, every week's writeups, wrestlers, titles, standings.
 
     Static HTML and one stylesheet, no JavaScript, relative links only: open
-    index.html from disk or put the folder on any web server. Rebuilt whole each time.
+    index.html from disk or put the folder on any web server. Only the pages whose
+    content changed are rewritten (a week's page when it is run or rerun, a wrestler's
+    when he wrestles); --full rebuilds the folder whole.
 
     \b
     Example:
@@ -1222,7 +1225,7 @@ def site(fed: Fed, out_dir: Path | None):
     """
     from fedtool.site.build import build_site
 
-    report = build_site(fed, out_dir)
+    report = build_site(fed, out_dir, full=full)
     click.echo(f"{len(report.pages)} pages ({report.weeks} weeks, {report.wrestlers} wrestlers, {report.titles} titles) in {fed.shown(report.out)}")
 
 

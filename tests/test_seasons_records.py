@@ -348,9 +348,15 @@ def test_the_calendar_parses_back(site):
 
 
 def test_every_page_is_dated_and_links_the_feed(site):
+    """Every page is dated: the league-wide ones by the league's last change; a week's, a
+    wrestler's and a closed season's by the last change of what they show (issue 18: such a
+    page is rewritten only when that changes)."""
+    subject = ("weeks/week-", "wrestlers/", "seasons/season-01")
     for page in site.rglob("*.html"):
         html = page.read_text(encoding="utf-8")
-        assert re.search(r'<p class="updated">The league last changed on <time datetime="[^"]+">\d+ \w+ 20\d\d</time>', html), page
+        name = page.relative_to(site).as_posix()
+        said = "What this page shows last changed on" if name.startswith(subject) and name != "wrestlers/index.html" else "The league last changed on"
+        assert re.search(f'<p class="updated">{said} <time datetime="[^"]+">\\d+ \\w+ 20\\d\\d</time>', html), page
         assert 'type="application/atom+xml"' in html, page
     assert "Run on <time" in (site / "weeks/week-03.html").read_text(encoding="utf-8")
 

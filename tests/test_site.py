@@ -158,27 +158,26 @@ def _chart_points(page: Page) -> list[tuple[int, str, str, str]]:
 
 
 def test_push_level_chart_plots_the_league_values(demo, pages):
-    """Brother Bob: level 2 on his sheet, lost in week 1 (level 1), won in week 2 (level 2)."""
+    """Brother Bob: level 2 on his sheet, lost in week 1 (level 1), won in week 2 (level 2),
+    and wrestled no more in the demo's five weeks: his chart runs to week 2, the last week he
+    wrestled or changed in (issue 18: his page stays the same until he does again)."""
     db = sqlite_utils.Database(demo / "fed.db")
     stored = {r["week"]: r["push_level"] for r in db["wrestler_states"].rows_where("wrestler_id = 'brother-bob'")}
     assert stored == {1: 1, 2: 2}
     page = pages["wrestlers/brother-bob.html"]
-    # 600 x 300 units, plot from x 80 to 580 over weeks 0-5 and y 230 (level 1) to 20 (level 5)
+    # 600 x 300 units, plot from x 80 to 580 over weeks 0-2 (250 a week) and y 230 (level 1) to 20 (level 5)
     assert _chart_points(page) == [
         (0, "2", "80.0", "177.5"),
-        (1, "1", "180.0", "230.0"),
-        (2, "2", "280.0", "177.5"),
-        (3, "2", "380.0", "177.5"),
-        (4, "2", "480.0", "177.5"),
-        (5, "2", "580.0", "177.5"),
+        (1, "1", "330.0", "230.0"),
+        (2, "2", "580.0", "177.5"),
     ]
     polyline = next(a for tag, a in page.elements if tag == "polyline")
-    assert polyline["points"] == "80.0,177.5 180.0,230.0 280.0,177.5 380.0,177.5 480.0,177.5 580.0,177.5"
+    assert polyline["points"] == "80.0,177.5 330.0,230.0 580.0,177.5"
     svg = next(a for tag, a in page.elements if tag == "svg")
     assert svg["role"] == "img" and svg["aria-labelledby"] == "chart-title chart-desc"
     text = "".join(page.text)
     assert "Brother Bob: push level over the weeks" in text
-    assert "Brother Bob's push level by week: start: push level 2; week 1: push level 1; week 2: push level 2;" in text
+    assert "Brother Bob's push level by week: start: push level 2; week 1: push level 1; week 2: push level 2." in text
     assert {"Week", "Push level"} <= {t.strip() for t in page.text}
 
 

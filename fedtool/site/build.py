@@ -15,26 +15,44 @@ the record book and hall of fame (records.html), an Atom feed of results and new
 (fedtool.site.feed). Title changes are in every "League changes" list, and every page
 says when the league last changed.
 
-The site is built in a staging folder beside the target and swapped in whole; its files
-and folders are readable by others (0644 and 0755 under the usual umask, fedtool.fed.files).
+Issue 18: the site grows cheaply. The folder's manifest (SITE_MARKER, JSON) keeps a
+fingerprint of each page's context; a week's, a wrestler's and a closed season's page
+(a "subject" page) is rendered only when its fingerprint changed, and gets its own
+`known`, `run_weeks` (what it links) and `updated` (when what it shows last changed), so it
+changes only when its subject does; a wrestler's chart runs to the last week he wrestled
+or changed in. The league-wide pages are rendered each time and rewritten when their bytes
+changed. Writeups are read a week at a time (`league.db.week_writeups`) and only for the
+week pages rendered, so a build's memory does not hold every week's writeups. The output
+is the same, byte for byte, as a full build (tests/test_site_incremental.py).
+
+A full build (the first, `--full`, or a folder with no manifest) is made in a staging
+folder beside the target and swapped in whole; an incremental one writes the changed
+pages beside it and renames each over the old, the manifest last. Its files and folders
+are readable by others (0644 and 0755 under the usual umask, fedtool.fed.files).
 """
 
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import json
 import math
+import os
 import re
+import shutil
+import tempfile
 from collections import defaultdict
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 from markupsafe import Markup, escape
 
 from fedtool.fed.card import load_card
-from fedtool.fed.files import StagedDir
-from fedtool.fed.render import environment, render
+from fedtool import __version__
+from fedtool.fed.files import NEW, StagedDir, atomic_write, settle, umask
+from fedtool.fed.render import environment, plain_text, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
@@ -42,7 +60,7 @@ from fedtool.league import records
 from fedtool.kernel.dice import commitment
 from fedtool.league.recordbook import CATEGORIES, HEADINGS, hall_of_fame, record_book
 from fedtool.league.seasons import closed_seasons, current_season, season_archive
-from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_before, stored_stars
+from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_before, stored_stars, week_writeups
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 from fedtool.week.ratings import card_rating, match_of_the_night
@@ -66,6 +84,9 @@ class SiteReport:
     weeks: int = 0
     wrestlers: int = 0
     titles: int = 0
+    written: list[str] = field(default_factory=list)  # files rewritten (an incremental build: those whose page changed)
+    removed: list[str] = field(default_factory=list)  # pages whose subject is gone
+    full: bool = True  # built whole (no manifest, or --full)
 
 
 def page_name(identifier: str) -> str:
@@ -95,13 +116,15 @@ class League:
 
     weeks: list[dict]
     wrestlers: dict[str, dict]  # id -> row (members decoded)
-    matches: list[dict]  # every match, week and card order, with "sides" and "writeup"
+    matches: list[dict]  # every match, week and card order, with "sides" and "stored_headline" (its writeup's, or None)
     states: dict[str, list[dict]]  # wrestler id -> state rows, week order
     changes: dict[int, list[dict]]  # week -> state rows of that week
 
 
-def read_league(db) -> League:
-    """The league's weeks, wrestlers, matches (with their stored writeups) and states."""
+def read_league(db, headlines: dict[str, str] | None = None) -> League:
+    """The league's weeks, wrestlers, matches (with their writeups' `headlines`, by match id:
+    `week_headlines`; the writeups themselves are read a week at a time) and states. Each
+    match's rating is read from its summary by `read_summary` (the league may keep it packed)."""
     weeks = list(db["weeks"].rows_where(order_by="week"))
     wrestlers = {}
     for row in db["wrestlers"].rows_where(order_by="name"):
@@ -111,12 +134,13 @@ def read_league(db) -> League:
     sides: dict[str, list[dict]] = defaultdict(list)
     for row in db["match_sides"].rows_where(order_by="match_id, side"):
         sides[row["match_id"]].append(row)
-    writeups = {row["match_id"]: row for row in db["match_writeups"].rows_where(select="match_id, headline, html")}
+    headlines = headlines or {}
     matches = []
     for row in db["matches"].rows_where(order_by="week, position"):
         row = dict(row)
         row["sides"] = sides.get(row["id"], [])
-        row["writeup"] = writeups.get(row["id"])
+        row["stored_headline"] = headlines.get(row["id"])
+        row["rating"] = stored_stars(read_summary(row.get("summary")).get("rating"))  # docs/ratings.md
         matches.append(row)
     if db["title_matches"].exists():  # m007: which title each title match was for
         for_title = {row["match_id"]: row["title_id"] for row in db["title_matches"].rows_where(select="match_id, title_id")}
@@ -149,6 +173,73 @@ def roster_sheets(fed: Fed) -> dict[str, dict]:
             "start": get_ruleset(sheet.ruleset).initial_state(sheet),
         }
     return out
+
+
+def cached_roster_sheets(fed: Fed, cached: dict | None) -> tuple[dict[str, dict], dict | None]:
+    """`roster_sheets`, kept in the site's manifest between builds: read again only when a
+    roster file, the fed's settings or fedtool's code changed (reading and checking 200
+    sheets costs more than the rest of a week's incremental build). Returns the sheets and
+    the entry to keep (None when a start state is not plain data)."""
+    digest = hashlib.sha256(_code_stamp().encode())
+    for path in sorted([fed.root / "rosters" / "fed.yaml", *fed.roster_files.values(), *fed.retired_files.values()]):
+        digest.update(f"\0{path}\0".encode())
+        try:
+            digest.update(path.read_bytes())
+        except OSError:
+            digest.update(b"\0unreadable")
+    key = digest.hexdigest()
+    if cached and cached.get("key") == key:
+        try:
+            return json.loads(json.dumps(cached["sheets"]), object_hook=_unplain), cached
+        except (TypeError, ValueError, KeyError):
+            pass
+    sheets = roster_sheets(fed)
+    try:
+        kept = {"key": key, "sheets": json.loads(json.dumps(sheets, default=_plain_sheet))}
+        if json.loads(json.dumps(kept["sheets"]), object_hook=_unplain) != sheets:
+            kept = None  # a tuple, say: kept only what comes back the same
+    except (TypeError, ValueError):
+        kept = None
+    return sheets, kept
+
+
+def week_headlines(db, runs: dict[int, list], cached: dict | None) -> tuple[dict[str, str], dict]:
+    """Every stored writeup's headline, by match id, and the entry to keep in the manifest:
+    a week's headlines are read (`league.db.week_writeups`, one week at a time) only when
+    the week was run or rerun since the last build (its runs and time), else taken from it."""
+    out: dict[str, str] = {}
+    kept: dict[str, dict] = {}
+    for (week, ran_at) in db.execute("SELECT week, ran_at FROM weeks ORDER BY week").fetchall() if db["weeks"].exists() else []:
+        key = json.dumps([week, ran_at, runs.get(week)])
+        found = (cached or {}).get(str(week))
+        if isinstance(found, dict) and found.get("key") == key and isinstance(found.get("headlines"), dict):
+            headlines = found["headlines"]
+        else:
+            headlines = {match_id: w["headline"] for match_id, w in week_writeups(db, week).items()}
+        kept[str(week)] = {"key": key, "headlines": headlines}
+        out.update(headlines)
+    return out, kept
+
+
+def _plain_sheet(value):
+    if isinstance(value, Fraction):
+        return {"fraction": str(value)}
+    raise TypeError(type(value).__name__)
+
+
+def _unplain(value: dict):
+    return Fraction(value["fraction"]) if value.keys() == {"fraction"} else value
+
+
+@functools.cache
+def _code_stamp() -> str:
+    """fedtool's version and its code's files (size and time): a cache made by other code is not used."""
+    package = Path(__file__).resolve().parent.parent
+    stamp = [__version__]
+    for path in sorted(package.rglob("*.py")):
+        info = path.stat()
+        stamp.append(f"{path.relative_to(package)}:{info.st_size}:{info.st_mtime_ns}")
+    return "\n".join(stamp)
 
 
 # ---------------------------------------------------------------- the chart
@@ -201,8 +292,16 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
         "y_ticks": y_ticks,
         "points": shown,
         "polyline": " ".join(f"{p['x']},{p['y']}" for p in shown),
+        # each point's circle, as the template printed them one by one (a fed's own chart template may still use `points`)
+        "circles": Markup("".join(f'<circle class="point" cx="{_text(p["x"])}" cy="{_text(p["y"])}" r="6" data-week="{_text(p["week"])}" '
+                                  f'data-value="{_text(p["value"])}"><title>{_text(p["label"])}</title></circle>\n' for p in shown)),
         "description": f"{name}'s {label.lower()} by week: " + "; ".join(p["label"] for p in shown) + ".",
     }
+
+
+def _text(value) -> Markup:
+    """A value as a site template prints it: `plain_text`, then escaped (fedtool.fed.render's finalize and autoescape)."""
+    return escape(plain_text(value))
 
 
 # ---------------------------------------------------------------- building
@@ -212,20 +311,37 @@ def default_out(fed: Fed) -> Path:
     return fed.outbox / "site"
 
 
-def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
-    """Build the fed's website into `out` (default outbox/site/), replacing the last build whole.
+def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteReport:
+    """Build the fed's website into `out` (default outbox/site/).
+
+    Incremental: the folder's manifest (in SITE_MARKER, written last) keeps a fingerprint
+    of what each page shows; a page is rendered and rewritten only when its fingerprint
+    changed (a week page when its week is run or rerun, a wrestler page when his matches,
+    states, titles or names changed), pages whose subject is gone are removed, and the
+    league-wide pages (home, lists, standings, records, news, feed, calendar) are rendered
+    each time and rewritten when their bytes changed. Each file is replaced whole (written
+    beside it, renamed over it), so a crash leaves each page old or new, never half; the
+    manifest is written last, with the pages about to change left out first, so the next
+    build redoes whatever a crash left undone. `full` (or a folder with no readable
+    manifest) builds the whole folder beside the target and swaps it in whole.
 
     `out` must be a new or empty folder or one fedtool built before: fedtool never
     replaces a folder it did not make. Standings and title lineages come from
-    `records`; the rest is read from the league in a few queries."""
+    `records`; the rest is read from the league in a few queries, and the writeups one
+    week at a time (`league.db.week_writeups`), only for the week pages rendered."""
     out = Path(out) if out is not None else default_out(fed)
     _check_out(fed, out)
     db = open_league(fed.database, create=False)
-    league = read_league(db)
-    sheets = roster_sheets(fed)
+    old = None if full else read_manifest(out)
+    runs = _week_runs(db)
+    headlines, headline_cache = week_headlines(db, runs, old.get("headlines") if old else None)
+    league = read_league(db, headlines)
+    sheets, sheet_cache = cached_roster_sheets(fed, old.get("sheets") if old else None)
     env = environment(fed.templates)
     env.filters["day"] = day
     week_numbers = [w["week"] for w in league.weeks]
+    run_weeks = set(week_numbers)
+    ran_at = {w["week"]: w["ran_at"] for w in league.weeks}
     # every league member and every roster sheet has a page; the league's name first, as records does
     wrestlers = {wid: dict(w) for wid, w in league.wrestlers.items()}
     for wid, sheet in sheets.items():
@@ -236,7 +352,7 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
     titles = records.titles(fed, db)
     archives = [season_archive(db, s["season"]) for s in closed_seasons(db)]
     in_play = dict(current_season(db), standings=None, records=None)
-    if in_play["weeks"]:
+    if in_play["weeks"] and archives:  # its page; before any close the season is the league (standings.html, records.html)
         in_play["standings"] = records.standings(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
         in_play["records"] = record_book(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
     used = sorted({w["ruleset"] for w in wrestlers.values()} | {t["ruleset"] for t in standings + titles}, key=lambda r: (ruleset_order(r), r))
@@ -251,129 +367,347 @@ def build_site(fed: Fed, out: Path | None = None) -> SiteReport:
     title_names = {t["id"]: t["name"] for t in titles}
     updated = league_updated(db)
     shown_updated = updated or clock.now()
+    league_dated = _dated(shown_updated, "built" if updated is None else "league")
+    first_moment = _first_moment(league.weeks)
 
-    pages: dict[str, str] = {}
     common = {
         "fed_name": fed.settings.name,
         "ruleset_names": {rid: ruleset.name for rid, ruleset in rulesets.items()},
         "week_page": week_page,
         "page_name": page_name,
-        "run_weeks": set(week_numbers),
+        "run_weeks": run_weeks,
         "known": wrestlers,
         "title_names": title_names,
         "season_page": season_page,
-        "updated": {"iso": shown_updated.isoformat(), "text": f"{shown_updated.day} {shown_updated:%B %Y}", "built": updated is None},
+        "updated": league_dated,
         "feed": FEED,
         "calendar": CALENDAR,
     }
+    shared = _fingerprint(fed_fingerprint(fed), {k: v for k, v in common.items() if k not in _PER_PAGE and not callable(v)})
+    site = _SiteWriter(out, old, shared, {"sheets": sheet_cache, "headlines": headline_cache})
 
-    def page(path: str, template: str, **context) -> None:
+    def page(path: str, template: str, subject: bool = False, **context) -> None:
+        """One page. A subject page (a week, a wrestler, a closed season) is given its own
+        `known`, `run_weeks` and `updated` (what it links and shows, and when that last
+        changed) and is rendered only when its fingerprint changed; any other page is
+        rendered each time and its bytes are its fingerprint."""
         root = "../" * path.count("/")
-        pages[path] = render(env, f"site/{template}", root=root, **common, **context)
+        values = {**common, **context}
+        if subject:
+            values["known"] = {wid: wrestlers[wid] for wid in sorted(values.pop("refs")) if wid in wrestlers}
+            values["run_weeks"] = {w for w in values.pop("weeks_shown") if w in run_weeks}
+            moments = [m for m in values.pop("moments") if m]
+            if updated is None:  # an empty league: every page says when it was built
+                values["updated"] = league_dated
+            else:
+                values["updated"] = _dated(max(map(_moment, moments)) if moments else first_moment or updated, "page")
+            extra = values.pop("extra", None)
+            fingerprint = _fingerprint(shared, path, template, _digested({k: v for k, v in values.items() if not callable(v)}, digests), extra)
+            if not site.wanted(path, fingerprint):
+                return
+            late = values.pop("late", None)
+            if late is not None:
+                values.update(late())
+            site.write(path, render(env, f"site/{template}", root=root, **values), fingerprint)
+        else:
+            site.write(path, render(env, f"site/{template}", root=root, **values))
 
     matches_by_week: dict[int, list[dict]] = defaultdict(list)
     matches_of: dict[str, list[dict]] = defaultdict(list)
     for match in league.matches:
         match["sides_named"] = [{"id": s["wrestler_id"], "name": names.get(s["wrestler_id"], s["wrestler_id"]), "outcome": s["outcome"]} for s in match["sides"]]
-        match["headline"] = match["writeup"]["headline"] if match["writeup"] else _plain_headline(match)
+        match["headline"] = match["stored_headline"] if match["stored_headline"] is not None else _plain_headline(match)
         match.setdefault("for_title", None)
-        match["rating"] = stored_stars(read_summary(match.get("summary")).get("rating"))  # docs/ratings.md
+        match["html"] = None  # its writeup: read for its week's page only, when that is rendered
         matches_by_week[match["week"]].append(match)
         for side in match["sides"]:
             matches_of[side["wrestler_id"]].append(match)
+    # each match fingerprinted once: the pages that show it stand for it by its digest
+    digests = {id(match): "match:" + _fingerprint(match) for match in league.matches}
 
     title_changes = title_change_rows(db, names, title_names)
     latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
     deadlines = {d.week: d for d in card_deadlines(fed, names)}
     latest = league.weeks[-1] if league.weeks else None
-    page(
-        "index.html", "home.html.j2",
-        latest=latest,
-        latest_matches=matches_by_week.get(latest["week"], []) if latest else [],
-        latest_changes=_changes(league, latest["week"], names) + title_changes.get(latest["week"], []) if latest else [],
-        titles=titles,
-        weeks=league.weeks,
-        opened=[dict(w, deadline=_shown_deadline(deadlines.get(w["week"]))) for w in opened_weeks(fed, set(week_numbers))],
-    )
-    page("weeks/index.html", "weeks.html.j2", weeks=league.weeks, matches_by_week=matches_by_week)
-    for week in league.weeks:
-        number = week["week"]
+    with site:
         page(
-            week_page(number), "week.html.j2",
-            week=week,
-            # the fragment was rendered, escaped, by the run's own autoescaping templates
-            matches=[dict(m, html=Markup(m["writeup"]["html"]) if m["writeup"] else None) for m in matches_by_week.get(number, [])],
-            changes=_changes(league, number, names) + title_changes.get(number, []),
-            show=_show(matches_by_week.get(number, [])),
-            dice=_revealed(number, matches_by_week.get(number, [])),
-            previous=_neighbour(week_numbers, number, -1),
-            next=_neighbour(week_numbers, number, +1),
+            "index.html", "home.html.j2",
+            latest=latest,
+            latest_matches=matches_by_week.get(latest["week"], []) if latest else [],
+            latest_changes=_changes(league, latest["week"], names) + title_changes.get(latest["week"], []) if latest else [],
+            titles=titles,
+            weeks=league.weeks,
+            opened=[dict(w, deadline=_shown_deadline(deadlines.get(w["week"]))) for w in opened_weeks(fed, run_weeks)],
         )
-    reigns_of: dict[str, list[dict]] = defaultdict(list)
-    for title in titles:
-        for reign in title["reigns"]:
-            reigns_of[reign["wrestler_id"]].append(dict(reign, title_id=title["id"], title_name=title["name"]))
-    teams_of: dict[str, list[str]] = defaultdict(list)
-    for wid, wrestler in wrestlers.items():
-        for member in wrestler["members"]:
-            teams_of[member].append(wid)
-    for wid, wrestler in wrestlers.items():
-        history = []
-        for match in matches_of.get(wid, []):
-            side = next(s for s in match["sides_named"] if s["id"] == wid)
-            history.append({"match": match, "outcome": side["outcome"], "opponents": [s for s in match["sides_named"] if s["id"] != wid]})
-        states = league.states.get(wid, [])
-        start = sheets[wid]["start"] if wid in sheets else None
-        # the league changes: his states, and every title he won, lost or was given or stripped of
-        held = [{"week": week, "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
-                 "reason": c["reason"] if c["id"] == wid else c["lost_reason"]} for week, rows in title_changes.items() for c in rows if wid in (c["id"], c["lost"])]
-        # and what a season's close reset (its carry-over), after the season's last week
-        held += [{"week": a["last_week"], "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
-                  "reason": f"{a['name']} closed: {c['reason'].removeprefix('new season: ')}"} for a in archives for c in a["carry_over"]["changes"] if c["wrestler_id"] == wid]
-        state_changes = sorted([*states, *held], key=lambda r: r["week"])
-        page(
-            f"wrestlers/{page_name(wid)}.html", "wrestler.html.j2",
-            wrestler=wrestler,
-            record=wrestler_record(history),
-            history=history,
-            states=state_changes,
-            current={**(start or {}), **latest_states[wid]} if wid in latest_states else states[-1] if states else start or {},
-            chart=state_chart(wrestler["name"], charts.get(wrestler["ruleset"]), start, states, week_numbers),
-            reigns=sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"])),
-            members=[{"id": m, "name": names.get(m, m)} for m in wrestler["members"]],
-            teams=[{"id": t, "name": names[t]} for t in teams_of.get(wid, [])],
-        )
-    by_ruleset: dict[str, list[dict]] = defaultdict(list)
-    for wrestler in wrestlers.values():
-        by_ruleset[wrestler["ruleset"]].append(wrestler)
-    page("wrestlers/index.html", "wrestlers.html.j2", by_ruleset=dict(sorted(by_ruleset.items(), key=lambda i: (ruleset_order(i[0]), i[0]))))
-    page("standings.html", "standings.html.j2", standings=standings, seasons_closed=bool(archives))
-    page("titles/index.html", "titles.html.j2", titles=titles)
-    for title in titles:
-        page(f"titles/{page_name(title['id'])}.html", "title.html.j2", title=title)
-    page("records.html", "records.html.j2", book=record_book(fed, db), hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
-    page("seasons/index.html", "seasons.html.j2", archives=archives, in_play=in_play)
-    for archive in archives:
-        page(season_page(archive["season"]), "season.html.j2", season=archive, closed=True, categories=CATEGORIES, headings=HEADINGS)
-    if archives:  # the season in play, live; before any close it is all the league has (standings.html, records.html)
-        page(season_page(in_play["season"]), "season.html.j2", season=in_play, closed=False, categories=CATEGORIES, headings=HEADINGS)
-    first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
-    entries = feed_entries(league, matches_by_week, names, title_changes, archives, league.changes, first_runs)
-    page("news.html", "news.html.j2", entries=newest_last(entries)[::-1],
-         deadlines=[d for week, d in sorted(deadlines.items()) if week not in set(week_numbers)])
+        page("weeks/index.html", "weeks.html.j2", weeks=league.weeks, matches_by_week=matches_by_week)
+        for week in league.weeks:
+            number = week["week"]
+            shown = matches_by_week.get(number, [])
+            changes = _changes(league, number, names) + title_changes.get(number, [])
 
-    stylesheet = render(env, "site/style.css.j2")
-    feed = atom_feed(fed, entries, shown_updated).decode("utf-8")
-    calendar = deadline_calendar(fed, list(deadlines.values()), shown_updated).decode("utf-8")
-    with StagedDir(out) as stage:
-        for path, html in pages.items():
-            stage.write(path, html)
-        stage.write(FEED, feed)
-        stage.write(CALENDAR, calendar)
-        stage.write("style.css", stylesheet)
-        stage.write(SITE_MARKER, "Built by `fedtool site`; the whole folder is replaced at each build.\n")
-        stage.swap()
-    return SiteReport(out, sorted(pages), len(league.weeks), len(wrestlers), len(titles))
+            def writeups(number=number, shown=shown) -> dict:
+                # the fragment was rendered, escaped, by the run's own autoescaping templates
+                stored = week_writeups(db, number)
+                return {"matches": [dict(m, html=Markup(stored[m["id"]]["html"]) if m["id"] in stored else None) for m in shown]}
+
+            page(
+                week_page(number), "week.html.j2", subject=True,
+                week=week,
+                matches=shown,
+                changes=changes,
+                show=_show(shown),
+                dice=_revealed(number, shown),
+                previous=_neighbour(week_numbers, number, -1),
+                next=_neighbour(week_numbers, number, +1),
+                refs={s["id"] for m in shown for s in m["sides_named"]} | {c["id"] for c in changes},
+                weeks_shown={number, *(w for w in (_neighbour(week_numbers, number, -1), _neighbour(week_numbers, number, +1)) if w is not None)},
+                moments=[week["ran_at"], *(c["at"] for c in title_changes.get(number, []))],
+                extra=runs.get(number),  # the writeups are the week's run's: a rerun makes new ones
+                late=writeups,
+            )
+        reigns_of: dict[str, list[dict]] = defaultdict(list)
+        for title in titles:
+            for reign in title["reigns"]:
+                reigns_of[reign["wrestler_id"]].append(dict(reign, title_id=title["id"], title_name=title["name"]))
+        teams_of: dict[str, list[str]] = defaultdict(list)
+        for wid, wrestler in wrestlers.items():
+            for member in wrestler["members"]:
+                teams_of[member].append(wid)
+        for wid, wrestler in wrestlers.items():
+            history = []
+            for match in matches_of.get(wid, []):
+                side = next(s for s in match["sides_named"] if s["id"] == wid)
+                history.append({"match": match, "outcome": side["outcome"], "opponents": [s for s in match["sides_named"] if s["id"] != wid]})
+            states = league.states.get(wid, [])
+            start = sheets[wid]["start"] if wid in sheets else None
+            # the league changes: his states, and every title he won, lost or was given or stripped of
+            mine = [(week, c) for week, rows in title_changes.items() for c in rows if wid in (c["id"], c["lost"])]
+            held = [{"week": week, "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
+                     "reason": c["reason"] if c["id"] == wid else c["lost_reason"]} for week, c in mine]
+            # and what a season's close reset (its carry-over), after the season's last week
+            carried = [(a, c) for a in archives for c in a["carry_over"]["changes"] if c["wrestler_id"] == wid]
+            held += [{"week": a["last_week"], "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
+                      "reason": f"{a['name']} closed: {c['reason'].removeprefix('new season: ')}"} for a, c in carried]
+            state_changes = sorted([*states, *held], key=lambda r: r["week"])
+            reigns = sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"]))
+            members = [{"id": m, "name": names.get(m, m)} for m in wrestler["members"]]
+            teams = [{"id": t, "name": names[t]} for t in teams_of.get(wid, [])]
+            # his chart runs to the last week he wrestled or changed in, so his page is the same until he does again
+            active = {h["match"]["week"] for h in history} | {s["week"] for s in state_changes}
+            reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
+            champion = latest is not None and any(r["lost_week"] is None for r in reigns)  # a reign's length grows each week
+            chart_weeks = [w for w in week_numbers if w <= max(active, default=0)]
+            page(
+                f"wrestlers/{page_name(wid)}.html", "wrestler.html.j2", subject=True,
+                wrestler=wrestler,
+                record=wrestler_record(history),
+                history=history,
+                states=state_changes,
+                current={**(start or {}), **latest_states[wid]} if wid in latest_states else states[-1] if states else start or {},
+                extra=[charts.get(wrestler["ruleset"]), start, chart_weeks],  # what the chart is drawn from, with his states
+                late=lambda name=wrestler["name"], charted=charts.get(wrestler["ruleset"]), start=start, states=states, weeks=chart_weeks:
+                    {"chart": state_chart(name, charted, start, states, weeks)},
+                reigns=reigns,
+                members=members,
+                teams=teams,
+                refs={wid, *(o["id"] for h in history for o in h["opponents"]), *(m["id"] for m in members), *(t["id"] for t in teams)},
+                weeks_shown=active | reign_weeks,
+                moments=[*(ran_at.get(w) for w in active | reign_weeks), *(c["at"] for _, c in mine), *(a["closed_at"] for a, _ in carried),
+                         latest["ran_at"] if champion else None],
+            )
+        by_ruleset: dict[str, list[dict]] = defaultdict(list)
+        for wrestler in wrestlers.values():
+            by_ruleset[wrestler["ruleset"]].append(wrestler)
+        page("wrestlers/index.html", "wrestlers.html.j2", by_ruleset=dict(sorted(by_ruleset.items(), key=lambda i: (ruleset_order(i[0]), i[0]))))
+        page("standings.html", "standings.html.j2", standings=standings, seasons_closed=bool(archives))
+        page("titles/index.html", "titles.html.j2", titles=titles)
+        for title in titles:
+            page(f"titles/{page_name(title['id'])}.html", "title.html.j2", title=title)
+        page("records.html", "records.html.j2", book=record_book(fed, db), hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
+        page("seasons/index.html", "seasons.html.j2", archives=archives, in_play=in_play)
+        for archive in archives:
+            page(season_page(archive["season"]), "season.html.j2", subject=True, season=archive, closed=True, categories=CATEGORIES, headings=HEADINGS,
+                 refs=_ids_in(archive, wrestlers), weeks_shown={w for w in run_weeks if w <= archive["last_week"]}, moments=[archive["closed_at"]])
+        if archives:  # the season in play, live; before any close it is all the league has (standings.html, records.html)
+            page(season_page(in_play["season"]), "season.html.j2", season=in_play, closed=False, categories=CATEGORIES, headings=HEADINGS)
+        first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
+        entries = feed_entries(league, matches_by_week, names, title_changes, archives, league.changes, first_runs)
+        page("news.html", "news.html.j2", entries=newest_last(entries)[::-1],
+             deadlines=[d for week, d in sorted(deadlines.items()) if week not in run_weeks])
+        site.write("style.css", render(env, "site/style.css.j2"))
+        site.write(FEED, atom_feed(fed, entries, shown_updated).decode("utf-8"))
+        site.write(CALENDAR, deadline_calendar(fed, list(deadlines.values()), shown_updated).decode("utf-8"))
+    return SiteReport(out, sorted(p for p in site.pages if p.endswith(".html")), len(league.weeks), len(wrestlers), len(titles),
+                      written=sorted(site.written), removed=sorted(site.removed), full=site.full)
+
+
+# ---------------------------------------------------------------- writing: the manifest, whole files
+
+MANIFEST_FORMAT = 1
+_PER_PAGE = ("known", "run_weeks", "updated")  # what a subject page is given of its own
+
+
+def _fingerprint(*parts) -> str:
+    text = json.dumps(parts, sort_keys=True, default=_plain, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _digested(value, digests: dict[int, str]):
+    """`value` with each match (by identity) put as its digest, for a page's fingerprint."""
+    if isinstance(value, dict):
+        found = digests.get(id(value))
+        return found if found is not None else {k: _digested(v, digests) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_digested(v, digests) for v in value]
+    return value
+
+
+def _plain(value):
+    """A value json does not know, for a fingerprint: sets sorted, everything else as its text."""
+    if isinstance(value, (set, frozenset)):
+        return sorted(value, key=repr)
+    if isinstance(value, FeedEntry):
+        return [value.path, value.title, value.updated, value.published, value.html]
+    return f"{type(value).__name__}:{value}"
+
+
+def fed_fingerprint(fed: Fed) -> str:
+    """What every page depends on besides the league: fedtool's version and code (`_code_stamp`),
+    the site's templates (fedtool's and the fed's own), the fed's settings."""
+    digest = hashlib.sha256(_code_stamp().encode())
+    here = Path(__file__).resolve().parent
+    files = sorted((here.parent / "templates" / "site").rglob("*"))
+    if fed.templates.is_dir():
+        files += sorted(p for p in fed.templates.rglob("*") if "site" in p.relative_to(fed.templates).parts[:1])
+    files.append(fed.root / "rosters" / "fed.yaml")
+    for path in files:
+        if path.is_file():
+            digest.update(f"{path.name}\0{path.stat().st_size}\0".encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def read_manifest(out: Path) -> dict | None:
+    """The manifest of the site in `out`: {"shared": fingerprint, "pages": {path: fingerprint}}; None when there is none
+    (no site, a site built before manifests, a damaged one): the build is then a full one."""
+    try:
+        manifest = json.loads((out / SITE_MARKER).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(manifest, dict) or manifest.get("format") != MANIFEST_FORMAT or not isinstance(manifest.get("pages"), dict):
+        return None
+    return manifest
+
+
+def _manifest_text(shared: str, pages: dict[str, str], caches: dict | None = None) -> str:
+    """The manifest: each page's fingerprint, and what the next build may take from this one
+    rather than read again (the roster sheets, each run week's headlines)."""
+    return json.dumps({"note": "Built by `fedtool site`: what each page shows, fingerprinted; `fedtool site --full` rebuilds the folder whole.",
+                       "format": MANIFEST_FORMAT, "shared": shared, "pages": dict(sorted(pages.items())), **(caches or {})},
+                      indent=0, sort_keys=True) + "\n"
+
+
+class _SiteWriter:
+    """Where the pages go: a whole new folder swapped in (a full build), or the changed files
+    renamed over the old ones (an incremental build). Nothing in `out` changes until every
+    page has rendered: a template error leaves the old site as it was."""
+
+    def __init__(self, out: Path, old: dict | None, shared: str, caches: dict):
+        self.out = out
+        self.shared = shared
+        self.caches = caches
+        self.old = old
+        self.full = old is None
+        self.pages: dict[str, str] = {}  # path -> fingerprint, every page of the new site
+        self.written: list[str] = []
+        self.removed: list[str] = []
+
+    def __enter__(self) -> "_SiteWriter":
+        if self.full:
+            self.stage = StagedDir(self.out).__enter__()
+            self.path = self.stage.path
+        else:
+            settle(self.out)  # a killed full build's leftovers
+            self.path = Path(tempfile.mkdtemp(prefix=f".{self.out.name}{NEW}", dir=self.out.parent))
+        return self
+
+    def wanted(self, path: str, fingerprint: str) -> bool:
+        """Whether a subject page needs rendering; if not, it is kept as it is."""
+        if self.full or self.old["pages"].get(path) != fingerprint or not (self.out / path).is_file():
+            return True
+        self.pages[path] = fingerprint
+        return False
+
+    def write(self, path: str, text: str, fingerprint: str | None = None) -> None:
+        data = text.encode("utf-8")
+        fingerprint = fingerprint or hashlib.sha256(data).hexdigest()
+        self.pages[path] = fingerprint
+        if not self.full and self.old["pages"].get(path) == fingerprint and (self.out / path).is_file():
+            return  # a league-wide page that came out the same
+        target = self.path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+        self.written.append(path)
+
+    def __exit__(self, exc_type, exc, tb) -> None:
+        if self.full:
+            if exc_type is None:
+                self.stage.write(SITE_MARKER, _manifest_text(self.shared, self.pages, self.caches))
+                self.stage.swap()
+            self.stage.__exit__(exc_type, exc, tb)
+            return
+        try:
+            if exc_type is None:
+                self._commit()
+        finally:
+            shutil.rmtree(self.path, ignore_errors=True)
+
+    def _commit(self) -> None:
+        gone = [p for p in self.old["pages"] if p not in self.pages]
+        if not self.written and not gone and self.old.get("shared") == self.shared and all(self.old.get(k) == v for k, v in self.caches.items()):
+            return
+        # first the manifest without the pages about to change: a crash from here on leaves
+        # them to be rebuilt; then each page renamed over the old; the manifest last
+        kept = {p: f for p, f in self.old["pages"].items() if p in self.pages and p not in self.written}
+        atomic_write(self.out / SITE_MARKER, _manifest_text(self.shared, kept))
+        mode = 0o666 & ~umask()
+        for path in self.written:
+            target = self.out / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.chmod(self.path / path, mode)
+            os.replace(self.path / path, target)
+        for path in gone:
+            (self.out / path).unlink(missing_ok=True)
+            self.removed.append(path)
+        for folder in sorted({(self.out / p).parent for p in gone}, reverse=True):
+            if folder != self.out and folder.is_dir() and not any(folder.iterdir()):
+                folder.rmdir()
+        atomic_write(self.out / SITE_MARKER, _manifest_text(self.shared, self.pages, self.caches))
+
+
+def _dated(moment: datetime.datetime, kind: str) -> dict:
+    """A page's footer date: `kind` "league" (the league last changed), "page" (what this page shows last changed) or "built" (an empty league)."""
+    moment = moment.astimezone(datetime.timezone.utc) if isinstance(moment, datetime.datetime) else moment
+    return {"iso": moment.isoformat(), "text": f"{moment.day} {moment:%B %Y}", "built": kind == "built", "page": kind == "page"}
+
+
+def _first_moment(weeks: list[dict]) -> datetime.datetime | None:
+    """When the league began: its earliest run week's run (a page showing nothing yet dates from it)."""
+    moments = [_moment(w["ran_at"]) for w in weeks if w.get("ran_at")]
+    return min(moments) if moments else None
+
+
+def _ids_in(value, ids) -> set[str]:
+    """The ids (of `ids`) that a season's archive names anywhere."""
+    text = json.dumps(value, default=str)
+    return {i for i in ids if json.dumps(i) in text}
+
+
+def _week_runs(db) -> dict[int, list]:
+    """Each week's latest run (its number and time): a week page's writeups are that run's."""
+    if not db["week_runs"].exists():
+        return {}
+    return {week: [run, at] for week, run, at in db.execute("SELECT week, MAX(run), MAX(ran_at) FROM week_runs GROUP BY week").fetchall()}
 
 
 def day(value) -> str:
@@ -412,7 +746,7 @@ def league_updated(db) -> datetime.datetime | None:
 def title_change_rows(db, names: dict[str, str], title_names: dict[str, str]) -> dict[int, list[dict]]:
     """Each week's title changes, for its "League changes": titles won (by the run's title
     matches) and the fedhead's awards and vacates made after it. Each {"id": the wrestler,
-    "name", "reason", "lost": who lost it or None, "lost_reason"}."""
+    "name", "reason", "lost": who lost it or None, "lost_reason", "at": when a ruling was made, None for the run's}."""
     out: dict[int, list[dict]] = defaultdict(list)
     if not db["title_matches"].exists():
         return out
@@ -422,14 +756,14 @@ def title_change_rows(db, names: dict[str, str], title_names: dict[str, str]) ->
         title = title_names.get(title_id, title_id)
         out[week].append({"id": winner, "name": names.get(winner, winner), "lost": before,
                           "reason": f"wins the {title} by {method}" + (f" from {names.get(before, before)}" if before else ""),
-                          "lost_reason": f"loses the {title} to {names.get(winner, winner)} by {method}"})
-    for week, title_id, action, wid, why in db.execute("SELECT after_week, title_id, action, wrestler_id, reason FROM title_rulings ORDER BY id").fetchall():
+                          "lost_reason": f"loses the {title} to {names.get(winner, winner)} by {method}", "at": None})
+    for week, title_id, action, wid, why, at in db.execute("SELECT after_week, title_id, action, wrestler_id, reason, made_at FROM title_rulings ORDER BY id").fetchall():
         title = title_names.get(title_id, title_id)
         said = f" ({why})" if why else ""
         if action == "awarded":
-            out[week].append({"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"awarded the {title} by the fedhead{said}", "lost_reason": ""})
+            out[week].append({"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"awarded the {title} by the fedhead{said}", "lost_reason": "", "at": at})
         else:
-            out[week].append({"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"the {title} is vacated by the fedhead{said}", "lost_reason": ""})
+            out[week].append({"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"the {title} is vacated by the fedhead{said}", "lost_reason": "", "at": at})
     return out
 
 

@@ -1,0 +1,245 @@
+"""`fedtool site` rebuilds only what changed (issue 18 item 5), and says the same as a full build.
+
+The demo fed is played week by week, with every kind of change the site shows in between
+(weeks run two at once, title rulings, a roster added and renamed, a season closed and
+reopened, a rerun whose writeups alone change, a fed template and a setting changed and
+put back). After each, the site in outbox/site/ is built incrementally and compared, file
+for file and byte for byte (its manifest included), with a clean full build of the same
+league in a folder of its own. The incremental builds must also have left alone what did
+not change: an old week's page, a wrestler who did not wrestle.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from fedtool.fed.settings import Fed
+from fedtool.league import records
+from fedtool.league.backup import list_snapshots
+from fedtool.site import build as site_build
+from fedtool.site.build import SITE_MARKER, build_site, read_manifest
+from golden import demo_copy
+
+FACEMAT_WRITEUP = Path(site_build.__file__).resolve().parent.parent / "rulesets/facemat/templates/match.html.j2"
+
+
+def tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+class Season:
+    """The demo fed, its site built incrementally after each step and checked against a full build."""
+
+    def __init__(self, fed: Path, tmp: Path, fedtool):
+        self.fed, self.tmp, self.fedtool, self.builds = fed, tmp, fedtool, 0
+
+    def do(self, *args) -> None:
+        result = self.fedtool(*args, "--fed", self.fed)
+        assert result.exit_code == 0, (args, result.output, result.stderr)
+
+    def site(self):
+        """Build incrementally; check it against a full build; return the incremental build's report."""
+        report = build_site(Fed.load(self.fed))
+        self.builds += 1
+        clean = self.tmp / f"full-{self.builds}"
+        full = build_site(Fed.load(self.fed), clean, full=True)
+        assert full.full and set(full.written) == set(tree(clean)) - {SITE_MARKER}
+        incremental, expected = tree(self.fed / "outbox/site"), tree(clean)
+        assert sorted(incremental) == sorted(expected)
+        different = [name for name in expected if incremental[name] != expected[name]]
+        assert different == [], different
+        return report
+
+
+@pytest.fixture
+def season(tmp_path, fedtool) -> Season:
+    return Season(demo_copy(tmp_path / "fed"), tmp_path, fedtool)
+
+
+def test_an_incremental_site_is_the_full_build_after_every_kind_of_change(season, monkeypatch):
+    fed = season.fed
+    with monkeypatch.context() as fixed:
+        fixed.setenv("SOURCE_DATE_EPOCH", "1795000000")  # no league yet: every page says when it was built
+        first = season.site()
+    assert first.full and "index.html" in first.written
+
+    season.do("run", "1")
+    report = season.site()
+    assert not report.full and "weeks/week-01.html" in report.written
+
+    season.do("run", "2")
+    season.do("run", "3")  # two weeks at once
+    report = season.site()
+    assert {"weeks/week-02.html", "weeks/week-03.html"} <= set(report.written)
+    assert "weeks/week-01.html" in report.written  # its page now links week 2 as the next
+    week1 = (fed / "outbox/site/weeks/week-01.html").stat()
+
+    season.do("title", "vacate", "hardcore", "--reason", "stripped for <no-shows>")
+    report = season.site()
+    assert "weeks/week-03.html" in report.written and "wrestlers/victor-vane.html" in report.written  # the ruling is told after week 3
+    assert "weeks/week-02.html" not in report.written
+    season.do("title", "award", "hardcore", "rocky-ridge", "--reason", "a tournament")
+    season.site()
+
+    season.do("run", "4")
+    report = season.site()
+    # week 4's page is new and week 3's gets its "next" link; weeks 1 and 2 stay as they are
+    assert {"weeks/week-03.html", "weeks/week-04.html"} <= set(report.written)
+    assert not {"weeks/week-01.html", "weeks/week-02.html"} & set(report.written)
+    week1_after = (fed / "outbox/site/weeks/week-01.html").stat()
+    assert (week1_after.st_ino, week1_after.st_mtime_ns) == (week1.st_ino, week1.st_mtime_ns)
+    db = sqlite_utils.Database(fed / "fed.db")
+    idle = [wid for wid in Fed.load(fed).roster_files
+            if not db.execute("SELECT 1 FROM match_sides s JOIN matches m ON m.id = s.match_id WHERE s.wrestler_id = ? AND m.week >= 3", [wid]).fetchall()
+            and not db.execute("SELECT 1 FROM wrestler_states WHERE wrestler_id = ? AND week >= 3", [wid]).fetchall()
+            and not db.execute("SELECT 1 FROM title_rulings WHERE wrestler_id = ?", [wid]).fetchall()]
+    # a champion's page changes every week (his reign's length); everyone else's only when he wrestles or changes
+    champions = {r["wrestler_id"] for t in records.titles(Fed.load(fed), db) for r in t["reigns"] if r["lost_week"] is None}
+    assert {f"wrestlers/{w}.html" for w in champions} <= set(report.written)
+    idle = [wid for wid in idle if wid not in champions]
+    assert "brother-bob" in idle and len(idle) >= 8
+    fought = {s["wrestler_id"] for s in db.query("SELECT s.wrestler_id FROM match_sides s JOIN matches m ON m.id = s.match_id WHERE m.week = 4")}
+    assert {f"wrestlers/{w}.html" for w in fought} <= set(report.written)
+    assert {f"wrestlers/{w}.html" for w in idle} & set(report.written) == set()
+
+    season.do("run", "5")
+    season.site()
+    season.do("roster", "add", "new-kid", "--ruleset", "matchmatch", "--name", "The <New> Kid",
+              "--owner-name", "Kid's Player", "--owner-email", "kid@players.example")
+    report = season.site()
+    assert "wrestlers/new-kid.html" in report.written
+    sheet = fed / "rosters/brother-bob.yaml"
+    sheet.write_text(sheet.read_text(encoding="utf-8").replace("name: Brother Bob", "name: Brother Robert", 1), encoding="utf-8")
+    report = season.site()  # the standings read the sheet's name; his page keeps the league's (as a full build does)
+    assert "standings.html" in report.written
+
+    season.do("season", "close")
+    season.site()
+    season.do("season", "reopen")
+    # a rerun whose writeups alone change: the fed's own writeup template for Face to the Mat
+    (fed / "templates/facemat").mkdir(parents=True, exist_ok=True)
+    (fed / "templates/facemat/match.html.j2").write_text('<p class="told-again">Told again.</p>\n' + FACEMAT_WRITEUP.read_text(encoding="utf-8"), encoding="utf-8")
+    season.do("run", "5", "--rerun")
+    report = season.site()
+    assert "weeks/week-05.html" in report.written and "weeks/week-02.html" not in report.written
+    assert "Told again." in (fed / "outbox/site/weeks/week-05.html").read_text(encoding="utf-8")
+
+    # the fed's own site template, then a setting, each changed and put back
+    (fed / "templates/site").mkdir(parents=True, exist_ok=True)
+    (fed / "templates/site/wrestler.html.j2").write_text(
+        '{% extends "default:site/wrestler.html.j2" %}{% block main %}<p class="ours">Our own</p>{{ super() }}{% endblock %}', encoding="utf-8")
+    report = season.site()
+    assert "wrestlers/brother-bob.html" in report.written
+    assert '<p class="ours">Our own</p>' in (fed / "outbox/site/wrestlers/brother-bob.html").read_text(encoding="utf-8")
+    (fed / "templates/site/wrestler.html.j2").unlink()
+    season.site()
+    settings = fed / "rosters/fed.yaml"
+    text = settings.read_text(encoding="utf-8")
+    settings.write_text(text.replace("name: Delta Championship Wrestling", "name: Delta & Co. Wrestling", 1), encoding="utf-8")
+    report = season.site()
+    assert "weeks/week-01.html" in report.written  # every page names the fed
+    settings.write_text(text, encoding="utf-8")
+    season.site()
+
+    # and nothing changed: nothing written
+    report = season.site()
+    assert report.written == [] and report.removed == []
+
+
+def test_a_page_whose_subject_is_gone_is_removed(season):
+    season.do("run", "1")
+    season.do("run", "2")
+    season.site()
+    stray = read_manifest(season.fed / "outbox/site")
+    assert "weeks/week-02.html" in stray["pages"]
+    before_week_2 = next(s.name for s in list_snapshots(Fed.load(season.fed)) if "before-week-02" in s.name)
+    season.do("restore", before_week_2)  # the league as it was before week 2's run
+    report = season.site()
+    assert report.removed == ["weeks/week-02.html"]
+    assert not (season.fed / "outbox/site/weeks/week-02.html").exists()
+
+
+def test_a_build_killed_while_it_replaces_pages_leaves_whole_pages_and_the_next_build_mends_it(season, monkeypatch):
+    """Each page is written beside the site and renamed over the old one; the manifest goes
+    first without the pages about to change, and last with them: killed half way, every
+    page is the old one or the new one, and the next build finishes the job."""
+    season.do("run", "1")
+    season.site()
+    before = tree(season.fed / "outbox/site")
+    season.do("run", "2")
+    replace, done = os.replace, []
+
+    def killed(source, target):
+        if len(done) == 5:
+            raise KeyboardInterrupt("killed")
+        done.append(target)
+        replace(source, target)
+
+    monkeypatch.setattr(site_build.os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        build_site(Fed.load(season.fed))
+    monkeypatch.setattr(site_build.os, "replace", replace)
+    halfway = tree(season.fed / "outbox/site")
+    full = season.tmp / "after"
+    build_site(Fed.load(season.fed), full, full=True)
+    after = tree(full)
+    changed = {Path(t).relative_to(season.fed / "outbox/site").as_posix() for t in done}
+    assert len(changed) == 5
+    for name, data in halfway.items():
+        if name != SITE_MARKER:
+            assert data == (after[name] if name in changed else before[name]), name
+    # no staging folder left beside the site, and the manifest names none of the pages replaced
+    assert [p.name for p in (season.fed / "outbox").iterdir() if p.name.startswith(".site")] == []
+    assert not changed & set(read_manifest(season.fed / "outbox/site")["pages"])
+    season.site()
+
+
+def test_full_rebuilds_the_folder_whole_and_a_site_without_a_manifest_is_rebuilt_whole(season, fedtool):
+    season.do("run", "1")
+    season.site()
+    site = season.fed / "outbox/site"
+    (site / "weeks/week-01.html").write_text("edited by hand", encoding="utf-8")
+    assert build_site(Fed.load(season.fed)).written == []  # an incremental build trusts the manifest
+    result = fedtool("site", "--full", "--fed", season.fed)
+    assert result.exit_code == 0, result.output
+    assert "edited by hand" not in (site / "weeks/week-01.html").read_text(encoding="utf-8")
+    (site / SITE_MARKER).write_text("Built by `fedtool site`; the whole folder is replaced at each build.\n", encoding="utf-8")  # before manifests
+    (site / "stray.html").write_text("left by an old build", encoding="utf-8")
+    report = season.site()
+    assert report.full and not (site / "stray.html").exists()
+
+
+def test_a_missing_page_is_written_again(season):
+    season.do("run", "1")
+    season.site()
+    (season.fed / "outbox/site/wrestlers/brother-bob.html").unlink()
+    report = season.site()
+    assert report.written == ["wrestlers/brother-bob.html"]
+
+
+def test_the_site_reads_a_weeks_writeups_only_when_it_renders_its_page(season, monkeypatch):
+    season.do("run", "1")
+    season.do("run", "2")
+    season.site()
+    season.do("run", "3")
+    read = []
+    original = site_build.week_writeups
+    monkeypatch.setattr(site_build, "week_writeups", lambda db, week: read.append(week) or original(db, week))
+    build_site(Fed.load(season.fed))
+    # week 3's (its headlines, its page) and week 2's (its page gains a "next" link); never week 1's
+    assert sorted(set(read)) == [2, 3] and read.count(2) == 1
+
+
+def test_the_league_reads_writeups_in_one_place():
+    """The site reads writeups only through `league.db.week_writeups` (the league may keep
+    them packed): one definition of it, whichever branch brought it."""
+    import inspect
+
+    from fedtool.league import db as league_db
+
+    assert inspect.getsource(league_db).count("def week_writeups(") == 1
+    assert "match_writeups" not in inspect.getsource(site_build)
