@@ -92,7 +92,7 @@ def reads(fed: Path, db: Database) -> dict:
     return {
         "results": {week: week_results(db, week, titles) for week in WEEKS},
         "history": {wid: records.history(the_fed, db, wid) for wid in WRESTLERS},
-        "site": [(m["id"], m["writeup"], read_summary(m["summary"])) for m in league.matches],
+        "site": [(m["id"], read_summary(m["summary"])) for m in league.matches],  # writeups: the match_writeups rows, compared below
         "standings": json.dumps(records.standings(the_fed, db), default=str) if hasattr(records, "standings") else None,
     }
 

@@ -710,17 +710,6 @@ def week_rounds(db: Database, week: int) -> list[dict]:
     return [{"match_id": r[0], "round": r[1], "week": week, **dict(zip(ROUND_COLUMNS[2:], r[2:]))} for r in unpack(row[0] if row else None, [])]
 
 
-def week_writeups(db: Database, week: int | None = None) -> dict[str, dict]:
-    """Each match's writeup as the run rendered it (m008), by match id, in the order
-    recorded: {"match_id", "week", "headline", "markdown", "html"}; every run week's, or one
-    week's (the site reads them a week at a time)."""
-    if not db["match_writeups"].exists():
-        return {}
-    where, params = ("WHERE week = ?", [week]) if week is not None else ("", [])
-    return {row[0]: dict(zip(("match_id", "week", "headline", "markdown", "html"), row))
-            for row in db.execute(f"SELECT match_id, week, headline, markdown, html FROM match_writeups {where} ORDER BY rowid", params).fetchall()}
-
-
 def record_writeups(db: Database, week: int, writeups: dict[str, dict]) -> None:
     """Store each match's rendered writeup (m008), keyed like `matches.id`. The caller holds the transaction."""
     if writeups:  # m017: the week's writeups packed in one row (`week_writeups`, the `match_writeups` view)
