@@ -537,7 +537,8 @@ class Policy:
 
     @staticmethod
     def key(play) -> str:
-        return f"{play.card.id}:{play.action}" if play.card.action == "wild" else play.card.id
+        """How a play is ranked: its card's id (`id:action` for Beastin'), made once with the Play."""
+        return play.key
 
     @staticmethod
     def _held(scrap, i, card, plan: Compiled) -> bool:
@@ -566,15 +567,14 @@ class Policy:
         asked = self._asked
         if state is None and options is asked[0] and asked[1] is scrap and asked[2] == scrap.turn and asked[3] == len(scrap.deck) and asked[4] == i:
             return asked[5]  # asked again at the same moment (whether to draw, then what to play)
-        keys = [p.card.id if p.card.action != "wild" else f"{p.card.id}:{p.action}" for p in options]
         if state is not None or self.conditional:
-            plan = self.plan(state or State(scrap, i), set(keys) if self.conditional else None)
+            plan = self.plan(state or State(scrap, i), {p.key for p in options} if self.conditional else None)
         else:
-            plan = self._plain(scrap.positions[i])
+            plan = self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i])
         best = best_n = None
         rank = plan.rank
-        for p, k in zip(options, keys):
-            found = rank.get(k)
+        for p in options:
+            found = rank.get(p.key)
             if found is None:
                 continue
             n, gate = found
@@ -595,7 +595,7 @@ class Policy:
         ending = threat in ENDING
         best, best_n = None, None
         for o in options:
-            k = self.key(o)
+            k = o.key
             if (allowed is not None and k not in allowed) or k in plan.forbidden:
                 continue
             n = rank.get(k)
