@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,11 @@ class Card:
 
     def __repr__(self) -> str:
         return f"<{self.id}>"
+
+    @cached_property
+    def own(self) -> Play:
+        """This card played as itself (`as_(its action)`), kept as an attribute: the hot path's."""
+        return self.as_(self.action)
 
     def as_(self, action: str) -> Play:
         """This card played as `action` (its own, or what Beastin' stands for): one Play made

@@ -85,8 +85,8 @@ class ScrapResult:
 
 class Hand(list):
     """A wrestler's hand, in the order the cards came to it, indexed by action: `by[action]`
-    holds the cards of that action in hand order, so a turn's options are read off the index
-    instead of scanning the hand for each kind of play. The engine adds and takes cards with
+    holds the cards of that action in hand order, each as the Play of itself (`card.own`), so a
+    turn's options are read off the index instead of scanning the hand for each kind of play. The engine adds and takes cards with
     `list`'s own methods and the index together (`Scrap.draw`, `Scrap._spend`); the list's
     methods below keep the index too, for anyone else who edits a hand (tests set hands up)."""
 
@@ -99,7 +99,7 @@ class Hand(list):
     def _index(self) -> None:
         by: dict = defaultdict(list)
         for card in self:
-            by[card.action].append(card)
+            by[card.action].append(card.own)
         self.by = by
 
     def _edited(name):  # noqa: N805 - makes the methods below
@@ -128,7 +128,7 @@ class Hand(list):
 
 def _in_hand_order(hand: list, actions: tuple) -> list:
     """The plays of the cards of these actions, each as its own action, in hand order."""
-    return [c.as_(c.action) for c in hand if c.action in actions]
+    return [c.own for c in hand if c.action in actions]
 
 
 class Scrap:
@@ -214,10 +214,32 @@ class Scrap:
         card = deck.pop(0)
         hand = self._hands[i]
         list.append(hand, card)
-        hand.by[card.action].append(card)
+        hand.by[card.action].append(card.own)
         if self.record:
             self.log(i, "draw", card.id, text=why)
         return card
+
+    def deal(self) -> None:
+        """1.2: "Each wrestler is dealt 9 cards", one at a time from the top, first-listed first.
+        Taken in two slices (the draws' events logged in the same order when recording); one
+        `draw` at a time where a subclass watches the draws."""
+        deck = self.deck
+        if type(self).draw is not Scrap.draw or len(deck) < 18:
+            for _ in range(9):
+                for i in (0, 1):
+                    self.draw(i, "dealt")
+            return
+        for i in (0, 1):
+            hand = self._hands[i]
+            cards = deck[i:18:2]
+            list.extend(hand, cards)
+            by = hand.by
+            for card in cards:
+                by[card.action].append(card.own)
+        if self.record:
+            for n in range(18):
+                self.log(n % 2, "draw", deck[n].id, text="dealt")
+        del deck[:18]
 
     def to_middle(self, card: Card) -> None:
         self.deck.insert(len(self.deck) // 2, card)
@@ -257,19 +279,19 @@ class Scrap:
         """A card into i's hand (not a draw: the 10th card, an overtime card)."""
         hand = self._hands[i]
         list.append(hand, card)
-        hand.by[card.action].append(card)
+        hand.by[card.action].append(card.own)
 
     # ------------------------------------------------------------ legal plays
 
     def _holding(self, i: int, action: str) -> list[Play]:
         """Plays of a base action from i's hand: the card itself, or Beastin' standing for it."""
         get = self._hands[i].by.get
-        cards = get(action)
-        plays = [c.as_(action) for c in cards] if cards else []
+        own = get(action)
+        plays = own[:] if own else []
         if action in WILD_AS:  # the card itself before the wild, each in hand order
             wild = get("wild")
             if wild:
-                plays += [c.as_(action) for c in wild]
+                plays += [w.card.as_(action) for w in wild]
         return plays
 
     def turn_options(self, i: int) -> list[Play]:
@@ -285,43 +307,47 @@ class Scrap:
         options: list[Play] = []
         if pos == NEUTRAL:
             if self.positions[o] == NEUTRAL:
-                cards = get("takedown")
-                if cards:
-                    options += [c.as_("takedown") for c in cards]
+                own = get("takedown")
+                if own:
+                    options += own
                 if wild:
-                    options += [c.as_("takedown") for c in wild]
-                cards = get("feet_to_back")
-                if cards:
-                    options += [c.as_("feet_to_back") for c in cards]
+                    options += [w.card.as_("takedown") for w in wild]
+                own = get("feet_to_back")
+                if own:
+                    options += own
         elif pos == BOTTOM:  # 4.1
-            for action in ("escape", "reversal"):
-                cards = get(action)
-                if cards:
-                    options += [c.as_(action) for c in cards]
-                if wild:
-                    options += [c.as_(action) for c in wild]
+            own = get("escape")
+            if own:
+                options += own
+            if wild:
+                options += [w.card.as_("escape") for w in wild]
+            own = get("reversal")
+            if own:
+                options += own
+            if wild:
+                options += [w.card.as_("reversal") for w in wild]
         else:
             exposed = self.exposed[i]
             if exposed:  # 4.2; Spladle names only Momentum and the lost turn
                 if (exposed == "momentum" or exposed == "lost_turn") and get("spladle"):
                     options += _in_hand_order(hand, ("near_fall", "spladle"))
                 else:
-                    cards = get("near_fall")
-                    if cards:
-                        options += [c.as_("near_fall") for c in cards]
+                    own = get("near_fall")
+                    if own:
+                        options += own
         if self.turn // 2 >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
             pins, beasts = get("pin"), get("mat_beast")
             if pins and beasts:
                 options += _in_hand_order(hand, ("pin", "mat_beast"))
             elif pins:
-                options += [c.as_("pin") for c in pins]
+                options += pins
             elif beasts:
-                options += [c.as_("mat_beast") for c in beasts]
-        cards = get("stalling")
-        if cards:
-            options += [c.as_("stalling") for c in cards]
+                options += beasts
+        own = get("stalling")
+        if own:
+            options += own
         if wild:
-            options += [c.as_("stalling") for c in wild]
+            options += [w.card.as_("stalling") for w in wild]
         ties = get("tie")
         if ties and self.points[i] > self.points[o] and self.rules.tie_when_ahead == "not_playable":  # 4.18: not when ahead, by the fed's setting
             ties = None
@@ -329,7 +355,7 @@ class Scrap:
         if wizardries or resiliences:
             options += _in_hand_order(hand, ("wizardry", "resilience", "tie") if ties else ("wizardry", "resilience"))
         elif ties:
-            options += [c.as_("tie") for c in ties]
+            options += ties
         return options
 
     def _answer(self, i: int, threat: str, against: Play) -> Play | None:
@@ -339,17 +365,17 @@ class Scrap:
             options = self._holding(i, "defense")
         else:  # mat_beast, spladle: only Beastin'
             wild = get("wild")
-            options = [c.as_("beastin") for c in wild] if wild else []
+            options = [w.card.as_("beastin") for w in wild] if wild else []
         if threat == "takedown":  # "directly after your opponent plays a +3 Takedown card"
             scrambles, clones = get("scramble"), get("clone")
             if scrambles and clones:
                 options += _in_hand_order(self._hands[i], ("scramble", "clone"))
             elif scrambles or clones:
-                options += [c.as_(c.action) for c in scrambles or clones]
+                options += scrambles or clones
         elif threat == "feet_to_back":
             clones = get("clone")
             if clones:
-                options += [c.as_("clone") for c in clones]
+                options += clones
         if not options:
             return None
         return self.policies[i].answer(self, i, threat, options)
@@ -360,7 +386,7 @@ class Scrap:
         card = play.card
         hand = self._hands[i]
         list.remove(hand, card)
-        hand.by[card.action].remove(card)
+        hand.by[card.action].remove(card.own)
         self.shown[i].append(card)
 
     def _credit(self, i: int, card: Card, points: int, given: bool = False) -> None:
@@ -584,7 +610,7 @@ class Scrap:
             cut = by.get("cut_em") if scored_takedown else None
             # the Takedown Cut Em opens (Cut Em itself is never one)
             if cut and self._holding(i, "takedown") and policy.use_cut_em(self, i):
-                play = cut[0].as_("cut_em")
+                play = cut[0]
                 self._spend(i, play)
                 self._credit(o, play.card, 1, given=True)  # "gives them 1 point"
                 self.skip_next[o] = True
@@ -669,9 +695,7 @@ def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: D
     False keeps no events (odds): the same dice, the same result."""
     scrap = Scrap(names, policies, deck, dice, draws, pin_after, rules, record)
     scrap.shuffle()
-    for _ in range(9):  # 1.2
-        for i in (0, 1):
-            scrap.draw(i, "dealt")
+    scrap.deal()
     first = scrap.tenth_card()
     scrap.log(first, "tenth", text="wins the 10th-card draw and starts")
     passes = 0

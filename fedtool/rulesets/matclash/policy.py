@@ -425,7 +425,8 @@ class Policy:
     def _plan_for(self, scrap, i: int, decision: str) -> Compiled:
         """The plan for an answer, a draw or Momentum: conditions judged only if a line bears on it."""
         if not self._bearing[decision]:
-            return self._plain(scrap.positions[i])
+            position = scrap.positions[i]
+            return self._cache.get(position) or self._plain(position)
         return self.plan(State(scrap, i), only_for=decision)
 
     def compile(self, position: str, rules: list[Rule]) -> Compiled:
@@ -470,8 +471,9 @@ class Policy:
         holds = {}
         for k, n in hold.items():
             ids = members(k)
+            alike = len({catalogue()[cid].action for cid in ids}) == 1  # counted among the hand's cards of that action
             for cid in ids:
-                holds[cid] = (frozenset(ids), n)
+                holds[cid] = (frozenset(ids), n, alike)
         answers = {t: self._answers(t, answer_rules.get(t, []), forbidden) for t in THREATS}
         return Compiled(order, rank, allowed, forbidden, holds, draw or self.model.draw, momentum or self.model.momentum, answers)
 
@@ -545,8 +547,13 @@ class Policy:
         rule = plan.hold.get(card.id)
         if not rule:
             return False
-        ids, keep = rule
-        return keep > 0 and sum(1 for c in scrap.hands[i] if c.id in ids) <= keep
+        ids, keep, alike = rule
+        if keep <= 0:
+            return False
+        hand = scrap.hands[i]
+        if alike:  # the hand's index holds each card as its own Play
+            return len([p for p in hand.by[card.action] if p.card.id in ids]) <= keep
+        return len([c for c in hand if c.id in ids]) <= keep
 
     def _gate(self, gate: str, scrap, i: int, state: State | None) -> bool:
         behind = state.theirs - state.mine if state is not None else scrap.points[1 - i] - scrap.points[i]
@@ -636,8 +643,10 @@ class Policy:
             return False
         if plan.momentum == "always":
             return True
-        finishers = ("near_fall", "spladle")
-        return scored_takedown and any(c.action in finishers for c in scrap.hands[i])
+        if not scored_takedown:
+            return False
+        by = scrap.hands[i].by
+        return bool(by.get("near_fall") or by.get("spladle"))
 
     # ------------------------------------------------------------ how it reads
 
