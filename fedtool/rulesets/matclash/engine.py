@@ -35,6 +35,7 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+DEFENDED = frozenset({"takedown", "reversal", "pin", "feet_to_back"})  # 2.5: the threats Defense answers
 
 
 @cache
@@ -92,9 +93,12 @@ class Hand(list):
 
     __slots__ = ("by",)
 
-    def __init__(self, cards=()):
-        super().__init__(cards)
-        self._index()
+    @classmethod
+    def of(cls, cards=()) -> Hand:
+        """A hand of these cards, indexed."""
+        hand = cls(cards)
+        hand._index()
+        return hand
 
     def _index(self) -> None:
         by: dict = defaultdict(list)
@@ -144,7 +148,8 @@ class Scrap:
         self.draw_limit = draws
         self.pin_after = pin_after
         self.deck = list(deck)
-        self._hands = [Hand(), Hand()]
+        self._hands = hands = [Hand(), Hand()]
+        hands[0].by, hands[1].by = defaultdict(list), defaultdict(list)
         self.stacks: list[list[tuple[Card, int]]] = [[], []]
         self.negate: list[Card] = []
         self.points = [0, 0]
@@ -167,7 +172,7 @@ class Scrap:
 
     @hands.setter
     def hands(self, hands) -> None:
-        self._hands = [h if isinstance(h, Hand) else Hand(h) for h in hands]
+        self._hands = [h if isinstance(h, Hand) else Hand.of(h) for h in hands]
 
     # ------------------------------------------------------------ views for policies
 
@@ -224,7 +229,7 @@ class Scrap:
         Taken in two slices (the draws' events logged in the same order when recording); one
         `draw` at a time where a subclass watches the draws."""
         deck = self.deck
-        if type(self).draw is not Scrap.draw or len(deck) < 18:
+        if type(self).draw is not _PLAIN_DRAW or len(deck) < 18:
             for _ in range(9):
                 for i in (0, 1):
                     self.draw(i, "dealt")
@@ -265,7 +270,7 @@ class Scrap:
                         continue
                     drawn.append(card)
                     break
-            values = [self.draw_value(c) for c in drawn]
+            values = [drawn[0].points, drawn[1].points]  # `draw_value`: the printed points (Beastin' counts 3)
             if self.record:
                 self.log(None, "tenth", f"{drawn[0].id} v {drawn[1].id}", text=f"{values[0]} v {values[1]}")
             if values[0] != values[1]:
@@ -361,10 +366,13 @@ class Scrap:
     def _answer(self, i: int, threat: str, against: Play) -> Play | None:
         """2.5: the responses the rulebook names, and the policy's choice among them."""
         get = self._hands[i].by.get
-        if threat in ("takedown", "reversal", "pin", "feet_to_back"):
-            options = self._holding(i, "defense")
+        wild = get("wild")
+        if threat in DEFENDED:  # `_holding(i, "defense")`, inlined
+            own = get("defense")
+            options = own[:] if own else []
+            if wild:
+                options += [w.card.as_("defense") for w in wild]
         else:  # mat_beast, spladle: only Beastin'
-            wild = get("wild")
             options = [w.card.as_("beastin") for w in wild] if wild else []
         if threat == "takedown":  # "directly after your opponent plays a +3 Takedown card"
             scrambles, clones = get("scramble"), get("clone")
@@ -437,14 +445,18 @@ class Scrap:
         events are made only when the scrap keeps them (`record`)."""
         o = 1 - i
         rec = self.record
-        self._spend(i, play)
         action, card = play.action, play.card
+        hand = self._hands[i]  # spent: out of his hand, shown (`_spend`, inlined on the hot path)
+        list.remove(hand, card)
+        hand.by[card.action].remove(card.own)
+        self.shown[i].append(card)
         self.stalled[i] = False
         if action != "near_fall" and action != "spladle":
             self.exposed[i] = ""
         if action == "takedown":
             shot = self.log(i, "play", play.text, 0, "Takedown") if rec else None
-            self._table(i, card)
+            stack = self.stacks[i]
+            stack.append((card, 0))  # on the table while he may answer (`_table`)
             answer = self._answer(o, "takedown", play)
             if answer is not None:
                 self._spend(o, answer)
@@ -461,9 +473,11 @@ class Scrap:
                     if rec:
                         self.log(o, "answer", answer.text, 5, "Scramble: the Takedown is his")
                     return False
-            self._settle_card(i, 3)
-            self._move(i)
-            self.taken_down[o] = True
+            stack[-1] = (card, 3)  # it scores (`_settle_card(i, 3)`)
+            self.points[i] += 3
+            self.positions[i], self.positions[o] = TOP, BOTTOM  # `_move(i)`
+            self.exposed = ["", ""]
+            self.taken_down = [i == 1, i == 0]  # o is on bottom from i's Takedown
             if rec:
                 self.settle(shot, 3)
             if answer is not None:  # clone (4.5)
@@ -504,8 +518,12 @@ class Scrap:
                 self.log(i, "fall", card.id, 0, "Feet to Back with no Defense: a fall")
             return True
         if action == "escape":
-            self._credit(i, card, 2 if card.id == "escape_2" else 1)
-            self._move(None)
+            points = 2 if card.id == "escape_2" else 1
+            self.stacks[i].append((card, points))
+            self.points[i] += points
+            self.positions = [NEUTRAL, NEUTRAL]  # `_move(None)`
+            self.exposed = ["", ""]
+            self.taken_down = [False, False]
             if rec:
                 self.log(i, "play", play.text, self.stacks[i][-1][1], "Escape")
             return True
@@ -650,18 +668,19 @@ class Scrap:
 
     def take_turn(self, i: int) -> bool:
         """One transition turn; returns False when i passed."""
-        moved = self._turn(i)
+        if self.skip_next[i]:
+            self.skip_next[i] = False
+            if self.record:
+                self.log(i, "skip", text="turn skipped")
+            moved = True
+        else:
+            moved = self._turn(i)
         if self.rules.stalling_ban == "turn":
             self.stalled[i] = False  # 4.10 as a fed may read it: the ban ends with his turn
         return moved
 
     def _turn(self, i: int) -> bool:
         o = 1 - i
-        if self.skip_next[i]:
-            self.skip_next[i] = False
-            if self.record:
-                self.log(i, "skip", text="turn skipped")
-            return True
         policy = self.policies[i]
         options = self.turn_options(i)
         while self.draws_used[i] < self.draw_limit and self.deck and policy.wants_draw(self, i, options):
@@ -685,8 +704,14 @@ class Scrap:
                 return True
             scored = self.play(i, choice)
         if self.fall is None:
-            self._extras(i, scored and choice.action == "takedown")
+            by = self._hands[i].by
+            scored_takedown = scored and choice.action == "takedown"
+            if by.get("momentum") or by.get("wild") or scored_takedown and by.get("cut_em"):  # else `_extras` has nothing to offer
+                self._extras(i, scored_takedown)
         return True
+
+
+_PLAIN_DRAW = Scrap.draw  # the class's own (a test may put a subclass in `Scrap`'s place)
 
 
 def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,

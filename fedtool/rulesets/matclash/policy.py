@@ -359,10 +359,11 @@ class Compiled:
     rank: dict
     allowed: set | None
     forbidden: set
-    hold: dict  # card id -> (ids counted, how many kept)
+    hold: dict  # card id -> (ids counted, how many kept, whether they are every card of their action)
     draw: str
     momentum: str
     answers: dict  # threat -> (rank dict, allowed set or None, ordered keys)
+    ranked: dict = field(default_factory=dict)  # threat -> {key: place} of the answers that may be given (`answer`'s lookup)
 
 
 class Policy:
@@ -469,13 +470,18 @@ class Policy:
                 order.append((key, None))
         rank = {k: (n, gate) for n, (k, gate) in enumerate(order) if k not in forbidden and (allowed is None or k in allowed)}  # what may be played
         holds = {}
+        cards = catalogue()
         for k, n in hold.items():
-            ids = members(k)
-            alike = len({catalogue()[cid].action for cid in ids}) == 1  # counted among the hand's cards of that action
+            ids = frozenset(members(k))
+            actions = {cards[cid].action for cid in ids}
+            # the ids are every card of their one action: the count is how many of that action he holds
+            whole = len(actions) == 1 and {c.id for c in cards.values() if c.action in actions} <= ids
             for cid in ids:
-                holds[cid] = (frozenset(ids), n, alike)
+                holds[cid] = (ids, n, whole)
         answers = {t: self._answers(t, answer_rules.get(t, []), forbidden) for t in THREATS}
-        return Compiled(order, rank, allowed, forbidden, holds, draw or self.model.draw, momentum or self.model.momentum, answers)
+        ranked = {t: {k: n for k, n in rank_.items() if (allowed_ is None or k in allowed_) and k not in forbidden}
+                  for t, (rank_, allowed_, _) in answers.items()}
+        return Compiled(order, rank, allowed, forbidden, holds, draw or self.model.draw, momentum or self.model.momentum, answers, ranked)
 
     @staticmethod
     def _expand(names, position: str, every_action: bool = False) -> list[str]:
@@ -547,12 +553,12 @@ class Policy:
         rule = plan.hold.get(card.id)
         if not rule:
             return False
-        ids, keep, alike = rule
+        ids, keep, whole = rule
         if keep <= 0:
             return False
         hand = scrap.hands[i]
-        if alike:  # the hand's index holds each card as its own Play
-            return len([p for p in hand.by[card.action] if p.card.id in ids]) <= keep
+        if whole:  # every card of his of that action counts: the hand's index has them
+            return len(hand.by[card.action]) <= keep
         return len([c for c in hand if c.id in ids]) <= keep
 
     def _gate(self, gate: str, scrap, i: int, state: State | None) -> bool:
@@ -597,27 +603,37 @@ class Policy:
         return best
 
     def answer(self, scrap, i, threat, options):
-        plan = self._plan_for(scrap, i, "answer")
-        rank, allowed, _ = plan.answers[threat]
+        if self._bearing["answer"]:
+            plan = self.plan(State(scrap, i), only_for="answer")
+        else:  # `_plan_for`, inlined
+            position = scrap.positions[i]
+            plan = self._cache.get(position) or self._plain(position)
+        ranked = plan.ranked[threat]  # the ranked answers it may give: allowed, not forbidden
         ending = threat in ENDING
         best, best_n = None, None
         for o in options:
             k = o.key
-            if (allowed is not None and k not in allowed) or k in plan.forbidden:
-                continue
-            n = rank.get(k)
-            if n is None:
+            n = ranked.get(k)
+            if n is None:  # unranked: against a threat that ends the scrap, anything allowed, after the ranked
                 if not ending:
                     continue
+                rank, allowed, _ = plan.answers[threat]
+                if k in rank or k in plan.forbidden or (allowed is not None and k not in allowed):
+                    continue
                 n = len(rank)
+            if best_n is not None and n >= best_n:
+                continue  # the first of the best stands (the hold below cannot change that)
             if not ending and self._held(scrap, i, o.card, plan):
                 continue
-            if best_n is None or n < best_n:
-                best, best_n = o, n
+            best, best_n = o, n
         return best
 
     def wants_draw(self, scrap, i, options) -> bool:
-        draw = self._plan_for(scrap, i, "draw").draw
+        if self._bearing["draw"]:
+            draw = self.plan(State(scrap, i), only_for="draw").draw
+        else:  # `_plan_for`, inlined
+            position = scrap.positions[i]
+            draw = (self._cache.get(position) or self._plain(position)).draw
         if draw == "never":
             return False
         if draw == "always":
