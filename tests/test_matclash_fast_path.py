@@ -214,3 +214,36 @@ def test_a_hand_edited_by_hand_keeps_its_index():
     scrap.hands[0].append(C["pin"])
     assert [p.card.id for p in scrap.hands[0].by["takedown"]] == ["takedown"] and [p.card.id for p in scrap.hands[0].by["pin"]] == ["pin"]
     assert [(p.card.id, p.action) for p in scrap._holding(0, "takedown")] == [("takedown", "takedown"), ("beastin", "takedown")]
+
+
+class Offered:
+    """A policy that answers with the options it is offered (to read them off `_answer`)."""
+
+    def answer(self, scrap, i, threat, options):
+        return options
+
+
+SITUATIONS = st.fixed_dictionaries({
+    "hands": st.tuples(st.lists(st.sampled_from(sorted(cards.catalogue())), max_size=12),
+                       st.lists(st.sampled_from(sorted(cards.catalogue())), max_size=12)),
+    "positions": st.sampled_from([(NEUTRAL, NEUTRAL), (TOP, BOTTOM), (BOTTOM, TOP)]),
+    "exposed": st.sampled_from(["", "momentum", "lost_turn", "feet_to_back"]),
+    "turn": st.integers(0, 8), "pin_after": st.sampled_from([1, 2]), "stalled": st.booleans(), "resilient": st.booleans(),
+    "points": st.tuples(st.integers(0, 12), st.integers(0, 12)), "tie_when_ahead": st.sampled_from(["tie", "no_points", "not_playable"]),
+})
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(SITUATIONS)
+def test_every_situation_offers_what_a_scan_offers(s):
+    """Any hand in any situation (hands drawn from every card, so every rare mix comes up: a
+    Spladle beside Near Falls after a lost turn, Pin beside MAT BEAST, a tie card with Wizardry
+    while ahead): the turn's plays and each threat's answers off the index are the scan's."""
+    C = cards.catalogue()
+    scrap = engine.Scrap(["A", "B"], [Offered(), Offered()], [], SeededDice(1), 2, s["pin_after"], engine.Rules(tie_when_ahead=s["tie_when_ahead"]))
+    scrap.hands = [[C[x] for x in s["hands"][0]], [C[x] for x in s["hands"][1]]]
+    scrap.positions, scrap.turn, scrap.points = list(s["positions"]), s["turn"], list(s["points"])
+    scrap.exposed[0], scrap.stalled[0], scrap.resilient[1] = s["exposed"], s["stalled"], s["resilient"]
+    assert scrap.turn_options(0) == scan_turn(scrap, 0)
+    for threat in ("takedown", "reversal", "pin", "mat_beast", "feet_to_back", "spladle"):
+        assert (scrap._answer(0, threat, None) or []) == scan_answers(scrap, 0, threat)
