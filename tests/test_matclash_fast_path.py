@@ -150,6 +150,9 @@ def index_of(hand) -> dict:
     by: dict = {}
     for card in hand:
         by.setdefault(card.action, []).append(card.own)
+        if card.action == "wild":  # and as each card Beastin' may stand for
+            for action in (*cards.WILD_AS, "beastin"):
+                by.setdefault(f"wild as {action}", []).append(card.as_(action))
     return by
 
 

@@ -35,6 +35,8 @@ class Rules:
 
 
 DEFAULT_RULES = Rules()
+# the hand's index keeps each Beastin' as every card it may stand for too, under these keys
+WILD_KEYS = {action: f"wild as {action}" for action in (*WILD_AS, "beastin")}
 DEFENDED = frozenset({"takedown", "reversal", "pin", "feet_to_back"})  # 2.5: the threats Defense answers
 
 
@@ -104,6 +106,9 @@ class Hand(list):
         by: dict = defaultdict(list)
         for card in self:
             by[card.action].append(card.own)
+            if card.action == "wild":
+                for stood, key in WILD_KEYS.items():
+                    by[key].append(card.as_(stood))
         self.by = by
 
     def _edited(name):  # noqa: N805 - makes the methods below
@@ -219,7 +224,11 @@ class Scrap:
         card = deck.pop(0)
         hand = self._hands[i]
         list.append(hand, card)
-        hand.by[card.action].append(card.own)
+        by = hand.by
+        by[card.action].append(card.own)
+        if card.action == "wild":
+            for stood, key in WILD_KEYS.items():
+                by[key].append(card.as_(stood))
         if self.record:
             self.log(i, "draw", card.id, text=why)
         return card
@@ -241,6 +250,9 @@ class Scrap:
             by = hand.by
             for card in cards:
                 by[card.action].append(card.own)
+                if card.action == "wild":
+                    for stood, key in WILD_KEYS.items():
+                        by[key].append(card.as_(stood))
         if self.record:
             for n in range(18):
                 self.log(n % 2, "draw", deck[n].id, text="dealt")
@@ -284,7 +296,11 @@ class Scrap:
         """A card into i's hand (not a draw: the 10th card, an overtime card)."""
         hand = self._hands[i]
         list.append(hand, card)
-        hand.by[card.action].append(card.own)
+        by = hand.by
+        by[card.action].append(card.own)
+        if card.action == "wild":
+            for stood, key in WILD_KEYS.items():
+                by[key].append(card.as_(stood))
 
     # ------------------------------------------------------------ legal plays
 
@@ -294,9 +310,9 @@ class Scrap:
         own = get(action)
         plays = own[:] if own else []
         if action in WILD_AS:  # the card itself before the wild, each in hand order
-            wild = get("wild")
+            wild = get(WILD_KEYS[action])
             if wild:
-                plays += [w.card.as_(action) for w in wild]
+                plays += wild
         return plays
 
     def turn_options(self, i: int) -> list[Play]:
@@ -306,7 +322,8 @@ class Scrap:
         Resilience cards), those in hand order."""
         o = 1 - i
         hand = self._hands[i]
-        get = hand.by.get
+        by = hand.by
+        get = by.get
         wild = get("wild")
         pos = self.positions[i]
         options: list[Play] = []
@@ -316,7 +333,7 @@ class Scrap:
                 if own:
                     options += own
                 if wild:
-                    options += [w.card.as_("takedown") for w in wild]
+                    options += by["wild as takedown"]
                 own = get("feet_to_back")
                 if own:
                     options += own
@@ -325,12 +342,12 @@ class Scrap:
             if own:
                 options += own
             if wild:
-                options += [w.card.as_("escape") for w in wild]
+                options += by["wild as escape"]
             own = get("reversal")
             if own:
                 options += own
             if wild:
-                options += [w.card.as_("reversal") for w in wild]
+                options += by["wild as reversal"]
         else:
             exposed = self.exposed[i]
             if exposed:  # 4.2; Spladle names only Momentum and the lost turn
@@ -352,7 +369,7 @@ class Scrap:
         if own:
             options += own
         if wild:
-            options += [w.card.as_("stalling") for w in wild]
+            options += by["wild as stalling"]
         ties = get("tie")
         if ties and self.points[i] > self.points[o] and self.rules.tie_when_ahead == "not_playable":  # 4.18: not when ahead, by the fed's setting
             ties = None
@@ -365,15 +382,16 @@ class Scrap:
 
     def _answer(self, i: int, threat: str, against: Play) -> Play | None:
         """2.5: the responses the rulebook names, and the policy's choice among them."""
-        get = self._hands[i].by.get
+        by = self._hands[i].by
+        get = by.get
         wild = get("wild")
         if threat in DEFENDED:  # `_holding(i, "defense")`, inlined
             own = get("defense")
             options = own[:] if own else []
             if wild:
-                options += [w.card.as_("defense") for w in wild]
+                options += by["wild as defense"]
         else:  # mat_beast, spladle: only Beastin'
-            options = [w.card.as_("beastin") for w in wild] if wild else []
+            options = by["wild as beastin"][:] if wild else []
         if threat == "takedown":  # "directly after your opponent plays a +3 Takedown card"
             scrambles, clones = get("scramble"), get("clone")
             if scrambles and clones:
@@ -394,7 +412,11 @@ class Scrap:
         card = play.card
         hand = self._hands[i]
         list.remove(hand, card)
-        hand.by[card.action].remove(card.own)
+        by = hand.by
+        by[card.action].remove(card.own)
+        if card.action == "wild":
+            for stood, key in WILD_KEYS.items():
+                by[key].remove(card.as_(stood))
         self.shown[i].append(card)
 
     def _credit(self, i: int, card: Card, points: int, given: bool = False) -> None:
@@ -448,7 +470,11 @@ class Scrap:
         action, card = play.action, play.card
         hand = self._hands[i]  # spent: out of his hand, shown (`_spend`, inlined on the hot path)
         list.remove(hand, card)
-        hand.by[card.action].remove(card.own)
+        by = hand.by
+        by[card.action].remove(card.own)
+        if card.action == "wild":
+            for stood, key in WILD_KEYS.items():
+                by[key].remove(card.as_(stood))
         self.shown[i].append(card)
         self.stalled[i] = False
         if action != "near_fall" and action != "spladle":

@@ -399,22 +399,51 @@ class Policy:
         if not self.conditional:
             return self._plain(state.position)
         pos = state.position
-        slot = self._slots.get((pos, only_for))
-        if slot is None:  # the lines that bear on this decision here, with the cards of those that only put cards first
-            slot = self._slots[(pos, only_for)] = [
-                (r, frozenset(self._expand(r.prefer, pos)) if r.lazy and only_for is None else None) for r in self.conditional
-                if (r.positions is None or pos in r.positions) and (only_for is None or r.bears_on(only_for))]
+        slot = self._slot(pos, only_for)
         if offered is None:
             bits = tuple([r.test(state) for r, _ in slot])
         else:
             bits = tuple([(keys is None or not keys.isdisjoint(offered)) and r.test(state) for r, keys in slot])
-        key = (pos, only_for, bits)
-        plan = self._cache.get(key)
-        if plan is None:
-            on = [r for (r, _), bit in zip(slot, bits) if bit]
-            rules = [r for r in self.rules if (r.positions is None or pos in r.positions) and (not r.conds or any(r is x for x in on))]
-            plan = self._cache[key] = self.compile(pos, rules)
+        return self._cache.get((pos, only_for, bits)) or self._compiled(pos, only_for, slot, bits)
+
+    def _slot(self, pos: str, only_for: str | None) -> list:
+        """The conditional lines that bear on this decision here, each with the cards of a line
+        that only puts cards first (None for the others), made once per position and decision."""
+        slot = self._slots.get((pos, only_for))
+        if slot is None:
+            slot = self._slots[(pos, only_for)] = [
+                (r, frozenset(self._expand(r.prefer, pos)) if r.lazy and only_for is None else None) for r in self.conditional
+                if (r.positions is None or pos in r.positions) and (only_for is None or r.bears_on(only_for))]
+        return slot
+
+    def _compiled(self, pos: str, only_for: str | None, slot: list, bits: tuple) -> Compiled:
+        """The plan with the lines of `slot` whose bit is set, compiled once and kept."""
+        on = [r for (r, _), bit in zip(slot, bits) if bit]
+        rules = [r for r in self.rules if (r.positions is None or pos in r.positions) and (not r.conds or any(r is x for x in on))]
+        plan = self._cache[(pos, only_for, bits)] = self.compile(pos, rules)
         return plan
+
+    def _turn_plan(self, scrap, i: int, options) -> Compiled:
+        """`plan(State(scrap, i), offered)` for a turn's choice, judging as little as it may: a line
+        that only puts cards first and names none on offer is off without a look at the scrap,
+        and the State is made only when a line's conditions must be judged."""
+        pos = scrap.positions[i]
+        slot = self._slot(pos, None)
+        named = self._slots.get((pos, "named"))  # every card the slot's prefer-only lines name
+        if named is None:
+            named = self._slots[(pos, "named")] = frozenset().union(*(keys for _, keys in slot if keys is not None))
+        offered = [p.key for p in options if p.key in named]  # those on offer
+        state = None
+        bits = []
+        for r, keys in slot:
+            if keys is not None and (not offered or keys.isdisjoint(offered)):
+                bits.append(False)
+                continue
+            if state is None:
+                state = State(scrap, i)
+            bits.append(r.test(state))
+        bits = tuple(bits)
+        return self._cache.get((pos, None, bits)) or self._compiled(pos, None, slot, bits)
 
     def _plain(self, position: str) -> Compiled:
         """The plan of the lines without conditions (all a policy without plan conditions has)."""
@@ -580,8 +609,10 @@ class Policy:
         asked = self._asked
         if state is None and options is asked[0] and asked[1] is scrap and asked[2] == scrap.turn and asked[3] == len(scrap.deck) and asked[4] == i:
             return asked[5]  # asked again at the same moment (whether to draw, then what to play)
-        if state is not None or self.conditional:
-            plan = self.plan(state or State(scrap, i), {p.key for p in options} if self.conditional else None)
+        if state is not None:
+            plan = self.plan(state, {p.key for p in options} if self.conditional else None)
+        elif self.conditional:
+            plan = self._turn_plan(scrap, i, options)
         else:
             plan = self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i])
         best = best_n = None
