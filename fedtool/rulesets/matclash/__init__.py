@@ -194,14 +194,24 @@ class MatClash(Ruleset):
                  "rules": options_.rules()}
         return Booking(None, setup, wrestlers, extra={"format": "quick_scrap"})
 
-    def trial(self, setup: dict, dice: Dice) -> Trial:
+    def trial_setup(self, booking: Booking) -> tuple:
+        """What every trial of a booking plays, read once: whether it is a Dual Match, the names,
+        the policies (their compiled plans are kept between trials), the deck and the rules."""
+        s = booking.setup
+        return (s["format"] == "dual_match", s["names"], s["policies"], s["deck"], s.get("rules") or _engine.DEFAULT_RULES)
+
+    def trial(self, setup: tuple | dict, dice: Dice) -> Trial:
         """A Quick Scrap or a Dual Match played as `resolve` plays it, keeping no events: the
         winner, the method ("dual" for a Dual Match, as its summary says) and its length in
-        turns (a Quick Scrap) or scraps (a Dual Match)."""
-        if setup["format"] == "dual_match":
-            dual = _engine.dual_match(setup["names"], setup["policies"], setup["deck"], dice, setup.get("rules"), record=False)
-            return Trial(dual.winner, "dual", len(dual.scraps))
-        scrap = _engine.quick_scrap(setup["names"], setup["policies"], setup["deck"], dice, rules=setup.get("rules"), record=False)
+        turns (a Quick Scrap) or scraps (a Dual Match). `setup` is `trial_setup`'s (a booking's
+        setup is read the same way)."""
+        if isinstance(setup, dict):
+            setup = self.trial_setup(Booking(None, setup, []))
+        dual, names, policies, deck, rules = setup
+        if dual:
+            played = _engine.dual_match(names, policies, deck, dice, rules, record=False)
+            return Trial(played.winner, "dual", len(played.scraps))
+        scrap = _engine.quick_scrap(names, policies, deck, dice, rules=rules, record=False)
         return Trial(scrap.winner, scrap.method, scrap.turns)
 
     def missing_strategy(self, settings: dict) -> str:

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
@@ -18,8 +18,12 @@ SETS = ("wave1", "wave2", "wave3", "short_print")
 WILD_AS = ("takedown", "escape", "reversal", "defense", "momentum", "stalling")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Card:
+    """A card of the catalogue. A card is its catalogue entry: every copy in a deck is the one
+    object (`build_deck`), so cards compare by identity, which keeps a hand's `remove` and `in`
+    at C speed (the engine's hot path)."""
+
     id: str
     name: str
     action: str
@@ -32,6 +36,41 @@ class Card:
 
     def __repr__(self) -> str:
         return f"<{self.id}>"
+
+    @cached_property
+    def own(self) -> Play:
+        """This card played as itself (`as_(its action)`), kept as an attribute: the hot path's."""
+        return self.as_(self.action)
+
+    def as_(self, action: str) -> Play:
+        """This card played as `action` (its own, or what Beastin' stands for): one Play made
+        once per card and action, so the engine's turn options are built without making any."""
+        plays = self.__dict__.get("_plays")
+        if plays is None:
+            plays = self.__dict__["_plays"] = {}  # a frozen dataclass keeps its cache beside its fields
+        play = plays.get(action)
+        if play is None:
+            play = plays[action] = Play(self, action)
+        return play
+
+
+@dataclass(frozen=True)
+class Play:
+    """A card played, and what it is played as (Beastin' stands for a base card). `key` is how
+    a policy ranks it (the card's id; `id:action` for Beastin'), `text` how the log names it."""
+
+    card: Card
+    action: str  # the action applied: the card's own, or the base card Beastin' stands for
+    key: str = field(init=False, compare=False, repr=False)
+    text: str = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        card, action = self.card, self.action
+        object.__setattr__(self, "key", f"{card.id}:{action}" if card.action == "wild" else card.id)
+        object.__setattr__(self, "text", card.name if card.action == action else f"{card.name} as {action.replace('_', ' ').title()}")
+
+    def __str__(self) -> str:
+        return self.text
 
 
 @cache

@@ -7,11 +7,15 @@ The engine returns data; the writeup and the league are elsewhere.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from fedtool.kernel.dice import Dice
-from .cards import WILD_AS, Card
+from .cards import WILD_AS, Card, Play
+
+__all__ = ["Card", "Play"]  # Play lives with the cards (one made per card and action); the engine's name for it stays
 
 NEUTRAL, TOP, BOTTOM = "neutral", "top", "bottom"
 FALL_POINTS, TECH_FALL, MAJOR, DECISION = 6, 5, 4, 3  # Dual Match team points
@@ -30,20 +34,22 @@ class Rules:
     tie_when_ahead: str = "tie"  # 4.18: or "no_points" (0, the score stays), "not_playable"
 
 
+DEFAULT_RULES = Rules()
+# the hand's index keeps each Beastin' as every card it may stand for too, under these keys
+WILD_KEYS = {action: f"wild as {action}" for action in (*WILD_AS, "beastin")}
+DEFENDED = frozenset({"takedown", "reversal", "pin", "feet_to_back"})  # 2.5: the threats Defense answers
+
+
+@cache
+def _shuffle_plan(n: int) -> tuple[list[int], tuple[int, ...], str]:
+    """A deck of n cards' shuffle, made once per size: the dice (dn down to d2), the places
+    they fill (n-1 down to 1) and the purpose the roll is logged with."""
+    return list(range(n, 1, -1)), tuple(range(n - 1, 0, -1)), f"shuffle: one die each, d{n} down to d2"
+
+
 class Given(tuple):
     """A score-stack entry (card, points) put there by the other wrestler's card: his Stalling
     or Cut Em gives its point to this stack (4.4). It unpacks and compares as the pair."""
-
-
-@dataclass(frozen=True)
-class Play:
-    """A card played, and what it is played as (Beastin' stands for a base card)."""
-
-    card: Card
-    action: str  # the action applied: the card's own, or the base card Beastin' stands for
-
-    def __str__(self) -> str:
-        return self.card.name if self.card.action == self.action else f"{self.card.name} as {self.action.replace('_', ' ').title()}"
 
 
 @dataclass
@@ -80,12 +86,66 @@ class ScrapResult:
         return {"fall": FALL_POINTS, "tech_fall": TECH_FALL, "major": MAJOR, "decision": DECISION}[self.method]
 
 
+class Hand(list):
+    """A wrestler's hand, in the order the cards came to it, indexed by action: `by[action]`
+    holds the cards of that action in hand order, each as the Play of itself (`card.own`), so a
+    turn's options are read off the index instead of scanning the hand for each kind of play. The engine adds and takes cards with
+    `list`'s own methods and the index together (`Scrap.draw`, `Scrap._spend`); the list's
+    methods below keep the index too, for anyone else who edits a hand (tests set hands up)."""
+
+    __slots__ = ("by",)
+
+    @classmethod
+    def of(cls, cards=()) -> Hand:
+        """A hand of these cards, indexed."""
+        hand = cls(cards)
+        hand._index()
+        return hand
+
+    def _index(self) -> None:
+        by: dict = defaultdict(list)
+        for card in self:
+            by[card.action].append(card.own)
+            if card.action == "wild":
+                for stood, key in WILD_KEYS.items():
+                    by[key].append(card.as_(stood))
+        self.by = by
+
+    def _edited(name):  # noqa: N805 - makes the methods below
+        method = getattr(list, name)
+
+        def edit(self, *args, **kwargs):
+            out = method(self, *args, **kwargs)
+            self._index()
+            return out
+        edit.__name__ = name
+        return edit
+
+    append = _edited("append")
+    remove = _edited("remove")
+    pop = _edited("pop")
+    insert = _edited("insert")
+    extend = _edited("extend")
+    clear = _edited("clear")
+    sort = _edited("sort")
+    reverse = _edited("reverse")
+    __setitem__ = _edited("__setitem__")
+    __delitem__ = _edited("__delitem__")
+    __iadd__ = _edited("__iadd__")
+    del _edited
+
+
+def _in_hand_order(hand: list, actions: tuple) -> list:
+    """The plays of the cards of these actions, each as its own action, in hand order."""
+    return [c.own for c in hand if c.action in actions]
+
+
 class Scrap:
     """One Quick Scrap. `policies[i]` decides for wrestler i (see policy.Policy)."""
 
     def __init__(self, names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,
                  rules: Rules | None = None, record: bool = True):
-        self.rules = rules or Rules()
+        self.rules = rules or DEFAULT_RULES
         self.record = record  # False (odds): no events kept, the same play
         self.names = names
         self.policies = policies
@@ -93,7 +153,8 @@ class Scrap:
         self.draw_limit = draws
         self.pin_after = pin_after
         self.deck = list(deck)
-        self.hands: list[list[Card]] = [[], []]
+        self._hands = hands = [Hand(), Hand()]
+        hands[0].by, hands[1].by = defaultdict(list), defaultdict(list)
         self.stacks: list[list[tuple[Card, int]]] = [[], []]
         self.negate: list[Card] = []
         self.points = [0, 0]
@@ -109,6 +170,15 @@ class Scrap:
         self.events: list[Event] = []
         self.fall: tuple[int, str] | None = None
 
+    @property
+    def hands(self) -> list[Hand]:
+        """Each wrestler's hand (a list in the order the cards came, indexed by action)."""
+        return self._hands
+
+    @hands.setter
+    def hands(self, hands) -> None:
+        self._hands = [h if isinstance(h, Hand) else Hand.of(h) for h in hands]
+
     # ------------------------------------------------------------ views for policies
 
     def score(self, i: int) -> int:
@@ -123,7 +193,7 @@ class Scrap:
     def log(self, wrestler: int | None, kind: str, card: str = "", points: int = 0, text: str = "") -> Event:
         if not self.record:
             return _UNRECORDED
-        event = Event(self.turn, wrestler, kind, card, points, text, (self.score(0), self.score(1)), tuple(self.positions))
+        event = Event(self.turn, wrestler, kind, card, points, text, (self.points[0], self.points[1]), tuple(self.positions))
         self.events.append(event)
         return event
 
@@ -132,7 +202,7 @@ class Scrap:
         if event is _UNRECORDED:
             return
         event.points = points
-        event.score = (self.score(0), self.score(1))
+        event.score = (self.points[0], self.points[1])
         event.positions = tuple(self.positions)
 
     # ------------------------------------------------------------ the deck
@@ -140,19 +210,53 @@ class Scrap:
     def shuffle(self) -> None:
         """1.1: Fisher-Yates with the logged dice."""
         deck = self.deck
-        sizes = list(range(len(deck), 1, -1))
-        faces = self.dice.roll_each(sizes, f"shuffle: one die each, d{len(deck)} down to d2")
-        for i, face in zip(range(len(deck) - 1, 0, -1), faces):
+        n = len(deck)
+        sizes, places, purpose = _shuffle_plan(n)
+        faces = self.dice.roll_each(sizes, purpose)
+        for i, face in zip(places, faces):
             j = face - 1
             deck[i], deck[j] = deck[j], deck[i]
 
     def draw(self, i: int, why: str = "draw") -> Card | None:
-        if not self.deck:
+        deck = self.deck
+        if not deck:
             return None
-        card = self.deck.pop(0)
-        self.hands[i].append(card)
-        self.log(i, "draw", card.id, text=why)
+        card = deck.pop(0)
+        hand = self._hands[i]
+        list.append(hand, card)
+        by = hand.by
+        by[card.action].append(card.own)
+        if card.action == "wild":
+            for stood, key in WILD_KEYS.items():
+                by[key].append(card.as_(stood))
+        if self.record:
+            self.log(i, "draw", card.id, text=why)
         return card
+
+    def deal(self) -> None:
+        """1.2: "Each wrestler is dealt 9 cards", one at a time from the top, first-listed first.
+        Taken in two slices (the draws' events logged in the same order when recording); one
+        `draw` at a time where a subclass watches the draws."""
+        deck = self.deck
+        if type(self).draw is not _PLAIN_DRAW or len(deck) < 18:
+            for _ in range(9):
+                for i in (0, 1):
+                    self.draw(i, "dealt")
+            return
+        for i in (0, 1):
+            hand = self._hands[i]
+            cards = deck[i:18:2]
+            list.extend(hand, cards)
+            by = hand.by
+            for card in cards:
+                by[card.action].append(card.own)
+                if card.action == "wild":
+                    for stood, key in WILD_KEYS.items():
+                        by[key].append(card.as_(stood))
+        if self.record:
+            for n in range(18):
+                self.log(n % 2, "draw", deck[n].id, text="dealt")
+        del deck[:18]
 
     def to_middle(self, card: Card) -> None:
         self.deck.insert(len(self.deck) // 2, card)
@@ -173,61 +277,131 @@ class Scrap:
                     card = self.deck.pop(0)
                     if card.kind in ("specialty", "pin", "mat_beast"):
                         self.to_middle(card)  # "go into the middle of the deck and the 10th card draw is redone"
-                        self.log(i, "tenth", card.id, text="back into the middle of the deck")
+                        if self.record:
+                            self.log(i, "tenth", card.id, text="back into the middle of the deck")
                         continue
                     drawn.append(card)
                     break
-            values = [self.draw_value(c) for c in drawn]
-            self.log(None, "tenth", f"{drawn[0].id} v {drawn[1].id}", text=f"{values[0]} v {values[1]}")
+            values = [drawn[0].points, drawn[1].points]  # `draw_value`: the printed points (Beastin' counts 3)
+            if self.record:
+                self.log(None, "tenth", f"{drawn[0].id} v {drawn[1].id}", text=f"{values[0]} v {values[1]}")
             if values[0] != values[1]:
                 for i in (0, 1):
-                    self.hands[i].append(drawn[i])  # "Both wrestlers keep the card they drew"
+                    self._take_in(i, drawn[i])  # "Both wrestlers keep the card they drew"
                 return 0 if values[0] > values[1] else 1
             for card in drawn:  # "those cards are returned to the deck and re-drawn"
                 self.to_middle(card)
+
+    def _take_in(self, i: int, card: Card) -> None:
+        """A card into i's hand (not a draw: the 10th card, an overtime card)."""
+        hand = self._hands[i]
+        list.append(hand, card)
+        by = hand.by
+        by[card.action].append(card.own)
+        if card.action == "wild":
+            for stood, key in WILD_KEYS.items():
+                by[key].append(card.as_(stood))
 
     # ------------------------------------------------------------ legal plays
 
     def _holding(self, i: int, action: str) -> list[Play]:
         """Plays of a base action from i's hand: the card itself, or Beastin' standing for it."""
-        hand = self.hands[i]
-        plays = [Play(c, action) for c in hand if c.action == action]
+        get = self._hands[i].by.get
+        own = get(action)
+        plays = own[:] if own else []
         if action in WILD_AS:  # the card itself before the wild, each in hand order
-            plays += [Play(c, action) for c in hand if c.action == "wild"]
+            wild = get(WILD_KEYS[action])
+            if wild:
+                plays += wild
         return plays
 
     def turn_options(self, i: int) -> list[Play]:
-        """What i may play in his turn (section 3)."""
+        """What i may play in his turn (section 3). Read off the hand's index, in the order a
+        scan of the hand gives them: each kind of play in turn, and where one kind holds cards
+        of two actions (Near Fall and Spladle; Pin and MAT BEAST; the tie, Wizardry and
+        Resilience cards), those in hand order."""
         o = 1 - i
+        hand = self._hands[i]
+        by = hand.by
+        get = by.get
+        wild = get("wild")
         pos = self.positions[i]
         options: list[Play] = []
-        hand = self.hands[i]
-        if pos == NEUTRAL and self.positions[o] == NEUTRAL:
-            options += self._holding(i, "takedown")
-            options += [Play(c, "feet_to_back") for c in hand if c.action == "feet_to_back"]
-        if pos == BOTTOM:  # 4.1
-            options += self._holding(i, "escape") + self._holding(i, "reversal")
-        if pos == TOP and self.exposed[i]:  # 4.2; Spladle names only Momentum and the lost turn
-            spladle = self.exposed[i] in ("momentum", "lost_turn")
-            options += [Play(c, c.action) for c in hand if c.action == "near_fall" or spladle and c.action == "spladle"]
-        if self.transitions >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
-            options += [Play(c, c.action) for c in hand if c.action in ("pin", "mat_beast")]
-        options += self._holding(i, "stalling")
-        ahead = self.score(i) > self.score(o) and self.rules.tie_when_ahead == "not_playable"  # 4.18
-        options += [Play(c, c.action) for c in hand if c.action in ("wizardry", "resilience") or c.action == "tie" and not ahead]
+        if pos == NEUTRAL:
+            if self.positions[o] == NEUTRAL:
+                own = get("takedown")
+                if own:
+                    options += own
+                if wild:
+                    options += by["wild as takedown"]
+                own = get("feet_to_back")
+                if own:
+                    options += own
+        elif pos == BOTTOM:  # 4.1
+            own = get("escape")
+            if own:
+                options += own
+            if wild:
+                options += by["wild as escape"]
+            own = get("reversal")
+            if own:
+                options += own
+            if wild:
+                options += by["wild as reversal"]
+        else:
+            exposed = self.exposed[i]
+            if exposed:  # 4.2; Spladle names only Momentum and the lost turn
+                if (exposed == "momentum" or exposed == "lost_turn") and get("spladle"):
+                    options += _in_hand_order(hand, ("near_fall", "spladle"))
+                else:
+                    own = get("near_fall")
+                    if own:
+                        options += own
+        if self.turn // 2 >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
+            pins, beasts = get("pin"), get("mat_beast")
+            if pins and beasts:
+                options += _in_hand_order(hand, ("pin", "mat_beast"))
+            elif pins:
+                options += pins
+            elif beasts:
+                options += beasts
+        own = get("stalling")
+        if own:
+            options += own
+        if wild:
+            options += by["wild as stalling"]
+        ties = get("tie")
+        if ties and self.points[i] > self.points[o] and self.rules.tie_when_ahead == "not_playable":  # 4.18: not when ahead, by the fed's setting
+            ties = None
+        wizardries, resiliences = get("wizardry"), get("resilience")
+        if wizardries or resiliences:
+            options += _in_hand_order(hand, ("wizardry", "resilience", "tie") if ties else ("wizardry", "resilience"))
+        elif ties:
+            options += ties
         return options
 
     def _answer(self, i: int, threat: str, against: Play) -> Play | None:
         """2.5: the responses the rulebook names, and the policy's choice among them."""
-        hand = self.hands[i]
-        if threat in ("takedown", "reversal", "pin", "feet_to_back"):
-            options = self._holding(i, "defense")
+        by = self._hands[i].by
+        get = by.get
+        wild = get("wild")
+        if threat in DEFENDED:  # `_holding(i, "defense")`, inlined
+            own = get("defense")
+            options = own[:] if own else []
+            if wild:
+                options += by["wild as defense"]
         else:  # mat_beast, spladle: only Beastin'
-            options = [Play(c, "beastin") for c in hand if c.action == "wild"]
+            options = by["wild as beastin"][:] if wild else []
         if threat == "takedown":  # "directly after your opponent plays a +3 Takedown card"
-            options += [Play(c, c.action) for c in hand if c.action in ("scramble", "clone")]
-        if threat == "feet_to_back":
-            options += [Play(c, "clone") for c in hand if c.action == "clone"]
+            scrambles, clones = get("scramble"), get("clone")
+            if scrambles and clones:
+                options += _in_hand_order(self._hands[i], ("scramble", "clone"))
+            elif scrambles or clones:
+                options += scrambles or clones
+        elif threat == "feet_to_back":
+            clones = get("clone")
+            if clones:
+                options += clones
         if not options:
             return None
         return self.policies[i].answer(self, i, threat, options)
@@ -235,8 +409,15 @@ class Scrap:
     # ------------------------------------------------------------ playing
 
     def _spend(self, i: int, play: Play) -> None:
-        self.hands[i].remove(play.card)
-        self.shown[i].append(play.card)
+        card = play.card
+        hand = self._hands[i]
+        list.remove(hand, card)
+        by = hand.by
+        by[card.action].remove(card.own)
+        if card.action == "wild":
+            for stood, key in WILD_KEYS.items():
+                by[key].remove(card.as_(stood))
+        self.shown[i].append(card)
 
     def _credit(self, i: int, card: Card, points: int, given: bool = False) -> None:
         self.stacks[i].append(Given((card, points)) if given else (card, points))
@@ -282,130 +463,166 @@ class Scrap:
             self._credit(i, card, points)
 
     def play(self, i: int, play: Play) -> bool:
-        """Apply a play; returns True if it scored (for Cut Em and Momentum's exposure)."""
+        """Apply a play; returns True if it scored (for Cut Em and Momentum's exposure). The
+        events are made only when the scrap keeps them (`record`)."""
         o = 1 - i
-        self._spend(i, play)
+        rec = self.record
         action, card = play.action, play.card
+        hand = self._hands[i]  # spent: out of his hand, shown (`_spend`, inlined on the hot path)
+        list.remove(hand, card)
+        by = hand.by
+        by[card.action].remove(card.own)
+        if card.action == "wild":
+            for stood, key in WILD_KEYS.items():
+                by[key].remove(card.as_(stood))
+        self.shown[i].append(card)
         self.stalled[i] = False
-        if action not in ("near_fall", "spladle"):
+        if action != "near_fall" and action != "spladle":
             self.exposed[i] = ""
         if action == "takedown":
-            shot = self.log(i, "play", str(play), 0, "Takedown")
-            self._table(i, card)
+            shot = self.log(i, "play", play.text, 0, "Takedown") if rec else None
+            stack = self.stacks[i]
+            stack.append((card, 0))  # on the table while he may answer (`_table`)
             answer = self._answer(o, "takedown", play)
             if answer is not None:
                 self._spend(o, answer)
-            if answer is not None and answer.action == "defense":
-                self._settle_card(i, None)  # "both remain in the neutral position"
-                self._credit(o, answer.card, 0)
-                self.log(o, "answer", str(answer), 0, "stops the Takedown")
-                return False
-            if answer is not None and answer.action == "scramble":
-                self._settle_card(i, None)
-                self._credit(o, answer.card, 5)
-                self._move(o)
-                self.log(o, "answer", str(answer), 5, "Scramble: the Takedown is his")
-                return False
-            self._settle_card(i, 3)
-            self._move(i)
-            self.taken_down[o] = True
-            self.settle(shot, 3)
+                if answer.action == "defense":
+                    self._settle_card(i, None)  # "both remain in the neutral position"
+                    self._credit(o, answer.card, 0)
+                    if rec:
+                        self.log(o, "answer", answer.text, 0, "stops the Takedown")
+                    return False
+                if answer.action == "scramble":
+                    self._settle_card(i, None)
+                    self._credit(o, answer.card, 5)
+                    self._move(o)
+                    if rec:
+                        self.log(o, "answer", answer.text, 5, "Scramble: the Takedown is his")
+                    return False
+            stack[-1] = (card, 3)  # it scores (`_settle_card(i, 3)`)
+            self.points[i] += 3
+            self.positions[i], self.positions[o] = TOP, BOTTOM  # `_move(i)`
+            self.exposed = ["", ""]
+            self.taken_down = [i == 1, i == 0]  # o is on bottom from i's Takedown
+            if rec:
+                self.settle(shot, 3)
             if answer is not None:  # clone (4.5)
                 self._credit(o, answer.card, 3)
                 self._move(o)
-                self.log(o, "answer", str(answer), 3, "Clone: the same Takedown back")
+                if rec:
+                    self.log(o, "answer", answer.text, 3, "Clone: the same Takedown back")
                 return False
             return True
         if action == "feet_to_back":
             self._credit(i, card, 7)
-            self.log(i, "play", str(play), 7, "Feet to Back: his back is on the mat")
+            if rec:
+                self.log(i, "play", play.text, 7, "Feet to Back: his back is on the mat")
             answer = self._answer(o, "feet_to_back", play)
             if answer is not None:
                 self._spend(o, answer)
                 if answer.action == "clone":
                     self._credit(o, answer.card, 7)
                     self._move(o)
-                    self.log(o, "answer", str(answer), 7, "Clone: Feet to Back of his own")
+                    if rec:
+                        self.log(o, "answer", answer.text, 7, "Clone: Feet to Back of his own")
                     return True
                 self._credit(o, answer.card, 0)
                 self._move(i)
                 self.exposed[i] = "feet_to_back"  # 4.2: "after a FEET TO BACK card is played and the opponent defends the pin"
-                self.log(o, "answer", str(answer), 0, "defends the pin, on bottom")
+                if rec:
+                    self.log(o, "answer", answer.text, 0, "defends the pin, on bottom")
                 return True
             why = self._no_fall(o, "feet_to_back")  # Resilience: no converting Feet to Back into a Pin; 4.17
             if why:
                 self._move(i)
                 self.exposed[i] = "feet_to_back"
-                self.log(o, "no_fall", "feet_to_back", 0, why)
+                if rec:
+                    self.log(o, "no_fall", "feet_to_back", 0, why)
                 return True
             self.fall = (i, "feet_to_back")
-            self.log(i, "fall", card.id, 0, "Feet to Back with no Defense: a fall")
+            if rec:
+                self.log(i, "fall", card.id, 0, "Feet to Back with no Defense: a fall")
             return True
         if action == "escape":
-            self._credit(i, card, 2 if card.id == "escape_2" else 1)
-            self._move(None)
-            self.log(i, "play", str(play), self.stacks[i][-1][1], "Escape")
+            points = 2 if card.id == "escape_2" else 1
+            self.stacks[i].append((card, points))
+            self.points[i] += points
+            self.positions = [NEUTRAL, NEUTRAL]  # `_move(None)`
+            self.exposed = ["", ""]
+            self.taken_down = [False, False]
+            if rec:
+                self.log(i, "play", play.text, self.stacks[i][-1][1], "Escape")
             return True
         if action == "reversal":
-            shot = self.log(i, "play", str(play), 0, "Reversal")
+            shot = self.log(i, "play", play.text, 0, "Reversal") if rec else None
             self._table(i, card)
             answer = self._answer(o, "reversal", play)
             if answer is not None:
                 self._spend(o, answer)
                 self._settle_card(i, None)
                 self._credit(o, answer.card, 0)
-                self.log(o, "answer", str(answer), 0, "stops the Reversal")
+                if rec:
+                    self.log(o, "answer", answer.text, 0, "stops the Reversal")
                 return False
             self._settle_card(i, 2)
             self._move(i)
-            self.settle(shot, 2)
+            if rec:
+                self.settle(shot, 2)
             return True
-        if action in ("near_fall", "spladle"):
+        if action == "near_fall" or action == "spladle":
             self._credit(i, card, card.points)
-            self.log(i, "play", str(play), card.points, "Near Fall" if action == "near_fall" else "Spladle")
+            if rec:
+                self.log(i, "play", play.text, card.points, "Near Fall" if action == "near_fall" else "Spladle")
             self.exposed[i] = ""
             why = self._no_fall(o, "spladle") if action == "spladle" else ""
             if why:  # 4.16, 4.17: the +4 stands; no fall, so Beastin' is not asked for
-                self.log(o, "no_fall", "spladle", 0, why)
+                if rec:
+                    self.log(o, "no_fall", "spladle", 0, why)
             elif action == "spladle":
                 answer = self._answer(o, "spladle", play)
                 if answer is None:
                     self.fall = (i, "spladle")
-                    self.log(i, "fall", card.id, 0, "Spladle with no Beastin': a fall")
+                    if rec:
+                        self.log(i, "fall", card.id, 0, "Spladle with no Beastin': a fall")
                 else:
                     self._spend(o, answer)
                     self._credit(o, answer.card, 0)
-                    self.log(o, "answer", str(answer), 0, "Beastin' out of the Spladle")
+                    if rec:
+                        self.log(o, "answer", answer.text, 0, "Beastin' out of the Spladle")
             return True
-        if action in ("pin", "mat_beast"):
-            threat = action
-            self.log(i, "play", str(play), 0, "Pin" if action == "pin" else "MAT BEAST")
+        if action == "pin" or action == "mat_beast":
+            if rec:
+                self.log(i, "play", play.text, 0, "Pin" if action == "pin" else "MAT BEAST")
             self._table(i, card)
-            answer = self._answer(o, threat, play)
+            answer = self._answer(o, action, play)
             if answer is None:
                 self._settle_card(i, 0)
                 self.fall = (i, action)
-                self.log(i, "fall", card.id, 0, "a fall")
+                if rec:
+                    self.log(i, "fall", card.id, 0, "a fall")
                 return True
             self._spend(o, answer)
             self._settle_card(i, None)
             self._credit(o, answer.card, 0)
-            self.log(o, "answer", str(answer), 0, "kicks out")
+            if rec:
+                self.log(o, "answer", answer.text, 0, "kicks out")
             return False
         if action == "stalling":
             self._credit(o, card, 1, given=True)  # "Playing Stalling gives your opponent 1 point"
             self.skip_next[o] = True
             self.stalled[i] = True
-            self.log(i, "play", str(play), -1, "Stalling")
+            if rec:
+                self.log(i, "play", play.text, -1, "Stalling")
             self.draw(i, "Stalling's extra card")
             return False
         if action == "tie":  # 4.18: "immediately ties the score", ahead or behind
-            gap = self.score(o) - self.score(i)
+            gap = self.points[o] - self.points[i]
             if gap < 0 and self.rules.tie_when_ahead == "no_points":
                 gap = 0
             self._credit(i, card, gap)
             self._move(i)
-            self.log(i, "play", str(play), gap, "ties the score, on top" if self.score(i) == self.score(o) else "on top (the score stays)")
+            if rec:
+                self.log(i, "play", play.text, gap, "ties the score, on top" if self.points[i] == self.points[o] else "on top (the score stays)")
             return gap > 0
         if action == "wizardry":  # 4.14
             places = self.erasable(i)
@@ -416,51 +633,59 @@ class Scrap:
             self.negate.extend(c for c, _ in erased)
             self._credit(i, card, 0)
             self._move(i)
-            self.log(i, "play", str(play), -sum(p for _, p in erased), f"erases {', '.join(c.name for c, _ in erased) or 'nothing'}")
+            if rec:
+                self.log(i, "play", play.text, -sum(p for _, p in erased), f"erases {', '.join(c.name for c, _ in erased) or 'nothing'}")
             return False
         if action == "resilience":
             self._credit(i, card, 0)
             self.resilient[i] = True
             self.skip_next[o] = True
-            self.log(i, "play", str(play), 0, "Resilience: unpinnable")
+            if rec:
+                self.log(i, "play", play.text, 0, "Resilience: unpinnable")
             return False
         raise ValueError(f"{card.id} cannot be played as {action} here")  # pragma: no cover
 
     def _extras(self, i: int, scored_takedown: bool) -> None:
         """2.6: Cut Em after a scoring Takedown; Momentum after any play; Resilience's extra play."""
         o = 1 - i
+        policy = self.policies[i]
+        by = self._hands[i].by
         while self.fall is None:
-            cut = [Play(c, "cut_em") for c in self.hands[i] if c.action == "cut_em"] if scored_takedown else []
-            another_takedown = cut and [p for p in self._holding(i, "takedown") if p.card not in [c.card for c in cut]]
-            if cut and another_takedown and self.policies[i].use_cut_em(self, i):
+            cut = by.get("cut_em") if scored_takedown else None
+            # the Takedown Cut Em opens (Cut Em itself is never one)
+            if cut and self._holding(i, "takedown") and policy.use_cut_em(self, i):
                 play = cut[0]
                 self._spend(i, play)
                 self._credit(o, play.card, 1, given=True)  # "gives them 1 point"
                 self.skip_next[o] = True
                 self._move(None)
-                self.log(i, "play", str(play), -1, "Cut Em: lets him up to take him down again")
-                takedown = self.policies[i].choose(self, i, self._holding(i, "takedown"))
+                if self.record:
+                    self.log(i, "play", play.text, -1, "Cut Em: lets him up to take him down again")
+                takedown = policy.choose(self, i, self._holding(i, "takedown"))
                 if takedown is None:
                     return  # he let him up and did not shoot: the turn ends
                 scored_takedown = self.play(i, takedown)
                 continue
+            if not by.get("momentum") and not by.get("wild"):
+                return  # no Momentum to play, and the policy is not asked
             momentum = self._holding(i, "momentum")
-            if momentum and self.policies[i].use_momentum(self, i, scored_takedown):
+            if policy.use_momentum(self, i, scored_takedown):
                 play = momentum[0]
                 self._spend(i, play)
                 self._credit(i, play.card, 0)
                 self.skip_next[o] = True
                 if scored_takedown:
                     self.exposed[i] = "momentum"  # 4.2: Momentum directly after a Takedown
-                self.log(i, "play", str(play), 0, "Momentum: another turn")
+                if self.record:
+                    self.log(i, "play", play.text, 0, "Momentum: another turn")
                 options = self.turn_options(i)
-                choice = self.policies[i].choose(self, i, options) if options else None
+                choice = policy.choose(self, i, options) if options else None
                 if choice is None:
                     return
                 scored_takedown = self.play(i, choice) and choice.action == "takedown"
                 while choice.action == "resilience" and self.fall is None:  # "immediately play an additional card"
                     options = self.turn_options(i)
-                    choice = self.policies[i].choose(self, i, options) if options else None
+                    choice = policy.choose(self, i, options) if options else None
                     if choice is None:
                         return
                     scored_takedown = self.play(i, choice) and choice.action == "takedown"
@@ -469,40 +694,50 @@ class Scrap:
 
     def take_turn(self, i: int) -> bool:
         """One transition turn; returns False when i passed."""
-        moved = self._turn(i)
+        if self.skip_next[i]:
+            self.skip_next[i] = False
+            if self.record:
+                self.log(i, "skip", text="turn skipped")
+            moved = True
+        else:
+            moved = self._turn(i)
         if self.rules.stalling_ban == "turn":
             self.stalled[i] = False  # 4.10 as a fed may read it: the ban ends with his turn
         return moved
 
     def _turn(self, i: int) -> bool:
         o = 1 - i
-        if self.skip_next[i]:
-            self.skip_next[i] = False
-            self.log(i, "skip", text="turn skipped")
-            return True
+        policy = self.policies[i]
         options = self.turn_options(i)
-        while self.draws_used[i] < self.draw_limit and self.deck and self.policies[i].wants_draw(self, i, options):
+        while self.draws_used[i] < self.draw_limit and self.deck and policy.wants_draw(self, i, options):
             self.draws_used[i] += 1
             self.draw(i)
             options = self.turn_options(i)
-        choice = self.policies[i].choose(self, i, options) if options else None
+        choice = policy.choose(self, i, options) if options else None
         if choice is None:
             if self.positions[i] == BOTTOM and self.taken_down[i] and not any(p.action in ("escape", "reversal") for p in options):
                 self.exposed[o] = "lost_turn"  # 4.2: no Escape or Reversal after a Takedown: he loses his turn
             self.exposed[i] = ""
             self.stalled[i] = False
-            self.log(i, "pass", text="no card to play")
+            if self.record:
+                self.log(i, "pass", text="no card to play")
             return False
         scored = self.play(i, choice)
         while choice.action == "resilience" and self.fall is None:  # "immediately play an additional card"
             options = self.turn_options(i)
-            choice = self.policies[i].choose(self, i, options) if options else None
+            choice = policy.choose(self, i, options) if options else None
             if choice is None:
                 return True
             scored = self.play(i, choice)
         if self.fall is None:
-            self._extras(i, scored and choice.action == "takedown")
+            by = self._hands[i].by
+            scored_takedown = scored and choice.action == "takedown"
+            if by.get("momentum") or by.get("wild") or scored_takedown and by.get("cut_em"):  # else `_extras` has nothing to offer
+                self._extras(i, scored_takedown)
         return True
+
+
+_PLAIN_DRAW = Scrap.draw  # the class's own (a test may put a subclass in `Scrap`'s place)
 
 
 def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,
@@ -511,9 +746,7 @@ def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: D
     False keeps no events (odds): the same dice, the same result."""
     scrap = Scrap(names, policies, deck, dice, draws, pin_after, rules, record)
     scrap.shuffle()
-    for _ in range(9):  # 1.2
-        for i in (0, 1):
-            scrap.draw(i, "dealt")
+    scrap.deal()
     first = scrap.tenth_card()
     scrap.log(first, "tenth", text="wins the 10th-card draw and starts")
     passes = 0
@@ -555,7 +788,7 @@ def _overtime(scrap: Scrap, first: int, score: tuple) -> ScrapResult:
         if ranks[0] != ranks[1]:
             winner = 0 if ranks[0] > ranks[1] else 1
             for i, card in drawn.items():
-                scrap.hands[i].append(card)
+                scrap._take_in(i, card)
             return ScrapResult(winner, "decision", "overtime", score, scrap.turn, scrap.transitions, first, scrap.events)
         scrap.negate.extend(drawn.values())  # set aside (4.7); kept in one place for the count
     scrap.log(first, "overtime", text="the deck is out: the 10th-card winner takes it")

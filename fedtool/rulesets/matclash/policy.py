@@ -359,10 +359,11 @@ class Compiled:
     rank: dict
     allowed: set | None
     forbidden: set
-    hold: dict  # card id -> (ids counted, how many kept)
+    hold: dict  # card id -> (ids counted, how many kept, whether they are every card of their action)
     draw: str
     momentum: str
     answers: dict  # threat -> (rank dict, allowed set or None, ordered keys)
+    ranked: dict = field(default_factory=dict)  # threat -> {key: place} of the answers that may be given (`answer`'s lookup)
 
 
 class Policy:
@@ -398,22 +399,51 @@ class Policy:
         if not self.conditional:
             return self._plain(state.position)
         pos = state.position
-        slot = self._slots.get((pos, only_for))
-        if slot is None:  # the lines that bear on this decision here, with the cards of those that only put cards first
-            slot = self._slots[(pos, only_for)] = [
-                (r, frozenset(self._expand(r.prefer, pos)) if r.lazy and only_for is None else None) for r in self.conditional
-                if (r.positions is None or pos in r.positions) and (only_for is None or r.bears_on(only_for))]
+        slot = self._slot(pos, only_for)
         if offered is None:
             bits = tuple([r.test(state) for r, _ in slot])
         else:
             bits = tuple([(keys is None or not keys.isdisjoint(offered)) and r.test(state) for r, keys in slot])
-        key = (pos, only_for, bits)
-        plan = self._cache.get(key)
-        if plan is None:
-            on = [r for (r, _), bit in zip(slot, bits) if bit]
-            rules = [r for r in self.rules if (r.positions is None or pos in r.positions) and (not r.conds or any(r is x for x in on))]
-            plan = self._cache[key] = self.compile(pos, rules)
+        return self._cache.get((pos, only_for, bits)) or self._compiled(pos, only_for, slot, bits)
+
+    def _slot(self, pos: str, only_for: str | None) -> list:
+        """The conditional lines that bear on this decision here, each with the cards of a line
+        that only puts cards first (None for the others), made once per position and decision."""
+        slot = self._slots.get((pos, only_for))
+        if slot is None:
+            slot = self._slots[(pos, only_for)] = [
+                (r, frozenset(self._expand(r.prefer, pos)) if r.lazy and only_for is None else None) for r in self.conditional
+                if (r.positions is None or pos in r.positions) and (only_for is None or r.bears_on(only_for))]
+        return slot
+
+    def _compiled(self, pos: str, only_for: str | None, slot: list, bits: tuple) -> Compiled:
+        """The plan with the lines of `slot` whose bit is set, compiled once and kept."""
+        on = [r for (r, _), bit in zip(slot, bits) if bit]
+        rules = [r for r in self.rules if (r.positions is None or pos in r.positions) and (not r.conds or any(r is x for x in on))]
+        plan = self._cache[(pos, only_for, bits)] = self.compile(pos, rules)
         return plan
+
+    def _turn_plan(self, scrap, i: int, options) -> Compiled:
+        """`plan(State(scrap, i), offered)` for a turn's choice, judging as little as it may: a line
+        that only puts cards first and names none on offer is off without a look at the scrap,
+        and the State is made only when a line's conditions must be judged."""
+        pos = scrap.positions[i]
+        slot = self._slot(pos, None)
+        named = self._slots.get((pos, "named"))  # every card the slot's prefer-only lines name
+        if named is None:
+            named = self._slots[(pos, "named")] = frozenset().union(*(keys for _, keys in slot if keys is not None))
+        offered = [p.key for p in options if p.key in named]  # those on offer
+        state = None
+        bits = []
+        for r, keys in slot:
+            if keys is not None and (not offered or keys.isdisjoint(offered)):
+                bits.append(False)
+                continue
+            if state is None:
+                state = State(scrap, i)
+            bits.append(r.test(state))
+        bits = tuple(bits)
+        return self._cache.get((pos, None, bits)) or self._compiled(pos, None, slot, bits)
 
     def _plain(self, position: str) -> Compiled:
         """The plan of the lines without conditions (all a policy without plan conditions has)."""
@@ -425,7 +455,8 @@ class Policy:
     def _plan_for(self, scrap, i: int, decision: str) -> Compiled:
         """The plan for an answer, a draw or Momentum: conditions judged only if a line bears on it."""
         if not self._bearing[decision]:
-            return self._plain(scrap.positions[i])
+            position = scrap.positions[i]
+            return self._cache.get(position) or self._plain(position)
         return self.plan(State(scrap, i), only_for=decision)
 
     def compile(self, position: str, rules: list[Rule]) -> Compiled:
@@ -468,12 +499,18 @@ class Policy:
                 order.append((key, None))
         rank = {k: (n, gate) for n, (k, gate) in enumerate(order) if k not in forbidden and (allowed is None or k in allowed)}  # what may be played
         holds = {}
+        cards = catalogue()
         for k, n in hold.items():
-            ids = members(k)
+            ids = frozenset(members(k))
+            actions = {cards[cid].action for cid in ids}
+            # the ids are every card of their one action: the count is how many of that action he holds
+            whole = len(actions) == 1 and {c.id for c in cards.values() if c.action in actions} <= ids
             for cid in ids:
-                holds[cid] = (frozenset(ids), n)
+                holds[cid] = (ids, n, whole)
         answers = {t: self._answers(t, answer_rules.get(t, []), forbidden) for t in THREATS}
-        return Compiled(order, rank, allowed, forbidden, holds, draw or self.model.draw, momentum or self.model.momentum, answers)
+        ranked = {t: {k: n for k, n in rank_.items() if (allowed_ is None or k in allowed_) and k not in forbidden}
+                  for t, (rank_, allowed_, _) in answers.items()}
+        return Compiled(order, rank, allowed, forbidden, holds, draw or self.model.draw, momentum or self.model.momentum, answers, ranked)
 
     @staticmethod
     def _expand(names, position: str, every_action: bool = False) -> list[str]:
@@ -537,15 +574,21 @@ class Policy:
 
     @staticmethod
     def key(play) -> str:
-        return f"{play.card.id}:{play.action}" if play.card.action == "wild" else play.card.id
+        """How a play is ranked: its card's id (`id:action` for Beastin'), made once with the Play."""
+        return play.key
 
     @staticmethod
     def _held(scrap, i, card, plan: Compiled) -> bool:
         rule = plan.hold.get(card.id)
         if not rule:
             return False
-        ids, keep = rule
-        return keep > 0 and sum(1 for c in scrap.hands[i] if c.id in ids) <= keep
+        ids, keep, whole = rule
+        if keep <= 0:
+            return False
+        hand = scrap.hands[i]
+        if whole:  # every card of his of that action counts: the hand's index has them
+            return len(hand.by[card.action]) <= keep
+        return len([c for c in hand if c.id in ids]) <= keep
 
     def _gate(self, gate: str, scrap, i: int, state: State | None) -> bool:
         behind = state.theirs - state.mine if state is not None else scrap.points[1 - i] - scrap.points[i]
@@ -566,15 +609,16 @@ class Policy:
         asked = self._asked
         if state is None and options is asked[0] and asked[1] is scrap and asked[2] == scrap.turn and asked[3] == len(scrap.deck) and asked[4] == i:
             return asked[5]  # asked again at the same moment (whether to draw, then what to play)
-        keys = [p.card.id if p.card.action != "wild" else f"{p.card.id}:{p.action}" for p in options]
-        if state is not None or self.conditional:
-            plan = self.plan(state or State(scrap, i), set(keys) if self.conditional else None)
+        if state is not None:
+            plan = self.plan(state, {p.key for p in options} if self.conditional else None)
+        elif self.conditional:
+            plan = self._turn_plan(scrap, i, options)
         else:
-            plan = self._plain(scrap.positions[i])
+            plan = self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i])
         best = best_n = None
         rank = plan.rank
-        for p, k in zip(options, keys):
-            found = rank.get(k)
+        for p in options:
+            found = rank.get(p.key)
             if found is None:
                 continue
             n, gate = found
@@ -590,27 +634,37 @@ class Policy:
         return best
 
     def answer(self, scrap, i, threat, options):
-        plan = self._plan_for(scrap, i, "answer")
-        rank, allowed, _ = plan.answers[threat]
+        if self._bearing["answer"]:
+            plan = self.plan(State(scrap, i), only_for="answer")
+        else:  # `_plan_for`, inlined
+            position = scrap.positions[i]
+            plan = self._cache.get(position) or self._plain(position)
+        ranked = plan.ranked[threat]  # the ranked answers it may give: allowed, not forbidden
         ending = threat in ENDING
         best, best_n = None, None
         for o in options:
-            k = self.key(o)
-            if (allowed is not None and k not in allowed) or k in plan.forbidden:
-                continue
-            n = rank.get(k)
-            if n is None:
+            k = o.key
+            n = ranked.get(k)
+            if n is None:  # unranked: against a threat that ends the scrap, anything allowed, after the ranked
                 if not ending:
                     continue
+                rank, allowed, _ = plan.answers[threat]
+                if k in rank or k in plan.forbidden or (allowed is not None and k not in allowed):
+                    continue
                 n = len(rank)
+            if best_n is not None and n >= best_n:
+                continue  # the first of the best stands (the hold below cannot change that)
             if not ending and self._held(scrap, i, o.card, plan):
                 continue
-            if best_n is None or n < best_n:
-                best, best_n = o, n
+            best, best_n = o, n
         return best
 
     def wants_draw(self, scrap, i, options) -> bool:
-        draw = self._plan_for(scrap, i, "draw").draw
+        if self._bearing["draw"]:
+            draw = self.plan(State(scrap, i), only_for="draw").draw
+        else:  # `_plan_for`, inlined
+            position = scrap.positions[i]
+            draw = (self._cache.get(position) or self._plain(position)).draw
         if draw == "never":
             return False
         if draw == "always":
@@ -636,8 +690,10 @@ class Policy:
             return False
         if plan.momentum == "always":
             return True
-        finishers = ("near_fall", "spladle")
-        return scored_takedown and any(c.action in finishers for c in scrap.hands[i])
+        if not scored_takedown:
+            return False
+        by = scrap.hands[i].by
+        return bool(by.get("near_fall") or by.get("spladle"))
 
     # ------------------------------------------------------------ how it reads
 

@@ -1,0 +1,252 @@
+"""Mat Clash's fast paths (issue 18): the record-free odds path plays exactly what the full path
+plays, roll for roll, over thousands of random Quick Scraps and Dual Matches (random strategies
+in the plan language, random legal play, either deck, every fed setting); and the hand's index
+by action offers exactly the plays, in exactly the order, that a scan of the hand offers.
+
+The paths compared: `quick_scrap`/`dual_match` with `record=False` (what `MatClash.trial`
+plays for `fedtool odds`: no events) against `record=True` (the run's, every event kept for the
+writeup); the same seed must give the same winner, method, finish, score, turns, transitions,
+10th-card winner and the same dice log. The index is checked against the rulebook's reading
+written as a plain scan of the hand (section 3's plays; 2.5's answers), at every decision.
+"""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fedtool.kernel.dice import SeededDice
+from fedtool.kernel.yamlio import parse_yaml
+from fedtool.rulesets.matclash import MatClash, cards, engine
+from fedtool.rulesets.base import Booking
+from fedtool.rulesets.matclash.engine import BOTTOM, NEUTRAL, TOP, Play
+from fedtool.rulesets.matclash.policy import Policy, read_policy
+from test_matclash_properties import RandomPolicy
+from test_matclash_strategy_properties import strategies_
+
+BASE = cards.build_deck()
+FULL = cards.build_deck(("wave1", "wave2", "wave3", "short_print"))
+RULES = st.builds(engine.Rules, stalling_ban=st.sampled_from(["next_play", "turn"]),
+                  wizardry_erases=st.sampled_from(["his_cards", "stack", "scoring"]), resilience_stops_spladle=st.booleans(),
+                  early_falls=st.sampled_from(["fall", "no_fall"]), tie_when_ahead=st.sampled_from(["tie", "no_points", "not_playable"]))
+SIDES = st.one_of(st.just(None), strategies_(), st.tuples(st.integers(0, 2**32), st.sampled_from([0.02, 0.1, 0.3]),
+                                                          st.sampled_from([0.0, 0.3, 0.9]), st.sampled_from([0.0, 0.3, 0.9]),
+                                                          st.sampled_from([0.0, 0.3, 0.9])))
+SCRAPS, DUALS = 40, 6  # per example: with 30 examples, 1,200 Quick Scraps and about 1,000 more in 180 Dual Matches, each played both ways
+
+
+def make_policies(sides) -> list:
+    """Fresh policies for one play: the default (None), a strategy file's text, or random legal play
+    (seed and tempers: made afresh, so both paths see the same choices)."""
+    made = []
+    for k, side in enumerate(sides):
+        if side is None:
+            made.append(Policy())
+        elif isinstance(side, str):
+            made.append(read_policy(parse_yaml(side, f"s{k}.yaml"), f"s{k}.yaml"))
+        else:
+            made.append(RandomPolicy(*side))
+    return made
+
+
+def scrap_print(result) -> tuple:
+    return (result.winner, result.method, result.finish, tuple(result.score), result.turns, result.transitions, result.first)
+
+
+def play_both(play, sides, deck, rules, seed: int, **kwargs):
+    """One match played on the full path and on the odds path: (full, bare, full dice, bare dice)."""
+    full_dice, bare_dice = SeededDice(seed), SeededDice(seed)
+    full = play(["A", "B"], make_policies(sides), deck, full_dice, rules=rules, record=True, **kwargs)
+    bare = play(["A", "B"], make_policies(sides), deck, bare_dice, rules=rules, record=False, **kwargs)
+    return full, bare, full_dice, bare_dice
+
+
+@settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.tuples(SIDES, SIDES), st.sampled_from(["base", "full"]), RULES, st.integers(0, 2**40))
+def test_the_odds_path_plays_what_the_full_path_plays(sides, deck_name, rules, seed):
+    """Roll for roll: the same results and the same dice log, the odds path keeping no events."""
+    deck = FULL if deck_name == "full" else BASE
+    for k in range(SCRAPS):
+        full, bare, full_dice, bare_dice = play_both(engine.quick_scrap, sides, deck, rules, seed + k)
+        assert scrap_print(bare) == scrap_print(full), f"seed {seed + k}"
+        assert bare_dice.log == full_dice.log, f"seed {seed + k}: other dice"
+        assert bare.events == [] and full.events
+    for k in range(DUALS):
+        full, bare, full_dice, bare_dice = play_both(engine.dual_match, sides, deck, rules, seed + SCRAPS + k)
+        assert (bare.winner, bare.team, bare.tiebreaker) == (full.winner, full.team, full.tiebreaker), f"dual seed {seed + SCRAPS + k}"
+        assert [scrap_print(s) for s in bare.scraps] == [scrap_print(s) for s in full.scraps], f"dual seed {seed + SCRAPS + k}"
+        assert bare_dice.log == full_dice.log and len(full_dice.log) == len(full.scraps)  # one shuffle a scrap
+        assert all(s.events == [] for s in bare.scraps) and all(s.events for s in full.scraps)
+
+
+def test_the_trial_hook_plays_what_resolve_plays():
+    """`MatClash.trial` on `trial_setup`'s setup (the odds) against `resolve` (the run), Quick
+    Scrap and Dual Match, the week-3 plan strategies: the same winner, method and length."""
+    from golden import ROOT
+
+    ruleset = MatClash()
+    week3 = ROOT / "strategies" / "week-03"
+    policies = [read_policy(parse_yaml((week3 / f"{n}.yaml").read_text(), n), n) for n in ("tommy-reyes", "gus-halvorsen")]
+    for fmt, seeds in (("quick_scrap", range(300)), ("dual_match", range(60))):
+        setup = {"format": fmt, "names": ["A", "B"], "ids": ["a", "b"], "policies": policies, "deck": FULL, "moves": [{}, {}],
+                 "rules": engine.Rules()}
+        booking = Booking(None, setup, [], extra={"format": fmt})
+        prepared = ruleset.trial_setup(booking)
+        for seed in seeds:
+            played = ruleset.resolve(booking, SeededDice(seed))
+            trial = ruleset.trial(prepared, SeededDice(seed))
+            length = len(played.scraps) if fmt == "dual_match" else played.scraps[0].turns
+            assert (trial.winner, trial.method, trial.length) == (played.winner, played.method, length), f"{fmt} seed {seed}"
+
+
+# ---------------------------------------------------------------------------- the index against a scan
+
+
+def scan_turn(scrap, i) -> list:
+    """Section 3 read as a scan of the hand, kind of play by kind of play, each in hand order:
+    Takedown and Feet to Back from neutral (Beastin' as a Takedown after the Takedowns); 4.1 Escape
+    and Reversal from bottom; 4.2 Near Fall (and Spladle after Momentum or a lost turn) on top with
+    his back exposed; Pin and MAT BEAST once the Pin timing has come, not straight after Stalling
+    (4.10) nor against Resilience (4.6); Stalling anywhere; Wizardry, Resilience and a tie card
+    anywhere (not a tie card while ahead under `tie_when_ahead: not_playable`, 4.18)."""
+    o, hand, pos = 1 - i, list(scrap.hands[i]), scrap.positions[i]
+
+    def holding(action):
+        return [Play(c, action) for c in hand if c.action == action] + [Play(c, action) for c in hand if c.action == "wild"]
+
+    options = []
+    if pos == NEUTRAL and scrap.positions[o] == NEUTRAL:
+        options += holding("takedown") + [Play(c, "feet_to_back") for c in hand if c.action == "feet_to_back"]
+    if pos == BOTTOM:
+        options += holding("escape") + holding("reversal")
+    if pos == TOP and scrap.exposed[i]:
+        spladle = scrap.exposed[i] in ("momentum", "lost_turn")
+        options += [Play(c, c.action) for c in hand if c.action == "near_fall" or spladle and c.action == "spladle"]
+    if scrap.turn // 2 >= scrap.pin_after and not scrap.stalled[i] and not scrap.resilient[o]:
+        options += [Play(c, c.action) for c in hand if c.action in ("pin", "mat_beast")]
+    options += holding("stalling")
+    ahead = scrap.points[i] > scrap.points[o] and scrap.rules.tie_when_ahead == "not_playable"
+    options += [Play(c, c.action) for c in hand if c.action in ("wizardry", "resilience") or c.action == "tie" and not ahead]
+    return options
+
+
+def scan_answers(scrap, i, threat) -> list:
+    """2.5 as a scan: Defense (or Beastin' as Defense) against a Takedown, Reversal, Pin or Feet to
+    Back; Beastin' against MAT BEAST and Spladle; Scramble or Clone after a Takedown; Clone after
+    Feet to Back."""
+    hand = list(scrap.hands[i])
+    if threat in ("takedown", "reversal", "pin", "feet_to_back"):
+        options = [Play(c, "defense") for c in hand if c.action == "defense"] + [Play(c, "defense") for c in hand if c.action == "wild"]
+    else:
+        options = [Play(c, "beastin") for c in hand if c.action == "wild"]
+    if threat == "takedown":
+        options += [Play(c, c.action) for c in hand if c.action in ("scramble", "clone")]
+    if threat == "feet_to_back":
+        options += [Play(c, "clone") for c in hand if c.action == "clone"]
+    return options
+
+
+def index_of(hand) -> dict:
+    by: dict = {}
+    for card in hand:
+        by.setdefault(card.action, []).append(card.own)
+        if card.action == "wild":  # and as each card Beastin' may stand for
+            for action in (*cards.WILD_AS, "beastin"):
+                by.setdefault(f"wild as {action}", []).append(card.as_(action))
+    return by
+
+
+class Scanned:
+    """A policy whose every decision first checks the options and both hands' index against the scans."""
+
+    checked = 0
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    @staticmethod
+    def _index_holds(scrap):
+        for hand in scrap.hands:
+            assert {a: p for a, p in hand.by.items() if p} == index_of(hand)
+
+    def choose(self, scrap, i, options, state=None):
+        self._index_holds(scrap)
+        takedowns = [p for p in scan_turn(scrap, i) if p.action == "takedown"] if scrap.positions[i] == NEUTRAL else None
+        assert options == scan_turn(scrap, i) or options == takedowns  # a turn, or the Takedown after Cut Em
+        Scanned.checked += 1
+        return self.policy.choose(scrap, i, options)
+
+    def answer(self, scrap, i, threat, options):
+        self._index_holds(scrap)
+        assert options == scan_answers(scrap, i, threat)
+        Scanned.checked += 1
+        return self.policy.answer(scrap, i, threat, options)
+
+    def wants_draw(self, scrap, i, options):
+        assert options == scan_turn(scrap, i)
+        return self.policy.wants_draw(scrap, i, options)
+
+    def use_cut_em(self, scrap, i):
+        return self.policy.use_cut_em(scrap, i)
+
+    def use_momentum(self, scrap, i, scored_takedown):
+        return self.policy.use_momentum(scrap, i, scored_takedown)
+
+
+@settings(max_examples=25, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.tuples(SIDES, SIDES), RULES, st.integers(0, 2**40))
+def test_the_hands_index_offers_what_a_scan_of_the_hand_offers(sides, rules, seed):
+    """At every decision of random scraps (the full deck, every setting), the plays and answers
+    offered off the index are the scan's, in the scan's order, and the index is the hand's."""
+    before = Scanned.checked
+    for k in range(12):
+        made = make_policies(sides)
+        result = engine.quick_scrap(["A", "B"], [Scanned(p) for p in made], FULL, SeededDice(seed + k), rules=rules, record=False)
+        bare = engine.quick_scrap(["A", "B"], make_policies(sides), FULL, SeededDice(seed + k), rules=rules, record=False)
+        assert scrap_print(result) == scrap_print(bare)  # watching changes nothing
+    assert Scanned.checked > before
+
+
+def test_a_hand_edited_by_hand_keeps_its_index():
+    """A hand set or edited with the list's own methods (as tests and tools do) is indexed anew."""
+    C = cards.catalogue()
+    scrap = engine.Scrap(["A", "B"], [Policy(), Policy()], [], SeededDice(1))
+    scrap.hands = [[C["takedown"], C["beastin"], C["takedown"]], []]
+    assert index_of(scrap.hands[0]) == {a: p for a, p in scrap.hands[0].by.items() if p}
+    scrap.hands[0].remove(C["takedown"])
+    scrap.hands[0].append(C["pin"])
+    assert [p.card.id for p in scrap.hands[0].by["takedown"]] == ["takedown"] and [p.card.id for p in scrap.hands[0].by["pin"]] == ["pin"]
+    assert [(p.card.id, p.action) for p in scrap._holding(0, "takedown")] == [("takedown", "takedown"), ("beastin", "takedown")]
+
+
+class Offered:
+    """A policy that answers with the options it is offered (to read them off `_answer`)."""
+
+    def answer(self, scrap, i, threat, options):
+        return options
+
+
+SITUATIONS = st.fixed_dictionaries({
+    "hands": st.tuples(st.lists(st.sampled_from(sorted(cards.catalogue())), max_size=12),
+                       st.lists(st.sampled_from(sorted(cards.catalogue())), max_size=12)),
+    "positions": st.sampled_from([(NEUTRAL, NEUTRAL), (TOP, BOTTOM), (BOTTOM, TOP)]),
+    "exposed": st.sampled_from(["", "momentum", "lost_turn", "feet_to_back"]),
+    "turn": st.integers(0, 8), "pin_after": st.sampled_from([1, 2]), "stalled": st.booleans(), "resilient": st.booleans(),
+    "points": st.tuples(st.integers(0, 12), st.integers(0, 12)), "tie_when_ahead": st.sampled_from(["tie", "no_points", "not_playable"]),
+})
+
+
+@settings(max_examples=400, deadline=None, database=None)
+@given(SITUATIONS)
+def test_every_situation_offers_what_a_scan_offers(s):
+    """Any hand in any situation (hands drawn from every card, so every rare mix comes up: a
+    Spladle beside Near Falls after a lost turn, Pin beside MAT BEAST, a tie card with Wizardry
+    while ahead): the turn's plays and each threat's answers off the index are the scan's."""
+    C = cards.catalogue()
+    scrap = engine.Scrap(["A", "B"], [Offered(), Offered()], [], SeededDice(1), 2, s["pin_after"], engine.Rules(tie_when_ahead=s["tie_when_ahead"]))
+    scrap.hands = [[C[x] for x in s["hands"][0]], [C[x] for x in s["hands"][1]]]
+    scrap.positions, scrap.turn, scrap.points = list(s["positions"]), s["turn"], list(s["points"])
+    scrap.exposed[0], scrap.stalled[0], scrap.resilient[1] = s["exposed"], s["stalled"], s["resilient"]
+    assert scrap.turn_options(0) == scan_turn(scrap, 0)
+    for threat in ("takedown", "reversal", "pin", "mat_beast", "feet_to_back", "spladle"):
+        assert (scrap._answer(0, threat, None) or []) == scan_answers(scrap, 0, threat)
