@@ -216,6 +216,26 @@ def test_history_shows_a_reset_at_the_close(fed, fedtool):
     text = fedtool("history", wid, "--fed", fed).output
     assert "after 5" in text and changes[0]["reason"] in text
 
+
+def test_a_reset_stands_through_a_later_season_he_sat_out(fed, fedtool):
+    """Push levels reset at both closes. A wrestler reset at season 1's close who never wrestles
+    in season 2 (week 6 is week 1's card again) is at his sheet's level going into week 7:
+    season 2's close recorded no reset for him (nothing to reset), and the first reset still
+    stands (it read his last week-5 row again)."""
+    _settings(fed, "seasons:\n  carry_over:\n    push_levels: reset\n")
+    assert fedtool("season", "close", "--fed", fed).exit_code == 0
+    reset = {c["wrestler_id"] for c in json.loads(fedtool("season", "show", "1", "--json", "--fed", fed).output)["carry_over"]["changes"]}
+    _week_six(fed)
+    assert fedtool("run", "6", "--fed", fed).exit_code == 0
+    db = sqlite_utils.Database(fed / "fed.db")
+    in_six = {r[0] for r in db.execute("SELECT wrestler_id FROM match_sides WHERE week = 6").fetchall()}
+    sat_out = sorted(wid for wid in reset - in_six if wid in Fed.load(fed).roster_files)
+    assert sat_out
+    assert fedtool("season", "close", "--fed", fed).exit_code == 0
+    states = _states(fed, 7)
+    for wid in sat_out:
+        assert states[wid]["push_level"] == _start(fed, wid)["push_level"], wid
+
 def test_closing_refuses_what_it_cannot_do(fed, fedtool, tmp_path):
     _settings(fed, "seasons:\n  carry_over:\n    push_level: reset\n")
     result = fedtool("season", "close", "--fed", fed)

@@ -17,6 +17,7 @@ import sqlite3
 import tempfile
 from fractions import Fraction
 from pathlib import Path
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from sqlite_utils import Database
@@ -446,36 +447,42 @@ def undo_week(db: Database, week: int) -> None:
 
 
 def states_before(db: Database, week: int) -> dict[str, dict]:
-    """Each wrestler's stored state going into `week`: the latest row from an earlier week."""
-    rows = db.execute(
-        f"""
-        SELECT s.wrestler_id, s.other, {", ".join("s." + k for k in STATE_KEYS)} FROM wrestler_states s
-        JOIN (SELECT wrestler_id, MAX(week) AS week FROM wrestler_states WHERE week < ? GROUP BY wrestler_id) latest
-        ON s.wrestler_id = latest.wrestler_id AND s.week = latest.week
-        """,
-        [week],
-    ).fetchall()
-    if db["season_states"].exists():  # issue 19: a closed season's carry-over stands for every state before it
-        carried = db.execute(
-            f"""
-            SELECT c.wrestler_id, c.other, {", ".join("c." + k for k in STATE_KEYS)} FROM season_states c JOIN seasons s ON s.season = c.season
-            WHERE s.season = (SELECT MAX(season) FROM seasons WHERE last_week < ?)
-            AND NOT EXISTS (SELECT 1 FROM wrestler_states w WHERE w.wrestler_id = c.wrestler_id AND w.week > s.last_week AND w.week < ?)
-            """,
-            [week, week],
-        ).fetchall()
-        if carried:  # the carry-over stands for every state of its season and before
-            rows = list({row[0]: row for row in [*rows, *carried]}.values())
-    states = {}
-    for wrestler_id, other, *values in rows:
-        state = {**json.loads(other or "{}"), **{k: v for k, v in zip(STATE_KEYS, values) if v is not None}}
-        if "push_points" in state:
-            state["push_points"] = Fraction(state["push_points"])
-        for key in LIST_KEYS:
-            if key in state:
-                state[key] = json.loads(state[key])
-        states[wrestler_id] = state
-    return states
+    """Each wrestler's stored state going into `week` (`states_through` for one week)."""
+    return next(states_through(db, [week]))[1]
+
+
+def states_through(db: Database, weeks: Iterable[int]) -> Iterator[tuple[int, dict[str, dict]]]:
+    """Each of `weeks` (ascending) with each wrestler's stored state going into it, the
+    league's states read once: his latest row from an earlier week, or a closed season's
+    carry-over (issue 19) when the season closed after that row and before the week; a
+    row of a later week stands over the carry-over again. The state dicts are shared
+    between the weeks yielded: read them, never change them."""
+    state_columns = ", ".join(STATE_KEYS)
+    events = [(w, 0, wid, other, values) for w, wid, other, *values in db.execute(
+        f"SELECT week, wrestler_id, other, {state_columns} FROM wrestler_states ORDER BY week, rowid").fetchall()]
+    if db["season_states"].exists():  # a carry-over stands from the week after its season's last
+        events += [(last, 1, wid, other, values) for last, wid, other, *values in db.execute(
+            f"SELECT s.last_week, c.wrestler_id, c.other, {', '.join('c.' + k for k in STATE_KEYS)} FROM season_states c "
+            "JOIN seasons s ON s.season = c.season ORDER BY s.last_week, c.rowid").fetchall()]
+        events.sort(key=lambda e: (e[0], e[1]))  # stable: a season's carry-over after the rows of its last week
+    states: dict[str, dict] = {}
+    at = 0
+    for week in weeks:
+        while at < len(events) and events[at][0] < week:
+            _, _, wid, other, values = events[at]
+            states[wid] = _state(other, values)
+            at += 1
+        yield week, dict(states)
+
+
+def _state(other: str | None, values: list) -> dict:
+    state = {**json.loads(other or "{}"), **{k: v for k, v in zip(STATE_KEYS, values) if v is not None}}
+    if "push_points" in state:
+        state["push_points"] = Fraction(state["push_points"])
+    for key in LIST_KEYS:
+        if key in state:
+            state[key] = json.loads(state[key])
+    return state
 
 
 def state_row(state: dict) -> dict:

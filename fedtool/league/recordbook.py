@@ -35,7 +35,7 @@ from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError
 from fedtool.rulesets import REGISTRY, check_ruleset, get_ruleset, ruleset_order
 
-from .db import read_summary, states_before, stored_stars
+from .db import read_summary, states_through, stored_stars
 from .records import _names, _sheet, titles as league_titles
 
 TOP = 10
@@ -211,8 +211,7 @@ def _upsets(fed: Fed, db: Database, matches: list[dict], names: dict[str, str]) 
     by_week: dict[int, list[dict]] = defaultdict(list)
     for m in matches:
         by_week[m["week"]].append(m)
-    for week in sorted(by_week):
-        states = states_before(db, week)
+    for week, states in states_through(db, sorted(by_week)):  # the league's states read once, not once a week
         for m in by_week[week]:
             known = get_ruleset(m["ruleset"]) if m["ruleset"] in REGISTRY else None
             ids = [wid for wid, _ in m["sides"]]
