@@ -64,9 +64,9 @@ def test_side_by_side_is_one_by_one(demo_fed, tmp_path, monkeypatch):
     forked = []
     real = workers_module.judge_side_by_side
 
-    def counted(segment, places, workers, judge):
+    def counted(segment, places, workers, judge, ready=None):
         forked.append((len(segment), workers))
-        return real(segment, places, workers, judge)
+        return real(segment, places, workers, judge, ready)
 
     monkeypatch.setattr(workers_module, "judge_side_by_side", counted)
     monkeypatch.setattr(intake_module, "workers_pay", lambda asked: 1 if asked == 1 else 3)  # side by side even on one core

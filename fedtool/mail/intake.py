@@ -59,7 +59,7 @@ from email.parser import BytesParser
 from email.header import decode_header, make_header
 from email.utils import format_datetime, make_msgid, parsedate_to_datetime
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
 
@@ -617,7 +617,8 @@ class Waiting:
     group: tuple | None = None  # the matches' files its judging may touch (`workers.plan`)
 
 
-def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, workers: int | None = None) -> IntakeReport:
+def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, workers: int | None = None,
+           answered: Callable[[list[tuple[Path, str, str]]], None] | None = None) -> IntakeReport:
     """Read every mail in `source`, file the strategies that stand, queue an answer for each.
 
     Each mail is a transaction of its own: it is marked in the league as being read, judged,
@@ -632,7 +633,12 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
     `workers`: how many processes may judge (None: as many as pay, `fedtool.mail.workers`;
     1: this one only). Mails of a local mailbox that touch different matches' files are
     judged side by side, each match's in arrival order; the answers, the files filed and
-    the records are those of judging them one by one (a test compares)."""
+    the records are those of judging them one by one (a test compares).
+
+    `answered`: told of the answers queued, [(file, its Message-ID, its recipient)], in the
+    mailbox's order, each as soon as the commit that records its mail's verdict is done
+    (never before: `fedtool tick` sends them while the next mails are judged,
+    `outgoing.Courier`)."""
     report = IntakeReport()
     _clear_incoming(fed)  # a strategy being checked when an intake was killed
     weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
@@ -702,22 +708,29 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
             for mail in mails:
                 db.execute("DELETE FROM inbox_seen WHERE message_id = ? AND verdict IN (?, ?)", [mail.message_id, READING, READING_AGAIN])
 
-    def finish(mail: Waiting, outcome: Outcome, reply: bytes | Path | None, commit: bool = True) -> None:
-        """The mail's answer queued (`reply`: its bytes, or the file a worker wrote) and its verdict recorded."""
+    def finish(mail: Waiting, outcome: Outcome, reply: bytes | Path | None, commit: bool = True) -> tuple[Path, str, str] | None:
+        """The mail's answer queued (`reply`: its bytes, or the file a worker wrote) and its
+        verdict recorded (committed unless `commit` is False: the caller commits). Returns
+        the answer for `answered` (file, Message-ID, recipient), or None."""
         outcome.message_id, outcome.arrived, outcome.sender = mail.message_id, mail.row["arrived"], mail.shown
         if isinstance(reply, bytes):
             reply = write_answer(fed, outcome, mail.message_id, reply)
+        answer = None
         if reply is not None:
             report.replies.append(reply)
             report.answers[reply] = (answer_id(fed, mail.message_id), mail.sender)
+            answer = (reply, *report.answers[reply])
         # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
         why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
         row = {**mail.row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id}
-        if commit:
-            record(row)
-        else:
-            db.execute(_RECORD, row)
         report.outcomes.append(outcome)
+        if not commit:
+            db.execute(_RECORD, row)
+            return answer
+        record(row)
+        if answer is not None and answered is not None:
+            answered([answer])
+        return answer
 
     side_by_side = workers != 1 and not is_imap(str(source)) and workers_pay(workers) > 1
     if not side_by_side:  # one by one, as the source gives them (an IMAP mail is flagged read only once recorded)
@@ -757,30 +770,48 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
                 with db.atomic():  # every mail of the segment marked before any is judged
                     for mail in (m for m in segment if isinstance(m, Waiting)):
                         db.execute(_RECORD, mail.row)
-                results = judge_side_by_side(segment, places, workers_pay(workers), judged_in_worker)
+                settled = _Settled()
+
+                def settle(upto: int, results: list, segment=segment, settled=settled) -> None:
+                    """The verdicts of the mails before `upto` (all judged) recorded in one commit,
+                    in the mailbox's order, then their answers handed on (`answered`). A crash
+                    before the commit leaves those mails marked, judged again the same way."""
+                    if settled.error is not None or upto - settled.done < SETTLE_MAILS and upto < len(segment):
+                        return
+                    answers = []
+                    with db.atomic():
+                        for index in range(settled.done, upto):
+                            mail, result = segment[index], results[index]
+                            kind = result[0]
+                            if isinstance(mail, Outcome):  # read before
+                                report.outcomes.append(mail)
+                            elif kind == "judged":
+                                answers.append(finish(mail, result[1], result[2], commit=False))
+                            elif kind == "fault":
+                                quarantined = _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, result[1])
+                                answers.append(finish(mail, *quarantined, commit=False))
+                            elif kind == "fed-error":
+                                settled.error = (index, FedError(result[1]))
+                                break
+                            else:  # its worker ended without a word (killed): judged here, in order, after the segment (filing again is the same filing)
+                                settled.lost.append(mail)
+                        settled.done = upto if settled.error is None else settled.error[0]
+                    answers = [a for a in answers if a is not None]
+                    if answers and answered is not None:
+                        answered(answers)
+
+                results = judge_side_by_side(segment, places, workers_pay(workers), judged_in_worker, settle)
                 _clear_incoming(fed)  # every worker has ended
-                lost = []
-                with db.atomic():  # the verdicts in one commit: a crash before it leaves every mail marked, judged again the same way
-                    for index, (mail, result) in enumerate(zip(segment, results)):
-                        kind = result[0]
-                        if isinstance(mail, Outcome):  # read before
-                            report.outcomes.append(mail)
-                        elif kind == "judged":
-                            finish(mail, result[1], result[2], commit=False)
-                        elif kind == "fault":
-                            quarantined = _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, result[1])
-                            finish(mail, *quarantined, commit=False)
-                        elif kind == "fed-error":
-                            error = FedError(result[1])
-                            break
-                        else:  # its worker ended without a word (killed): judged here, in order, below (filing again is the same filing)
-                            lost.append(mail)
-                    else:
-                        error = None
-                if error is not None:
-                    forget([m for m in segment[index:] if isinstance(m, Waiting)])
+                settle(len(segment), results)
+                if settled.error is not None:
+                    index, error = settled.error
+                    unread = [m for m in segment[index:] if isinstance(m, Waiting)]
+                    for result in results[index:]:  # answers judged past the error: not recorded, so never queued
+                        if result[0] == "judged" and result[2] is not None:
+                            result[2].unlink(missing_ok=True)
+                    forget(unread)
                     raise error
-                for mail in lost:
+                for mail in settled.lost:
                     mail.before = None
                     finish(mail, *judge(mail))
     if not db.memory:
@@ -809,6 +840,17 @@ class _Context:
     shared: dict
 
 
+@dataclass
+class _Settled:
+    """How far a segment judged side by side is recorded: the mails before `done`; the mails
+    its dead workers left (`lost`); the fed's own error that stopped it, at its index."""
+
+    done: int = 0
+    lost: list = field(default_factory=list)
+    error: tuple | None = None
+
+
+SETTLE_MAILS = 25  # verdicts judged side by side are recorded (and their answers sent) this many at a time
 PARALLEL_MIN = 64  # fewer mails than this in a run between barriers are judged one by one: a worker costs more than it saves
 CHUNK_MAILS, CHUNK_BYTES = 2000, 64_000_000  # a local mailbox is read this much at a time (memory stays bounded)
 
