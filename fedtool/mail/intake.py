@@ -666,7 +666,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
         """The mail's headers read once; for a mail read before, its outcome (a duplicate)."""
         raw = incoming.raw
         message, bomb = _parse_whole(raw) if whole else (None, None)
-        head = headers(message if message is not None else _PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True))
+        head = headers(message if message is not None else _PARSER.parsebytes(header_block(raw[: MAX_BYTES + 1]), headersonly=True))
         original_id = _one(head, "message-id").strip() or None
         message_id = original_id or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>"
         written = tuple(head.get("from", []))
@@ -744,6 +744,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
         from .workers import ALONE, PASSED, judge_side_by_side, plan  # only where it pays: multiprocessing is not imported otherwise
 
         context = _Context(now, passwords, shared)
+        places_of: dict = {}  # a subject -> the files its mail's judging may touch (`_place`)
 
         def place(mail):
             if isinstance(mail, Outcome):
@@ -751,9 +752,10 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
             subject = _one(mail.head, "subject")
             if mail.before in (READING, READING_AGAIN) or parse_command(subject) is not None:
                 return ALONE
-            where = _place(fed, subject, weeks)
-            mail.group = where
-            return where
+            if subject not in places_of:  # a subject repeats (each player's mails): its place is found once
+                places_of[subject] = _place(fed, subject, weeks)
+            mail.group = places_of[subject]
+            return mail.group
 
         def judged_in_worker(mail: Waiting) -> tuple:
             return _judged_apart(fed, mail, weeks, context)
@@ -876,6 +878,18 @@ def _chunks(source: Iterator[Incoming]) -> Iterator[list[Incoming]]:
             chunk, size = [], 0
     if chunk:
         yield chunk
+
+
+_BLANK_LINE = re.compile(rb"\n\r?\n")
+
+
+def header_block(raw: bytes) -> bytes:
+    """A mail's bytes up to the first blank line (LF or CR LF line ends): what a headers-only
+    parse reads (the parser would split every line of the body only to skip it). The parser
+    stops its headers at the first blank line it sees, never after this one, so the headers
+    read are the same (a test compares)."""
+    found = _BLANK_LINE.search(raw)
+    return raw if found is None else raw[: found.end()]
 
 
 def _parse_whole(raw: bytes) -> tuple[EmailMessage, str | None]:

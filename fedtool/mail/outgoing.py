@@ -116,12 +116,16 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     known = known or {}
     own = None
     for path in queued(fed, week, set(ran_at), kinds):
-        raw = path.read_bytes()
-        if path in known:  # an answer this process wrote: its headers are known, not parsed back
-            own = own or _own_address(fed)
+        if path in known:  # an answer this process wrote: its headers are known, not parsed back (nor read, when it went before)
             message_id, to = known[path]
+            if message_id in done:
+                report.already += 1
+                continue
+            own = own or _own_address(fed)
             head = _Known(message_id, to, own)
+            raw = path.read_bytes()
         else:
+            raw = path.read_bytes()
             head = _HEADERS.parsebytes(raw, headersonly=True)  # the headers are all `send` reads; the bytes go as written
         if head["Message-ID"] in done:
             report.already += 1
