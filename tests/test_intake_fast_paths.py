@@ -4,7 +4,8 @@ mail's parse gives, whatever the line ends, folding, stray lines or body."""
 
 from __future__ import annotations
 
-from hypothesis import given, settings
+import pytest
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from fedtool.mail.intake import _PARSER, MAX_BYTES, header_block, headers
@@ -50,3 +51,40 @@ def test_the_header_block_is_shorter_where_it_can_be():
     raw = b"From: bob@players.example\r\nSubject: Week 6 brother-bob\r\n\r\nplus: [Power]\r\n" + b"x\r\n" * 1000
     assert header_block(raw) == b"From: bob@players.example\r\nSubject: Week 6 brother-bob\r\n\r\n"
     assert header_block(b"From: a@b\rSubject: x\r\rbody\n\nmore") == b"From: a@b\rSubject: x\r\rbody\n\n"  # lone CRs: cut later, read the same
+
+
+# ---------------------------------------------------------------- answers written directly
+
+import datetime  # noqa: E402
+
+from fedtool.fed.settings import Fed  # noqa: E402
+from fedtool.mail.intake import _answer_subject, _reply, answer_bytes  # noqa: E402
+
+LINE = st.one_of(
+    st.text(max_size=120),
+    st.text(alphabet=st.characters(codec="ascii"), max_size=200),  # long ASCII lines: quoted-printable or base64
+    st.text(alphabet="abcdefgh ,.:'=-\u00e9", min_size=60, max_size=180),  # long, mostly ASCII: quoted-printable
+    st.sampled_from(["  line  12: style Brawling (Br), target Stamina", "Café Señor Ñandú — “quoted” ✓", "\t tab", "From the top", ".", "", "=?utf-8?q?x?=", "=" * 90]),
+)
+TEXTS = st.lists(LINE, max_size=14).map("\n".join) | st.text(max_size=400)
+ADDRESSES = st.sampled_from(["bob@players.example", "Hank.Hill@Players.Example", "luis@jugadores.example", "a@b.test", "x+tag@sub.players.example"])
+IDS = st.one_of(st.none(), st.sampled_from(["<tick-1@players.example>", "<a.b.c@d>", "<" + "x" * 120 + "@players.example>", "no id", "<two words@x>", "<=?x?=@y>"]))
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=TEXTS, subject=st.text(max_size=240), to=ADDRESSES, original=IDS, minute=st.integers(0, 10_000), own_id=st.booleans())
+def test_an_answer_written_directly_is_the_email_packages_answer(demo_fed_once, text, subject, to, original, minute, own_id):
+    now = datetime.datetime(2026, 11, 25, 12, tzinfo=datetime.timezone.utc) + datetime.timedelta(minutes=minute)
+    message_id = original or "<no-id@x>" if own_id else (original or "<fallback@x>")
+    answer = _answer_subject(subject)
+    parsed: dict = {}
+    direct = answer_bytes(demo_fed_once, original, to, answer, text, now, message_id, parsed)
+    again = answer_bytes(demo_fed_once, original, to, answer, text, now, message_id, parsed)  # from the intake's kept lines
+    assert direct == again == bytes(_reply(demo_fed_once, original, to, answer, text, now, message_id, {}))
+
+
+@pytest.fixture(scope="module")
+def demo_fed_once():
+    from golden import ROOT
+
+    return Fed.load(ROOT)
