@@ -855,6 +855,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
                     if answers and answered is not None:
                         answered(answers)
 
+                _shared(fed, shared, "ran")  # read here, once: a worker never opens the league
                 results = judge_side_by_side(segment, places, workers_pay(workers), judged_in_worker, settle)
                 _clear_incoming(fed)  # every worker has ended
                 settle(len(segment), results)

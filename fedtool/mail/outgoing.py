@@ -239,6 +239,22 @@ class Postman:
                     server.close()
 
 
+# A courier's thread holds this while it talks to the league or the SMTP server, and a fork
+# waits for it (os.register_at_fork): intake forks its workers while the courier sends, and a
+# child forked while another thread is inside SQLite (which holds its own mutexes, left
+# locked in the child) could hang on its first query. Between two mails the courier holds
+# nothing, so a fork waits at most one mail.
+_BUSY = threading.Lock()
+
+
+def _release_after_fork() -> None:
+    if _BUSY.locked():
+        _BUSY.release()
+
+
+os.register_at_fork(before=_BUSY.acquire, after_in_parent=_release_after_fork, after_in_child=_release_after_fork)
+
+
 class Courier:
     """Answers sent while intake still judges (`fedtool tick`): a thread with one SMTP
     connection (`Postman`) and a queue. `intake` hands it each batch of answers once the
@@ -277,16 +293,18 @@ class Courier:
         postman = None
         stopped = False
         try:
-            postman = Postman(self.fed, self.smtp_factory)  # its own connection to the league: this thread's
-            merge(self.report, send_outbox(self.fed, kinds=(), postman=postman))
-            done = {row[0] for row in postman.db.execute("SELECT message_id FROM sent_mail").fetchall()}
+            with _BUSY:
+                postman = Postman(self.fed, self.smtp_factory)  # its own connection to the league: this thread's
+                merge(self.report, send_outbox(self.fed, kinds=(), postman=postman))
+                done = {row[0] for row in postman.db.execute("SELECT message_id FROM sent_mail").fetchall()}
             own = _own_address(self.fed)
             while (answers := self._queue.get()) is not None:
                 for path, message_id, to in answers:
                     if message_id in done:  # a mail judged again after a crash: its answer went before
                         self.report.already += 1
                         continue
-                    postman.deliver(path, path.read_bytes(), _Known(message_id, to, own), self.report)
+                    with _BUSY:
+                        postman.deliver(path, path.read_bytes(), _Known(message_id, to, own), self.report)
                     done.add(message_id)
         except FedError as exc:
             self.error = exc
@@ -297,8 +315,9 @@ class Courier:
         finally:
             try:
                 if postman is not None:
-                    postman.close()
-                    postman.db.close()
+                    with _BUSY:
+                        postman.close()
+                        postman.db.close()
             except BaseException as exc:
                 self._fault = self._fault or exc
             if stopped:  # nothing more is sent: what comes is left queued for the next send
