@@ -85,14 +85,14 @@ def test_a_failure_after_the_check_files_nothing(demo_fed, week_of_mail, monkeyp
     """The strategy is filed only once its answer is built: an answer that cannot be built
     leaves the filed strategy as it was, and the apology goes instead."""
     source, folder, texts, changed, mails = week_of_mail
-    real = intake_module._reply
+    real = intake_module.answer_bytes
 
     def reply(fed, original_id, to, subject, text, *rest):
         if text.startswith("Accepted: the strategy for Friendly Sam"):
             raise UnicodeEncodeError("utf-8", "x", 0, 1, "the answer could not be written")
         return real(fed, original_id, to, subject, text, *rest)
 
-    monkeypatch.setattr(intake_module, "_reply", reply)
+    monkeypatch.setattr(intake_module, "answer_bytes", reply)
     report = intake(Fed.load(demo_fed), source)
     assert [o.verdict for o in report.outcomes] == ["accepted", "quarantined", "accepted"]
     kept = f"strategies/quarantine/{hashlib.sha256(mails[1]).hexdigest()[:32]}.eml"

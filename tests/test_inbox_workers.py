@@ -5,9 +5,11 @@ that judging its mails one by one gives, with each wrestler's mails taken in arr
 from __future__ import annotations
 
 import datetime
+import hashlib
 import mailbox
 import shutil
 import sqlite3
+from pathlib import Path
 
 from fedtool.fed.settings import Fed
 from fedtool.mail import intake as intake_module
@@ -64,15 +66,24 @@ def test_side_by_side_is_one_by_one(demo_fed, tmp_path, monkeypatch):
     forked = []
     real = workers_module.judge_side_by_side
 
-    def counted(segment, places, workers, judge):
+    def counted(segment, places, workers, judge, ready=None):
         forked.append((len(segment), workers))
-        return real(segment, places, workers, judge)
+        return real(segment, places, workers, judge, ready)
 
     monkeypatch.setattr(workers_module, "judge_side_by_side", counted)
     monkeypatch.setattr(intake_module, "workers_pay", lambda asked: 1 if asked == 1 else 3)  # side by side even on one core
-    one = intake(Fed.load(serial), box, NOW, workers=1)
+    handed = {serial: [], parallel: []}
+
+    def answered(root):
+        def hand_on(answers):  # what `fedtool tick`'s courier is given: answers whose mails' verdicts are committed
+            with sqlite3.connect(f"file:{root / 'fed.db'}?mode=ro", uri=True) as db:  # another connection sees only what is committed
+                verdicts = dict(db.execute("SELECT message_id, verdict FROM inbox_seen").fetchall())
+            handed[root].extend((str(path.relative_to(root)), message_id, to, verdicts) for path, message_id, to in answers)
+        return hand_on
+
+    one = intake(Fed.load(serial), box, NOW, workers=1, answered=answered(serial))
     assert forked == []
-    many = intake(Fed.load(parallel), box, NOW)
+    many = intake(Fed.load(parallel), box, NOW, answered=answered(parallel))
     assert forked and all(size >= intake_module.PARALLEL_MIN and workers == 3 for size, workers in forked)  # the workers judged
     assert [(o.message_id, o.verdict, o.why, o.filed, o.week, o.wrestler_id, o.arrived) for o in one.outcomes] == \
            [(o.message_id, o.verdict, o.why, o.filed, o.week, o.wrestler_id, o.arrived) for o in many.outcomes]
@@ -82,6 +93,15 @@ def test_side_by_side_is_one_by_one(demo_fed, tmp_path, monkeypatch):
     assert files_of(serial / "outbox") == files_of(parallel / "outbox")  # every answer, byte for byte
     assert len(files_of(parallel / "outbox")) == 130
     assert records(serial) == records(parallel)
+    # the answers handed on to be sent: the same, in the mailbox's order, each once its mail's verdict was committed
+    assert [h[:3] for h in handed[serial]] == [h[:3] for h in handed[parallel]]
+    by_hash = {hashlib.sha256(o.message_id.encode()).hexdigest()[:16]: o for o in many.outcomes if o.verdict != "duplicate"}
+    answered_mails = [by_hash[Path(file).stem] for file, _, _, _ in handed[parallel]]
+    assert [o.message_id for o in answered_mails] == [o.message_id for o in many.outcomes if o.verdict != "duplicate" and o.verdict != "ignored"]
+    for (file, message_id, to, verdicts), outcome in zip(handed[parallel], answered_mails):
+        assert verdicts[outcome.message_id] == outcome.verdict, file
+        assert many.answers[parallel / file] == (message_id, to)
+    assert len(handed[parallel]) == len(many.answers) == 130
     # each wrestler's last good strategy is the one filed (arrival order kept within a worker)
     last_good = {o.wrestler_id: o.message_id for o in many.outcomes if o.verdict == "accepted"}
     for wid, message_id in last_good.items():

@@ -30,7 +30,7 @@ from fedtool.week.run import absences, run_week
 from fedtool.week.status import week_status
 
 from .intake import intake, messages
-from .outgoing import queue_reminders, send_outbox, waiting_players
+from .outgoing import Courier, SendReport, merge, queue_reminders, send_outbox, waiting_players
 
 RULE = "fedtool tick"
 CLOCK_SLACK = datetime.timedelta(minutes=1)  # a clock may step back this much (NTP) without alarm
@@ -77,14 +77,18 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
             report.problems.append(f"a real tick would refuse: {exc}")  # a dry run looks anyway: it changes nothing
     settings = fed.settings
 
-    # 1. the mailbox
+    # 1. the mailbox; each answer sent as soon as the commit that records its mail is done,
+    # while the mails after it are judged (`Courier`: the league's commit decides, the outbox follows)
     answers: dict = {}  # the answers this intake queued, their headers known (`send` need not parse them back)
+    sending = SendReport()
+    unreachable = None  # the SMTP server's error while the intake's answers went: not tried again this tick
     if settings.mail.inbox:
+        courier = Courier(fed) if settings.mail.smtp is not None and not dry_run else None
         try:
             if dry_run:
                 report.done.append(f"would read the {sum(1 for _ in messages(settings.mail.inbox))} mails in {settings.mail.inbox} (those read before count once)")
             else:
-                read = intake(fed, settings.mail.inbox, now)
+                read = intake(fed, settings.mail.inbox, now, answered=courier.put if courier is not None else None)
                 answers = read.answers
                 new = len(read.outcomes) - read.count("duplicate")  # a mailbox keeps what was read before: not news
                 if new:
@@ -92,6 +96,10 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
                     report.done.append(f"read {new} mails: {counts}")
         except FedError as exc:
             report.problems.append(f"mailbox: {exc}")
+        finally:
+            if courier is not None:
+                sending = courier.close()
+                unreachable = courier.error
 
     # 2. the week in play: reminders, then the run when it is due
     week = week_in_play(fed)
@@ -104,7 +112,9 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
     # 3. everything queued
     if settings.mail.smtp is not None:
         try:
-            sent = send_outbox(fed, None, dry_run, known=answers)
+            if unreachable is not None:  # said once; what the intake queued waits for the next send
+                report.problems.append(f"send: {unreachable}")
+            sent = sending if unreachable is not None else merge(sending, send_outbox(fed, None, dry_run, known=answers))
             if sent.sent or sent.failed or sent.stale:
                 report.done.append(f"{'would send' if dry_run else 'sent'} {len(sent.sent)} mails" + (f", {len(sent.failed)} kept for next time" if sent.failed else "")
                                    + (f", {len(sent.stale)} stale reminders dropped" if sent.stale else ""))

@@ -54,12 +54,13 @@ import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
+from email.contentmanager import _encode_text  # set_content's own text encoder: answer_bytes writes what it writes
 from email.message import EmailMessage
 from email.parser import BytesParser
 from email.header import decode_header, make_header
 from email.utils import format_datetime, make_msgid, parsedate_to_datetime
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
 
@@ -535,6 +536,58 @@ def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, 
     return reply
 
 
+def answer_bytes(fed: Fed, original_id: str | None, to: str, subject: str, text: str, now: datetime.datetime | None = None,
+                 message_id: str | None = None, parsed: dict | None = None) -> bytes:
+    """`bytes(_reply(...))`, the same bytes, written without building the message: each header
+    line folded by the answers' policy from its parsed header, as the generator writes it,
+    and kept for the intake (`parsed`: From, Date, Reply-To and each player's address and
+    subject repeat); the body encoded by the email package's own text encoder, as
+    `set_content` encodes it, its line ends written as the generator writes them; the
+    Content-Type, Content-Transfer-Encoding and MIME-Version lines as `set_content` sets
+    them (`_content_lines`). A test compares the bytes with `_reply`'s over thousands of texts."""
+    parsed = {} if parsed is None else parsed
+    lines: list[bytes] = []
+
+    def put(name: str, value: str) -> None:
+        key = ("line", name, value)
+        line = parsed.get(key)
+        if line is None:
+            header = parsed.get((name, value))
+            if header is None:  # the standard parse, which refuses a line break in any value
+                header = parsed[(name, value)] = _ANSWER_POLICY.header_store_parse(name, value)[1]
+            line = parsed[key] = _ANSWER_POLICY.fold_binary(name, header)
+        lines.append(line)
+
+    put("From", str(fed.settings.mail.from_address))
+    put("To", to)
+    put("Subject", subject)
+    put("Date", format_datetime(_utc(now) if now else clock.now()))  # RFC 5322
+    put("Auto-Submitted", "auto-replied")  # RFC 3834
+    if fed.settings.mail.reply_to:
+        put("Reply-To", str(fed.settings.mail.reply_to))
+    put("Message-ID", answer_id(fed, message_id) if message_id else make_msgid(domain=str(fed.settings.mail.from_address).rsplit("@", 1)[-1]))
+    if original_id and _MESSAGE_ID.match(original_id):  # echoed only when it is one clean Message-ID
+        put("In-Reply-To", original_id)
+        put("References", original_id)
+    cte, payload = _encode_text(plain_text(text), "utf-8", None, _ANSWER_POLICY)  # the quoted strategy is player text: control and bidi characters out
+    lines.append(_content_lines(cte))
+    lines.append(_ANSWER_POLICY.linesep.encode("ascii"))
+    lines.append(_LINE_ENDS.sub(_ANSWER_POLICY.linesep, payload).encode("ascii", "surrogateescape"))  # as the generator's _write_lines
+    return b"".join(lines)
+
+
+_LINE_ENDS = re.compile(r"\r\n|\r|\n")
+
+
+@lru_cache(maxsize=8)
+def _content_lines(cte: str) -> bytes:
+    """The Content-Type, Content-Transfer-Encoding and MIME-Version lines `set_content` gives
+    a plain text in UTF-8 sent with `cte`, as the generator writes them."""
+    sample = EmailMessage(policy=_ANSWER_POLICY)
+    sample.set_content("x\n", cte=cte)
+    return b"".join(_ANSWER_POLICY.fold_binary(name, value) for name, value in sample.raw_items())
+
+
 def replies_folder(fed: Fed, week: int | None) -> Path:
     """Where answers to strategy mails queue: outbox/replies/week-NN/mail/ (no-week/ for a
     mail that named no week). Outside the week's results folder, so a run keeps them."""
@@ -617,7 +670,8 @@ class Waiting:
     group: tuple | None = None  # the matches' files its judging may touch (`workers.plan`)
 
 
-def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, workers: int | None = None) -> IntakeReport:
+def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, workers: int | None = None,
+           answered: Callable[[list[tuple[Path, str, str]]], None] | None = None) -> IntakeReport:
     """Read every mail in `source`, file the strategies that stand, queue an answer for each.
 
     Each mail is a transaction of its own: it is marked in the league as being read, judged,
@@ -632,7 +686,12 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
     `workers`: how many processes may judge (None: as many as pay, `fedtool.mail.workers`;
     1: this one only). Mails of a local mailbox that touch different matches' files are
     judged side by side, each match's in arrival order; the answers, the files filed and
-    the records are those of judging them one by one (a test compares)."""
+    the records are those of judging them one by one (a test compares).
+
+    `answered`: told of the answers queued, [(file, its Message-ID, its recipient)], in the
+    mailbox's order, each as soon as the commit that records its mail's verdict is done
+    (never before: `fedtool tick` sends them while the next mails are judged,
+    `outgoing.Courier`)."""
     report = IntakeReport()
     _clear_incoming(fed)  # a strategy being checked when an intake was killed
     weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
@@ -660,7 +719,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
         """The mail's headers read once; for a mail read before, its outcome (a duplicate)."""
         raw = incoming.raw
         message, bomb = _parse_whole(raw) if whole else (None, None)
-        head = headers(message if message is not None else _PARSER.parsebytes(raw[: MAX_BYTES + 1], headersonly=True))
+        head = headers(message if message is not None else _PARSER.parsebytes(header_block(raw[: MAX_BYTES + 1]), headersonly=True))
         original_id = _one(head, "message-id").strip() or None
         message_id = original_id or "<" + hashlib.sha256(raw).hexdigest()[:32] + "@no-id>"
         written = tuple(head.get("from", []))
@@ -702,22 +761,29 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
             for mail in mails:
                 db.execute("DELETE FROM inbox_seen WHERE message_id = ? AND verdict IN (?, ?)", [mail.message_id, READING, READING_AGAIN])
 
-    def finish(mail: Waiting, outcome: Outcome, reply: bytes | Path | None, commit: bool = True) -> None:
-        """The mail's answer queued (`reply`: its bytes, or the file a worker wrote) and its verdict recorded."""
+    def finish(mail: Waiting, outcome: Outcome, reply: bytes | Path | None, commit: bool = True) -> tuple[Path, str, str] | None:
+        """The mail's answer queued (`reply`: its bytes, or the file a worker wrote) and its
+        verdict recorded (committed unless `commit` is False: the caller commits). Returns
+        the answer for `answered` (file, Message-ID, recipient), or None."""
         outcome.message_id, outcome.arrived, outcome.sender = mail.message_id, mail.row["arrived"], mail.shown
         if isinstance(reply, bytes):
             reply = write_answer(fed, outcome, mail.message_id, reply)
+        answer = None
         if reply is not None:
             report.replies.append(reply)
             report.answers[reply] = (answer_id(fed, mail.message_id), mail.sender)
+            answer = (reply, *report.answers[reply])
         # a mail that reached no wrestler keeps its subject with its reason (`fedtool status` lists it)
         why = outcome.why + (f"\n{SUBJECT_MARK}{outcome.subject}" if outcome.subject is not None else "")
         row = {**mail.row, "verdict": outcome.verdict, "why": why, "week": outcome.week, "wrestler_id": outcome.wrestler_id}
-        if commit:
-            record(row)
-        else:
-            db.execute(_RECORD, row)
         report.outcomes.append(outcome)
+        if not commit:
+            db.execute(_RECORD, row)
+            return answer
+        record(row)
+        if answer is not None and answered is not None:
+            answered([answer])
+        return answer
 
     side_by_side = workers != 1 and not is_imap(str(source)) and workers_pay(workers) > 1
     if not side_by_side:  # one by one, as the source gives them (an IMAP mail is flagged read only once recorded)
@@ -731,6 +797,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
         from .workers import ALONE, PASSED, judge_side_by_side, plan  # only where it pays: multiprocessing is not imported otherwise
 
         context = _Context(now, passwords, shared)
+        places_of: dict = {}  # a subject -> the files its mail's judging may touch (`_place`)
 
         def place(mail):
             if isinstance(mail, Outcome):
@@ -738,9 +805,10 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
             subject = _one(mail.head, "subject")
             if mail.before in (READING, READING_AGAIN) or parse_command(subject) is not None:
                 return ALONE
-            where = _place(fed, subject, weeks)
-            mail.group = where
-            return where
+            if subject not in places_of:  # a subject repeats (each player's mails): its place is found once
+                places_of[subject] = _place(fed, subject, weeks)
+            mail.group = places_of[subject]
+            return mail.group
 
         def judged_in_worker(mail: Waiting) -> tuple:
             return _judged_apart(fed, mail, weeks, context)
@@ -757,30 +825,49 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
                 with db.atomic():  # every mail of the segment marked before any is judged
                     for mail in (m for m in segment if isinstance(m, Waiting)):
                         db.execute(_RECORD, mail.row)
-                results = judge_side_by_side(segment, places, workers_pay(workers), judged_in_worker)
+                settled = _Settled()
+
+                def settle(upto: int, results: list, segment=segment, settled=settled) -> None:
+                    """The verdicts of the mails before `upto` (all judged) recorded in one commit,
+                    in the mailbox's order, then their answers handed on (`answered`). A crash
+                    before the commit leaves those mails marked, judged again the same way."""
+                    if settled.error is not None or upto - settled.done < SETTLE_MAILS and upto < len(segment):
+                        return
+                    answers = []
+                    with db.atomic():
+                        for index in range(settled.done, upto):
+                            mail, result = segment[index], results[index]
+                            kind = result[0]
+                            if isinstance(mail, Outcome):  # read before
+                                report.outcomes.append(mail)
+                            elif kind == "judged":
+                                answers.append(finish(mail, result[1], result[2], commit=False))
+                            elif kind == "fault":
+                                quarantined = _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, result[1])
+                                answers.append(finish(mail, *quarantined, commit=False))
+                            elif kind == "fed-error":
+                                settled.error = (index, FedError(result[1]))
+                                break
+                            else:  # its worker ended without a word (killed): judged here, in order, after the segment (filing again is the same filing)
+                                settled.lost.append(mail)
+                        settled.done = upto if settled.error is None else settled.error[0]
+                    answers = [a for a in answers if a is not None]
+                    if answers and answered is not None:
+                        answered(answers)
+
+                _shared(fed, shared, "ran")  # read here, once: a worker never opens the league
+                results = judge_side_by_side(segment, places, workers_pay(workers), judged_in_worker, settle)
                 _clear_incoming(fed)  # every worker has ended
-                lost = []
-                with db.atomic():  # the verdicts in one commit: a crash before it leaves every mail marked, judged again the same way
-                    for index, (mail, result) in enumerate(zip(segment, results)):
-                        kind = result[0]
-                        if isinstance(mail, Outcome):  # read before
-                            report.outcomes.append(mail)
-                        elif kind == "judged":
-                            finish(mail, result[1], result[2], commit=False)
-                        elif kind == "fault":
-                            quarantined = _quarantined(fed, mail.incoming.raw, mail.head, mail.message_id, mail.original_id, mail.sender, now, weeks, result[1])
-                            finish(mail, *quarantined, commit=False)
-                        elif kind == "fed-error":
-                            error = FedError(result[1])
-                            break
-                        else:  # its worker ended without a word (killed): judged here, in order, below (filing again is the same filing)
-                            lost.append(mail)
-                    else:
-                        error = None
-                if error is not None:
-                    forget([m for m in segment[index:] if isinstance(m, Waiting)])
+                settle(len(segment), results)
+                if settled.error is not None:
+                    index, error = settled.error
+                    unread = [m for m in segment[index:] if isinstance(m, Waiting)]
+                    for result in results[index:]:  # answers judged past the error: not recorded, so never queued
+                        if result[0] == "judged" and result[2] is not None:
+                            result[2].unlink(missing_ok=True)
+                    forget(unread)
                     raise error
-                for mail in lost:
+                for mail in settled.lost:
                     mail.before = None
                     finish(mail, *judge(mail))
     if not db.memory:
@@ -809,6 +896,17 @@ class _Context:
     shared: dict
 
 
+@dataclass
+class _Settled:
+    """How far a segment judged side by side is recorded: the mails before `done`; the mails
+    its dead workers left (`lost`); the fed's own error that stopped it, at its index."""
+
+    done: int = 0
+    lost: list = field(default_factory=list)
+    error: tuple | None = None
+
+
+SETTLE_MAILS = 25  # verdicts judged side by side are recorded (and their answers sent) this many at a time
 PARALLEL_MIN = 64  # fewer mails than this in a run between barriers are judged one by one: a worker costs more than it saves
 CHUNK_MAILS, CHUNK_BYTES = 2000, 64_000_000  # a local mailbox is read this much at a time (memory stays bounded)
 
@@ -834,6 +932,18 @@ def _chunks(source: Iterator[Incoming]) -> Iterator[list[Incoming]]:
             chunk, size = [], 0
     if chunk:
         yield chunk
+
+
+_BLANK_LINE = re.compile(rb"\n\r?\n")
+
+
+def header_block(raw: bytes) -> bytes:
+    """A mail's bytes up to the first blank line (LF or CR LF line ends): what a headers-only
+    parse reads (the parser would split every line of the body only to skip it). The parser
+    stops its headers at the first blank line it sees, never after this one, so the headers
+    read are the same (a test compares)."""
+    found = _BLANK_LINE.search(raw)
+    return raw if found is None else raw[: found.end()]
 
 
 def _parse_whole(raw: bytes) -> tuple[EmailMessage, str | None]:
@@ -919,7 +1029,7 @@ def _answered(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, m
         text, answer_subject = _refused_text(refused), _answer_subject(subject)
     else:
         outcome, text, answer_subject = _judge(fed, message, head, incoming, sender, now, weeks, passwords, shared)
-    data = bytes(_reply(fed, original_id, sender, answer_subject, text, now, message_id, shared.setdefault("parsed", {})))  # built before anything is filed
+    data = answer_bytes(fed, original_id, sender, answer_subject, text, now, message_id, shared.setdefault("parsed", {}))  # built before anything is filed
     if outcome.filing is not None:
         outcome.filing.commit()
     return outcome, data
@@ -940,7 +1050,7 @@ def _quarantined(fed: Fed, raw: bytes, head: dict, message_id: str, original_id:
     reply = None
     if sender is not None and _silent(head) is None and _unanswered(fed, sender) is None:
         try:
-            reply = bytes(_reply(fed, original_id, sender, _answer_subject(subject), APOLOGY, now, message_id))
+            reply = answer_bytes(fed, original_id, sender, _answer_subject(subject), APOLOGY, now, message_id)
         except Exception:  # not even an apology can be written to this address: the fedhead has the mail
             outcome.why += "; not answered"
     return outcome, reply

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import datetime
 import os
+import queue
 import re
 import smtplib
 import ssl
+import threading
 from dataclasses import dataclass, field
 from email.parser import BytesParser
 from email.utils import format_datetime, getaddresses, parsedate_to_datetime
@@ -52,16 +54,18 @@ UNCERTAIN = "uncertain: a send was stopped while this mail was going out"
 MAIL_FOLDERS = ("replies", "reminders", "resent")  # outbox/<kind>/week-NN/mail/: answers to strategy mails, reminders, copies sent again
 
 
-def queued(fed: Fed, week: int | None, held: set[int]) -> list[Path]:
+def queued(fed: Fed, week: int | None, held: set[int], kinds: tuple[str, ...] | None = None) -> list[Path]:
     """Every mail in the outbox (results, announcements, answers to strategy mails and
     reminders), for one week or all. A week's results go only when the league holds the
     week (`held`) and its outbox is settled (no swap left half done: fedtool.fed.files);
-    exhibitions (outbox/exhibitions/, `fedtool play`) never go."""
+    exhibitions (outbox/exhibitions/, `fedtool play`) never go. `kinds`: only the week
+    folders' mail and these of `MAIL_FOLDERS` (None: all)."""
+    chosen = MAIL_FOLDERS if kinds is None else tuple(k for k in MAIL_FOLDERS if k in kinds)
     if week is not None:
-        folders = [fed.outbox_week(week)] + [fed.outbox / kind / week_name(week) for kind in MAIL_FOLDERS]
+        folders = [fed.outbox_week(week)] + [fed.outbox / kind / week_name(week) for kind in chosen]
     else:
         folders = sorted(p for p in fed.outbox.glob("week-*") if p.is_dir())
-        folders += sorted(p for kind in MAIL_FOLDERS for p in (fed.outbox / kind).glob("*") if p.is_dir())
+        folders += sorted(p for kind in chosen for p in (fed.outbox / kind).glob("*") if p.is_dir())
     # in this order: a week's announcements and results, then answers, then reminders last,
     # so a reminder never goes before the announcement it reminds of
     may_go = {fed.outbox_week(w) / "mail" for w in held if not leftovers(fed.outbox_week(w))}
@@ -84,35 +88,44 @@ def _results(fed: Fed, folder: Path) -> bool:
     return folder.name == "mail" and folder.parent.parent == fed.outbox and folder.parent.name.startswith("week-")
 
 
-def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None, known: dict[Path, tuple[str, str]] | None = None) -> SendReport:
+def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None, known: dict[Path, tuple[str, str]] | None = None,
+                kinds: tuple[str, ...] | None = None, postman: Postman | None = None) -> SendReport:
     """Send every mail not yet sent; a refused mail stays queued. `smtp_factory(host, port)`
     makes the connection (tests pass their own). `known`: answers an intake of this process
     has just queued, file -> (its Message-ID, its one recipient), so their headers are not
-    parsed back (`IntakeReport.answers`)."""
+    parsed back (`IntakeReport.answers`). `kinds`: only the week folders' mail ("week":
+    announcements and results) and these kinds of `MAIL_FOLDERS` (None: everything).
+    `postman`: the connection and records to send with (`Postman`; by default one made here
+    and closed at the end)."""
     settings = fed.settings.mail
     if settings.smtp is None and not dry_run:
         raise FedError(Problem("rosters/fed.yaml", "field mail.smtp", "no SMTP server set: give host, port, security (starttls, ssl or none) and user", "fedtool send"))
     if week is not None and not any(f.exists() for f in [fed.outbox_week(week)] + [fed.outbox / k / week_name(week) for k in MAIL_FOLDERS]):
         raise FedError(Problem(fed.shown(fed.outbox_week(week)), None, f"nothing to send: {week_name(week)} has no outbox", "fedtool send"))
-    db = open_league(fed.database, create=not dry_run)
-    done = {row["message_id"] for row in db["sent_mail"].rows} if db["sent_mail"].exists() else set()
+    db = postman.db if postman is not None else open_league(fed.database, create=not dry_run)
+    done = {row[0] for row in db.execute("SELECT message_id FROM sent_mail").fetchall()} if db["sent_mail"].exists() else set()
     report = SendReport(dry_run=dry_run)
     if db["sent_mail"].exists() and not dry_run:  # mails a stopped send left in flight: said once, never sent again
         report.uncertain = [f"{row['file']}: {row['to']}" for row in db["sent_mail"].rows_where("sent_at IS NULL", order_by="rowid")]
-        db.execute("UPDATE sent_mail SET sent_at = ? WHERE sent_at IS NULL", [UNCERTAIN])
-        db.conn.commit()
+        if report.uncertain:
+            db.execute("UPDATE sent_mail SET sent_at = ? WHERE sent_at IS NULL", [UNCERTAIN])
+            db.conn.commit()
     mails = []
-    report.stale = drop_stale_reminders(fed, week) if not dry_run else []
+    report.stale = drop_stale_reminders(fed, week) if not dry_run and (kinds is None or "reminders" in kinds) else []
     ran_at = {row[0]: row[1] for row in db.execute("SELECT week, ran_at FROM weeks").fetchall()}
     known = known or {}
     own = None
-    for path in queued(fed, week, set(ran_at)):
-        raw = path.read_bytes()
-        if path in known:  # an answer this process wrote: its headers are known, not parsed back
-            own = own or MAIL_POLICY.header_factory("from", str(fed.settings.mail.from_address)).addresses[0].addr_spec
+    for path in queued(fed, week, set(ran_at), kinds):
+        if path in known:  # an answer this process wrote: its headers are known, not parsed back (nor read, when it went before)
             message_id, to = known[path]
+            if message_id in done:
+                report.already += 1
+                continue
+            own = own or _own_address(fed)
             head = _Known(message_id, to, own)
+            raw = path.read_bytes()
         else:
+            raw = path.read_bytes()
             head = _HEADERS.parsebytes(raw, headersonly=True)  # the headers are all `send` reads; the bytes go as written
         if head["Message-ID"] in done:
             report.already += 1
@@ -124,58 +137,203 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     if dry_run or not mails:
         report.sent = [f"{fed.shown(p)}: {h['To']}" for p, _, h in mails] if dry_run else []
         return report
-    smtp = settings.smtp
-    factory = smtp_factory or (smtplib.SMTP_SSL if smtp.security == "ssl" else smtplib.SMTP)
+    mine = postman is None
+    postman = postman or Postman(fed, smtp_factory, db)
     try:
-        if smtp.security == "ssl" and smtp_factory is None:
-            server = factory(smtp.host, smtp.port, context=ssl.create_default_context(), timeout=30)
-        else:
-            server = factory(smtp.host, smtp.port, timeout=30)
-    except OSError as exc:
-        raise FedError(Problem("rosters/fed.yaml", "field mail.smtp", f"cannot reach {smtp.host}:{smtp.port}: {exc}", "fedtool send")) from None
-    # One commit a mail, as intake's: with the write-ahead log and synchronous NORMAL a commit
-    # survives the process dying (a kill, a crash), which is what the in-flight marks are for,
-    # without an fsync each (a third of a millisecond here, a third of send's own time). A
-    # power cut can lose the last marks: those mails go again (a duplicate, never a loss).
-    # The log is synced at the end (the checkpoint).
-    if not db.memory:
-        db.execute("PRAGMA synchronous = NORMAL")
-    with server:
-        if smtp.security == "starttls":
-            server.starttls(context=ssl.create_default_context())
-        if smtp.user:
-            password = os.environ.get(PASSWORD_ENV)
-            if not password:
-                raise FedError(Problem(None, None, f"set {PASSWORD_ENV} to the SMTP password for {smtp.user}", "fedtool send"))
-            server.login(smtp.user, password)
+        for path, raw, head in mails:
+            postman.deliver(path, raw, head, report)
+    finally:
+        if mine:
+            postman.close()
+    return report
+
+
+def _own_address(fed: Fed) -> str:
+    return MAIL_POLICY.header_factory("from", str(fed.settings.mail.from_address)).addresses[0].addr_spec
+
+
+class Postman:
+    """One SMTP connection, made when the first mail goes, and the league's record of what was
+    sent (`sent_mail`), each mail recorded before and after it goes (`deliver`): at most once."""
+
+    def __init__(self, fed: Fed, smtp_factory=None, db=None):
+        self.fed = fed
+        self.smtp_factory = smtp_factory
+        self.db = db if db is not None else open_league(fed.database)
+        self.server = None
+        self.pending = False  # a commit is owed (the last mail's "sent" mark)
+
+    def connect(self) -> None:
+        smtp = self.fed.settings.mail.smtp
+        factory = self.smtp_factory or (smtplib.SMTP_SSL if smtp.security == "ssl" else smtplib.SMTP)
         try:
-            for path, raw, head in mails:
-                message_id = str(head["Message-ID"])
-                # at most once: the mail is recorded as in flight (no sent_at) and committed
-                # before it goes, so a send killed while talking to the server never sends it
-                # again (`uncertain` names it). Its "sent" mark rides on the next mail's commit
-                # (one commit a mail): a kill in between leaves it in flight, never unsent.
-                # Plain SQL in this loop: sqlite-utils reads the table's schema on every call.
-                db.execute("INSERT OR REPLACE INTO sent_mail (message_id, file, [to], sent_at) VALUES (?, ?, ?, NULL)", [message_id, fed.shown(path), str(head["To"])])
-                db.conn.commit()
-                try:
-                    refused = _deliver(server, raw, head)
-                except (smtplib.SMTPException, OSError) as exc:
-                    _forget(db, message_id)  # certainly not sent: the next send tries again
-                    report.failed.append(f"{fed.shown(path)}: {exc}")
-                    continue
-                if refused:
-                    _forget(db, message_id)
-                    report.failed.append(f"{fed.shown(path)}: refused for {', '.join(refused)}")
-                    continue
-                db.execute("UPDATE sent_mail SET sent_at = ? WHERE message_id = ?", [datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), message_id])
-                report.sent.append(f"{fed.shown(path)}: {head['To']}")
-                if reserved_domain(head.to if isinstance(head, _Known) else head["To"].addresses[0].addr_spec if head["To"].addresses else ""):
-                    report.reserved.append(f"{fed.shown(path)}: {head['To']}")
+            if smtp.security == "ssl" and self.smtp_factory is None:
+                server = factory(smtp.host, smtp.port, context=ssl.create_default_context(), timeout=30)
+            else:
+                server = factory(smtp.host, smtp.port, timeout=30)
+        except OSError as exc:
+            raise FedError(Problem("rosters/fed.yaml", "field mail.smtp", f"cannot reach {smtp.host}:{smtp.port}: {exc}", "fedtool send")) from None
+        try:
+            if smtp.security == "starttls":
+                server.starttls(context=ssl.create_default_context())
+            if smtp.user:
+                password = os.environ.get(PASSWORD_ENV)
+                if not password:
+                    raise FedError(Problem(None, None, f"set {PASSWORD_ENV} to the SMTP password for {smtp.user}", "fedtool send"))
+                server.login(smtp.user, password)
+        except BaseException:
+            server.close()
+            raise
+        # One commit a mail, as intake's: with the write-ahead log and synchronous NORMAL a commit
+        # survives the process dying (a kill, a crash), which is what the in-flight marks are for,
+        # without an fsync each (a third of a millisecond here, a third of send's own time). A
+        # power cut can lose the last marks: those mails go again (a duplicate, never a loss).
+        # The log is synced at the end (the checkpoint).
+        if not self.db.memory:
+            self.db.execute("PRAGMA synchronous = NORMAL")
+        self.server = server
+
+    def deliver(self, path: Path, raw: bytes, head, report: SendReport) -> None:
+        """One mail sent, at most once: it is recorded as in flight (no sent_at) and committed
+        before it goes, so a send killed while talking to the server never sends it again
+        (`uncertain` names it). Its "sent" mark rides on the next mail's commit (one commit a
+        mail): a kill in between leaves it in flight, never unsent. Plain SQL: sqlite-utils
+        reads the table's schema on every call."""
+        if self.server is None:
+            self.connect()
+        fed, db = self.fed, self.db
+        message_id = str(head["Message-ID"])
+        db.execute("INSERT OR REPLACE INTO sent_mail (message_id, file, [to], sent_at) VALUES (?, ?, ?, NULL)", [message_id, fed.shown(path), str(head["To"])])
+        db.conn.commit()
+        self.pending = False
+        try:
+            refused = _deliver(self.server, raw, head)
+        except (smtplib.SMTPException, OSError) as exc:
+            _forget(db, message_id)  # certainly not sent: the next send tries again
+            report.failed.append(f"{fed.shown(path)}: {exc}")
+            return
+        if refused:
+            _forget(db, message_id)
+            report.failed.append(f"{fed.shown(path)}: refused for {', '.join(refused)}")
+            return
+        db.execute("UPDATE sent_mail SET sent_at = ? WHERE message_id = ?", [datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"), message_id])
+        self.pending = True
+        report.sent.append(f"{fed.shown(path)}: {head['To']}")
+        if reserved_domain(head.to if isinstance(head, _Known) else head["To"].addresses[0].addr_spec if head["To"].addresses else ""):
+            report.reserved.append(f"{fed.shown(path)}: {head['To']}")
+
+    def close(self) -> None:
+        """The last mark committed, the log checkpointed, the connection said goodbye to."""
+        try:
+            if self.pending:
+                self.db.conn.commit()
+                self.pending = False
+            if self.server is not None and not self.db.memory:
+                self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         finally:
-            db.conn.commit()
-            if not db.memory:
-                db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+            server, self.server = self.server, None
+            if server is not None:
+                try:
+                    server.quit()
+                except (smtplib.SMTPException, OSError):
+                    server.close()
+
+
+# A courier's thread holds this while it talks to the league or the SMTP server, and a fork
+# waits for it (os.register_at_fork): intake forks its workers while the courier sends, and a
+# child forked while another thread is inside SQLite (which holds its own mutexes, left
+# locked in the child) could hang on its first query. Between two mails the courier holds
+# nothing, so a fork waits at most one mail.
+_BUSY = threading.Lock()
+
+
+def _release_after_fork() -> None:
+    if _BUSY.locked():
+        _BUSY.release()
+
+
+os.register_at_fork(before=_BUSY.acquire, after_in_parent=_release_after_fork, after_in_child=_release_after_fork)
+
+
+class Courier:
+    """Answers sent while intake still judges (`fedtool tick`): a thread with one SMTP
+    connection (`Postman`) and a queue. `intake` hands it each batch of answers once the
+    commit that records their mails is done (`intake(answered=...)`): the league's commit
+    decides, the outbox follows. Before the first answer it sends the week folders' mail
+    waiting (announcements and results), so answers never overtake the announcement of
+    their week; reminders and copies sent again wait for the tick's last `send_outbox`,
+    after the intake (a reminder made stale by a strategy just filed is dropped unsent).
+
+    `close()` waits for every answer handed on, and returns what was sent; a FedError of
+    the connection (the server cannot be reached) is kept in `error` and sending stops (the
+    answers stay queued for the next `send`); any other error is raised by `close()`."""
+
+    def __init__(self, fed: Fed, smtp_factory=None):
+        self.fed = fed
+        self.smtp_factory = smtp_factory
+        self.report = SendReport()
+        self.error: FedError | None = None
+        self._fault: BaseException | None = None
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name="fedtool-courier", daemon=True)
+        self._thread.start()
+
+    def put(self, answers: list[tuple[Path, str, str]]) -> None:
+        """Answers to send, each (file, its Message-ID, its recipient), their verdicts committed."""
+        self._queue.put(list(answers))
+
+    def close(self) -> SendReport:
+        self._queue.put(None)
+        self._thread.join()
+        if self._fault is not None:
+            raise self._fault
+        return self.report
+
+    def _run(self) -> None:
+        postman = None
+        stopped = False
+        try:
+            with _BUSY:
+                postman = Postman(self.fed, self.smtp_factory)  # its own connection to the league: this thread's
+                merge(self.report, send_outbox(self.fed, kinds=(), postman=postman))
+                done = {row[0] for row in postman.db.execute("SELECT message_id FROM sent_mail").fetchall()}
+            own = _own_address(self.fed)
+            while (answers := self._queue.get()) is not None:
+                for path, message_id, to in answers:
+                    if message_id in done:  # a mail judged again after a crash: its answer went before
+                        self.report.already += 1
+                        continue
+                    with _BUSY:
+                        postman.deliver(path, path.read_bytes(), _Known(message_id, to, own), self.report)
+                    done.add(message_id)
+        except FedError as exc:
+            self.error = exc
+            stopped = True
+        except BaseException as exc:  # raised again by close(), in the tick's own thread
+            self._fault = exc
+            stopped = True
+        finally:
+            try:
+                if postman is not None:
+                    with _BUSY:
+                        postman.close()
+                        postman.db.close()
+            except BaseException as exc:
+                self._fault = self._fault or exc
+            if stopped:  # nothing more is sent: what comes is left queued for the next send
+                while self._queue.get() is not None:
+                    pass
+
+
+def merge(report: SendReport, other: SendReport) -> SendReport:
+    """`other`'s mails added to `report`'s."""
+    report.sent += other.sent
+    report.already += other.already
+    report.failed += other.failed
+    report.reserved += other.reserved
+    report.stale += other.stale
+    report.uncertain += other.uncertain
+    report.other_run += other.other_run
     return report
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+from multiprocessing.connection import wait
 from typing import Callable
 
 ALONE = "alone"  # judged by the intake itself, in its place: it ends a segment
@@ -60,11 +61,15 @@ def plan(items: list, place: Callable) -> list[tuple[list, list, bool]]:
     return segments
 
 
-def judge_side_by_side(segment: list, places: list, workers: int, judge: Callable) -> list[tuple]:
+def judge_side_by_side(segment: list, places: list, workers: int, judge: Callable, ready: Callable | None = None) -> list[tuple]:
     """Each item of `segment` judged by `judge(item)` in a worker, the items of one group (and
     of groups sharing a wrestler) by one worker in order. `judge` returns ("judged", ...),
     ("fault", ...) or ("fed-error", ...) (its worker stops there); an item its worker never
-    answered (killed) is ("lost",), one PASSED is ("passed",)."""
+    answered (killed) is ("lost",), one PASSED is ("passed",).
+
+    Workers hand their answers on as they go (`BATCH` at a time); `ready(n, results)` is
+    called each time more of the segment's first items are all answered (`results[:n]`
+    final), so the caller can record them while the rest are judged."""
     parent_of: dict = {}
 
     def root(node):
@@ -89,47 +94,79 @@ def judge_side_by_side(segment: list, places: list, workers: int, judge: Callabl
     for index in free:  # items that touch no strategy file: anywhere
         min(bins, key=len).append(index)
     bins = [sorted(b) for b in bins if b]
-    results: list[tuple] = [("passed",) if where == PASSED else ("lost",) for where in places]
+    results: list[tuple | None] = [("passed",) if where == PASSED else None for where in places]
+    frontier = 0
+
+    def advance() -> None:
+        nonlocal frontier
+        start = frontier
+        while frontier < len(results) and results[frontier] is not None:
+            frontier += 1
+        if ready is not None and frontier > start:
+            ready(frontier, results)
+
     if len(bins) < 2:  # one group: no worker pays
-        for index, answer in zip(bins[0] if bins else [], _judge_all([segment[i] for i in (bins[0] if bins else [])], judge)):
+        indexes = bins[0] if bins else []
+        answers = _judge_all([segment[i] for i in indexes], judge)
+        for index, answer in zip(indexes, answers):
             results[index] = answer
+        results = [("lost",) if r is None else r for r in results]  # after a fed-error: never judged
+        advance()
         return results
     forked = multiprocessing.get_context("fork")
-    running = []
+    running: dict = {}
     me = os.getpid()
     for indexes in bins:
         reader, writer = forked.Pipe(duplex=False)
         process = forked.Process(target=_worker, args=(writer, me, [segment[i] for i in indexes], judge), daemon=True)
         process.start()
         writer.close()
-        running.append((process, reader, indexes))
-    for process, reader, indexes in running:
-        try:
-            answers = reader.recv()
-        except (EOFError, OSError):  # the worker died (killed): its items are "lost", judged again by the intake
-            answers = []
-        reader.close()
-        process.join()
-        for index, answer in zip(indexes, answers):
-            results[index] = answer
-    return results
+        running[reader] = [process, indexes, 0]
+    while running:
+        for reader in wait(list(running)):
+            process, indexes, got = running[reader]
+            try:
+                batch = reader.recv()
+            except (EOFError, OSError):  # the worker has ended (done, stopped by a fed-error, or killed): what it never answered is "lost"
+                reader.close()
+                process.join()
+                del running[reader]
+                for index in indexes[got:]:
+                    results[index] = ("lost",)
+                continue
+            for index, answer in zip(indexes[got:], batch):
+                results[index] = answer
+            running[reader][2] = got + len(batch)
+        advance()
+    return results  # every item answered or lost
 
 
-def _judge_all(items: list, judge: Callable, parent: int | None = None) -> list[tuple]:
+BATCH = 8  # a worker hands on its answers this many at a time
+
+
+def _judge_all(items: list, judge: Callable, parent: int | None = None, writer=None) -> list[tuple]:
     answers: list[tuple] = []
+    batch: list[tuple] = []
     for item in items:
         if parent is not None and os.getppid() != parent:  # the intake is gone: nothing more is filed
             os._exit(1)
         answers.append(judge(item))
+        if writer is not None:
+            batch.append(answers[-1])
+            if len(batch) >= BATCH or answers[-1][0] == "fed-error":
+                writer.send(batch)
+                batch = []
         if answers[-1][0] == "fed-error":
             break
+    if writer is not None and batch:
+        writer.send(batch)
     return answers
 
 
 def _worker(writer, parent: int, items: list, judge: Callable) -> None:
     _die_with_parent()
     try:
-        writer.send(_judge_all(items, judge, parent))
+        _judge_all(items, judge, parent, writer)
     finally:
         writer.close()
 
