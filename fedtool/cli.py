@@ -647,6 +647,8 @@ def send(fed: Fed, week: int | None, dry_run: bool):
         click.echo(click.style("warning: ", fg="yellow") + f"fedtool was stopped while sending this mail; it is not sent again (`fedtool resend` if it never arrived): {line}", err=True)
     for line in report.other_run:
         click.echo(click.style("not sent: ", fg="yellow") + f"results of a run the league no longer holds (a restore): run the week again to write its outbox: {line}", err=True)
+    for line in report.unjudged:
+        click.echo(click.style("not sent: ", fg="yellow") + f"an answer to a mail whose verdict was never recorded (an intake was stopped): the next `fedtool inbox` or `tick` judges the mail again: {line}", err=True)
     if report.reserved:
         addresses = ", ".join(sorted({line.split(": ", 1)[1] for line in report.reserved}))
         click.echo(click.style("warning: ", fg="yellow") + f"{len(report.reserved)} sent to reserved domains (.test, .example, .invalid, .local, localhost), "

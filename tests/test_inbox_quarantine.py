@@ -175,3 +175,32 @@ def test_a_broken_card_stops_intake_and_leaves_the_mail_unread(demo_fed, week_of
     assert rows(demo_fed) == []
     card.write_text(good)
     assert [o.verdict for o in intake(Fed.load(demo_fed), source).outcomes] == ["accepted"] * 3
+
+
+def test_send_keeps_an_answer_whose_verdict_was_never_recorded(demo_fed, week_of_mail, monkeypatch):
+    """An intake stopped after writing a mail's answer and before recording its verdict: a
+    `fedtool send` run then does not send the answer (the mail is still marked as being
+    read; the next intake judges it again and writes the answer again, under the same
+    Message-ID); once the verdict is recorded, the answer goes."""
+    from fedtool.mail.outgoing import send_outbox
+
+    source, folder, texts, changed, mails = week_of_mail
+    real = intake_module.write_answer
+    written = []
+
+    def write_then_die(fed, outcome, message_id, reply):
+        written.append(real(fed, outcome, message_id, reply))
+        raise Killed()
+
+    monkeypatch.setattr(intake_module, "write_answer", write_then_die)
+    with pytest.raises(Killed):
+        intake(Fed.load(demo_fed), source)
+    (answer,) = written
+    assert answer.exists() and rows(demo_fed) == [("<brother-bob@x>", "reading", None, None)]
+    report = send_outbox(Fed.load(demo_fed), dry_run=True)
+    assert str(answer.relative_to(demo_fed)) in report.unjudged
+    assert not any(line.startswith(str(answer.relative_to(demo_fed))) for line in report.sent)
+    monkeypatch.setattr(intake_module, "write_answer", real)
+    intake(Fed.load(demo_fed), source)
+    report = send_outbox(Fed.load(demo_fed), dry_run=True)
+    assert report.unjudged == [] and any(line.startswith(str(answer.relative_to(demo_fed))) for line in report.sent)

@@ -80,6 +80,7 @@ from fedtool.week.status import SUBJECT_MARK, check_strategy_file, one_line, qua
 
 from .commands import answer_command, help_text, parse_command
 from .imap import imap_mails, is_imap
+from .outgoing import READING, READING_AGAIN, answer_name
 from .passwords import BLANK_WORD, BLANKED, PASSWORD_LINE, owner_addresses, password_matches, stored_passwords, take_password
 
 MAX_BYTES = 1_000_000
@@ -617,7 +618,6 @@ def arrived_at(head: dict, received: datetime.datetime | None, now: datetime.dat
     return max(known) if known else _utc(now or datetime.datetime.now(datetime.timezone.utc))
 
 
-READING, READING_AGAIN = "reading", "reading again"  # inbox_seen's mark while a mail is judged (a crash leaves it)
 QUARANTINED = "quarantined"
 APOLOGY = ("Your mail could not be judged: fedtool ran into a fault of its own while reading it. We are sorry.\n\n"
            "Nothing was filed; any strategy you sent before still stands. The mail is kept for the fedhead, who will look at it; "
@@ -881,7 +881,7 @@ _RECORD = ("INSERT OR REPLACE INTO inbox_seen (message_id, sender, verdict, why,
 
 def write_answer(fed: Fed, outcome: Outcome, message_id: str, reply: bytes) -> Path:
     """An answer queued: outbox/replies/week-NN/mail/<hash of the mail's id>.eml, whole or not at all."""
-    path = replies_folder(fed, outcome.week) / (hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml")
+    path = replies_folder(fed, outcome.week) / answer_name(message_id)
     _write_atomically(path, reply)
     return path
 

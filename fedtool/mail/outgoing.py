@@ -10,6 +10,7 @@ queues a fresh copy of a week's mail on purpose (outbox/resent/week-NN/mail/).
 from __future__ import annotations
 
 import datetime
+import hashlib
 import os
 import queue
 import re
@@ -46,10 +47,29 @@ class SendReport:
     stale: list[str] = field(default_factory=list)  # reminders dropped unsent: the player's strategies now stand
     uncertain: list[str] = field(default_factory=list)  # "file: to": a send was stopped while this mail was going out
     other_run: list[str] = field(default_factory=list)  # "file: to": results of a run the league no longer holds (a restore)
+    unjudged: list[str] = field(default_factory=list)  # answers to mails whose verdict the league never recorded (a stopped intake)
     dry_run: bool = False
 
 
 UNCERTAIN = "uncertain: a send was stopped while this mail was going out"
+
+READING, READING_AGAIN = "reading", "reading again"  # inbox_seen's mark while a mail is judged (a crash leaves it)
+
+
+def answer_name(message_id: str) -> str:
+    """The file name of the answer to a mail in outbox/replies/: the SHA-256 of its Message-ID
+    (never anything the mail says)."""
+    return hashlib.sha256(message_id.encode()).hexdigest()[:16] + ".eml"
+
+
+def _judged(db) -> set[str]:
+    """The answer file names of the mails whose verdict the league holds: an answer written
+    by an intake stopped before it recorded the verdict is not one (the next intake judges
+    the mail again and writes it again, under the same Message-ID)."""
+    if not db["inbox_seen"].exists():
+        return set()
+    return {answer_name(row[0]) for row in db.execute("SELECT message_id FROM inbox_seen WHERE verdict NOT IN (?, ?)", [READING, READING_AGAIN])}
+
 
 MAIL_FOLDERS = ("replies", "reminders", "resent")  # outbox/<kind>/week-NN/mail/: answers to strategy mails, reminders, copies sent again
 
@@ -115,7 +135,14 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     ran_at = {row[0]: row[1] for row in db.execute("SELECT week, ran_at FROM weeks").fetchall()}
     known = known or {}
     own = None
+    judged = None
+    replies = fed.outbox / "replies"
     for path in queued(fed, week, set(ran_at), kinds):
+        if path.parent.parent.parent == replies and path not in known:
+            judged = _judged(db) if judged is None else judged
+            if path.name not in judged:
+                report.unjudged.append(fed.shown(path))
+                continue
         if path in known:  # an answer this process wrote: its headers are known, not parsed back (nor read, when it went before)
             message_id, to = known[path]
             if message_id in done:
