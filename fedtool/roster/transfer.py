@@ -23,13 +23,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from sqlite_utils import Database
 
 from fedtool.fed.files import StagedDir
 from fedtool.fed.settings import WRESTLER_ID, Fed
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.yamlio import dump_yaml, read_text
+from fedtool.kernel.yamlio import dump_yaml, parse_yaml, read_text
 from fedtool.league.catalog import sync_league
 from fedtool.league.records import standings, titles
 from fedtool.league.seasons import closed_seasons, current_season, season_archive
@@ -57,9 +56,9 @@ class _Row:
 def _cell(text: str) -> Any:
     """A cell as YAML reads it (a number, a word, a flow list or mapping); text that is no
     YAML stays text."""
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
+    try:  # fedtool's own loader: a cell nested thousands deep, a date that does not exist or a
+        value = parse_yaml(text, "a cell")  # 5,000-digit number is text, never a crash
+    except FedError:
         return text
     return text if value is None else value
 

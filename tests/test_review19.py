@@ -1,0 +1,77 @@
+"""Review of issue 19's commands as a new user and as an attacker would use them (roster,
+import/export, seasons, records, the site's feed and calendar): each test is a defect found
+in that review, failing before its fix."""
+
+from __future__ import annotations
+
+import datetime
+import xml.dom.minidom
+from pathlib import Path
+
+import pytest
+
+from fedtool.fed.settings import Fed
+from fedtool.site.feed import Deadline, FeedEntry, atom_feed, deadline_calendar
+from golden import demo_copy
+
+HEADER = "id,name,owner_name,owner_email,stamina,styles\n"
+
+
+@pytest.fixture(scope="module")
+def week_one(tmp_path_factory) -> Path:
+    """The demo fed with week 1 run."""
+    from click.testing import CliRunner
+
+    from fedtool.cli import cli
+
+    fed = demo_copy(tmp_path_factory.mktemp("review19") / "fed")
+    result = CliRunner().invoke(cli, ["run", "1", "--fed", str(fed)])
+    assert result.exit_code == 0, result.output
+    return fed
+
+
+@pytest.mark.parametrize("cell, field", [
+    ("[" * 5000 + "]" * 5000, "styles"),  # nested past Python's recursion limit: was a RecursionError traceback
+    ("2026-02-30", "stamina"),            # a date that does not exist: was "day is out of range for month", no field
+    ("9" * 5000, "stamina"),              # past Python's digit limit: was "use sys.set_int_max_str_digits()"
+])
+def test_an_unreadable_import_cell_is_a_problem_of_its_field(tmp_path, fedtool, cell, field):
+    fed = tmp_path / "fed"
+    assert fedtool("init", fed).exit_code == 0
+    sheet = tmp_path / "roster.csv"
+    stamina, styles = (cell, "") if field == "stamina" else ("15", cell)
+    sheet.write_text(HEADER + f'cell-one,Cell One,Bob,bob@players.example,{stamina},"{styles}"\n', encoding="utf-8")
+    result = fedtool("import", sheet, "--fed", fed)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"roster.csv, line 2, field {field}: " in result.output
+    assert "sys.set_int_max_str_digits" not in result.output and "out of range for month" not in result.output
+    assert not (fed / "rosters/cell-one.yaml").exists()
+
+
+@pytest.mark.parametrize("name", ["Season 1\r\nX-Header: 1", "Season\x01One", "Season\u202eOne"])
+def test_a_season_name_is_one_line_of_printable_text(week_one, tmp_path, fedtool, name):
+    """It heads the season's page, the feed's entry and the records; a control character in
+    it made every later `fedtool site` stop with lxml's traceback."""
+    import shutil
+
+    fed = tmp_path / "fed"
+    shutil.copytree(week_one, fed)
+    result = fedtool("season", "close", "--name", name, "--fed", fed)
+    assert result.exit_code == 1 and "one line of 1 to 120 printable characters" in result.output
+    assert "Season 1 (in play)" in fedtool("season", "list", "--fed", fed).output
+
+
+def test_the_feed_and_calendar_take_control_characters_out(tmp_path):
+    """A card's title (the fedhead's, read from YAML's "\\x01" escape) or any text reaching the
+    feed with a control character: XML cannot hold one, so feedgen raised ValueError and
+    `fedtool site` printed a traceback."""
+    fed = Fed.load(demo_copy(tmp_path / "fed"))
+    moment = datetime.datetime(2026, 11, 20, 18, 0, tzinfo=datetime.timezone.utc)
+    entry = FeedEntry("weeks/week-01.html", "Results: Week\x01 1\x0b", moment, moment, "<p>Bad\x02 &amp; \x1b[31mred</p>")
+    feed = atom_feed(fed, [entry], moment).decode("utf-8")
+    document = xml.dom.minidom.parseString(feed)
+    titles = [t.firstChild.data for t in document.getElementsByTagName("title")]
+    assert "Results: Week 1" in titles
+    assert "\x02" not in feed and "\x1b" not in feed and "Bad &amp;amp; [31mred" in feed
+    calendar = deadline_calendar(fed, [Deadline(1, "Week\x01 1", moment, ["m1: A\x07 vs. B"])], moment).decode("utf-8")
+    assert "\x01" not in calendar and "\x07" not in calendar and "Week 1" in calendar
