@@ -75,3 +75,17 @@ def test_the_feed_and_calendar_take_control_characters_out(tmp_path):
     assert "\x02" not in feed and "\x1b" not in feed and "Bad &amp;amp; [31mred" in feed
     calendar = deadline_calendar(fed, [Deadline(1, "Week\x01 1", moment, ["m1: A\x07 vs. B"])], moment).decode("utf-8")
     assert "\x01" not in calendar and "\x07" not in calendar and "Week 1" in calendar
+
+
+@pytest.mark.parametrize("command", ["export", "site"])
+@pytest.mark.parametrize("inside", ["rosters/retired", "strategies/week-09", "templates/site", "backups"])
+def test_out_never_takes_the_feds_own_folders(tmp_path, fedtool, command, inside):
+    """An empty (or missing) rosters/retired/ passed `--out`'s "new or empty folder" test; the
+    fedhead then retired a wrestler into it and the next export (or build) with the same
+    --out replaced the folder whole, his retired sheet with it."""
+    fed = demo_copy(tmp_path / "fed")
+    out = fed / inside
+    result = fedtool(command, "--out", out, "--fed", fed)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{inside}: is in or holds the fed's {inside.split('/')[0]}/" in result.output
+    assert not out.exists() or not any(p.name.startswith(".fedtool-") for p in out.iterdir())

@@ -25,7 +25,7 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from fedtool.fed.files import StagedDir
+from fedtool.fed.files import StagedDir, overlapping
 from fedtool.fed.settings import WRESTLER_ID, Fed
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.yamlio import dump_yaml, parse_yaml, read_text
@@ -280,6 +280,10 @@ def export_league(fed: Fed, db: Database, out: Path | None = None, formats: tupl
     """Write the league's tables into `out` (default outbox/export/), replaced whole: a new or
     empty folder, or one fedtool exported into before (it holds .fedtool-export)."""
     out = out or fed.outbox / "export"
+    inputs = overlapping(out, [fed.rosters, fed.strategies, fed.templates, fed.backups])
+    if inputs is not None:  # an empty rosters/retired/ passed the test below, and the next export swapped a retired sheet away
+        raise FedError(Problem(str(out), None, f"is in or holds the fed's {fed.shown(inputs)}/, which an export would replace whole: give a folder outside "
+                               "rosters/, strategies/, templates/ and the backups", "fedtool export --out"))
     if out.exists() and (not out.is_dir() or any(out.iterdir()) and not (out / MARKER).exists()):
         raise FedError(Problem(str(out), None, "is not empty and not an earlier export: give a new or empty folder (an export replaces the folder whole)", "fedtool export"))
     tables = league_tables(fed, db, private)
