@@ -5,6 +5,7 @@ in that review, failing before its fix."""
 from __future__ import annotations
 
 import datetime
+import json
 import xml.dom.minidom
 from pathlib import Path
 
@@ -89,3 +90,45 @@ def test_out_never_takes_the_feds_own_folders(tmp_path, fedtool, command, inside
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert f"{inside}: is in or holds the fed's {inside.split('/')[0]}/" in result.output
     assert not out.exists() or not any(p.name.startswith(".fedtool-") for p in out.iterdir())
+
+
+MM_COLUMNS = "id,name,owner_name,owner_email,stamina,styles.Technical,styles.Power,styles.Martial Arts,styles.Brawling,styles.Weight,styles.High-Flying,styles.Cheating,styles.Teamwork,high_spots\n"
+
+
+def _mm_row(n: int) -> str:
+    return f"w-{n},Wrestler {n},Owner {n},o{n}@players.example,15,3,3,3,3,3,3,2,1,2\n"
+
+
+def test_an_import_killed_before_the_league_recorded_it_is_finished_by_importing_again(tmp_path, fedtool):
+    """The sheets are written, then the league commits: `kill -9` in between left sheets in
+    rosters/ that the league never recorded (seen: 2,974 of 4,000), and importing the CSV
+    again refused every one of them as "in the fed already"."""
+    import shutil
+
+    fed = tmp_path / "fed"
+    assert fedtool("init", fed).exit_code == 0
+    sheet = tmp_path / "roster.csv"
+    sheet.write_text(MM_COLUMNS + "".join(_mm_row(n) for n in range(3)), encoding="utf-8")
+    done = tmp_path / "done"
+    shutil.copytree(fed, done)
+    assert fedtool("import", sheet, "--fed", done).exit_code == 0
+    for n in (0, 1):  # what the killed import had written, byte for byte
+        shutil.copy(done / f"rosters/w-{n}.yaml", fed / f"rosters/w-{n}.yaml")
+    result = fedtool("import", sheet, "--json", "--fed", fed)
+    assert result.exit_code == 0, result.output
+    assert (fed / "rosters/w-2.yaml").read_bytes() == (done / "rosters/w-2.yaml").read_bytes()
+    history = fedtool("history", "w-0", "--json", "--fed", fed)
+    assert [c["action"] for c in json.loads(history.output)["sheet_changes"]] == ["imported"]
+    again = fedtool("import", sheet, "--fed", fed)  # once recorded, a sheet is the fed's: refused as before
+    assert again.exit_code == 1 and "'w-0' is in the fed already" in again.output
+
+
+def test_a_sheet_the_import_did_not_write_is_still_refused(tmp_path, fedtool):
+    fed = tmp_path / "fed"
+    assert fedtool("init", fed).exit_code == 0
+    sheet = tmp_path / "roster.csv"
+    sheet.write_text(MM_COLUMNS + _mm_row(0), encoding="utf-8")
+    (fed / "rosters/w-0.yaml").write_text("name: Someone Else\n", encoding="utf-8")
+    result = fedtool("import", sheet, "--fed", fed)
+    assert result.exit_code == 1 and "'w-0' is in the fed already (rosters/w-0.yaml)" in result.output
+    assert (fed / "rosters/w-0.yaml").read_text(encoding="utf-8") == "name: Someone Else\n"

@@ -51,6 +51,7 @@ class _Row:
     wrestler_id: str
     data: dict
     text: str = ""
+    leftover: bool = False  # its sheet is in rosters/ already, as this import wrote it before it was killed
 
 
 def _cell(text: str) -> Any:
@@ -71,9 +72,25 @@ def _nest(data: dict, path: list[str], value: Any) -> None:
     data[path[-1]] = value
 
 
-def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
+def _same_text(path: Path, text: str) -> bool:
+    try:
+        return path.read_text(encoding="utf-8") == text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def unrecorded_sheets(fed: Fed, db: Database) -> set[str]:
+    """The roster's sheets the league has recorded no change of (no add, import, respec...)."""
+    recorded = {row[0] for row in db.execute("SELECT DISTINCT wrestler_id FROM roster_changes").fetchall()} if db["roster_changes"].exists() else set()
+    return set(fed.roster_files) - recorded
+
+
+def read_roster_csv(fed: Fed, path: Path, unrecorded: set[str] = frozenset()) -> list[_Row]:
     """The CSV's rows as sheets, each checked by its ruleset; a FedError naming every bad row
-    by its line (and the field) when any is bad."""
+    by its line (and the field) when any is bad. A row whose sheet is in rosters/ already is
+    refused, but for one in `unrecorded` holding exactly what this row writes: the leftover
+    of this same import killed before the league recorded it (the sheets are written first,
+    then the league commits), which the import now finishes."""
     shown = fed.shown(path)
     text = read_text(path, shown)
     problems = Collector()
@@ -123,9 +140,6 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
             problems.add(shown, where, f"id {wrestler_id!r} is on line {seen[wrestler_id]} already", RULE)
             continue
         seen[wrestler_id] = line
-        if wrestler_id in fed.roster_files or wrestler_id in fed.retired_files:
-            problems.add(shown, where, f"{wrestler_id!r} is in the fed already ({fed.shown(fed.roster_files.get(wrestler_id) or fed.retired_files[wrestler_id])})", RULE)
-            continue
         data: dict[str, Any] = {"name": cells.get("name", "")}
         if cells.get("ruleset"):
             data["ruleset"] = cells["ruleset"]
@@ -139,7 +153,12 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
         except ValueError as exc:
             problems.add(shown, where, str(exc), RULE)
             continue
-        rows.append(_Row(line, wrestler_id, data))
+        text = f"# Imported from {path.name}, line {line}.\n" + dump_yaml(data)
+        existing = fed.roster_files.get(wrestler_id) or fed.retired_files.get(wrestler_id)
+        if existing is not None and not (wrestler_id in unrecorded and existing == fed.roster_files.get(wrestler_id) and _same_text(existing, text)):
+            problems.add(shown, where, f"{wrestler_id!r} is in the fed already ({fed.shown(existing)})", RULE)
+            continue
+        rows.append(_Row(line, wrestler_id, data, text, leftover=existing is not None))
     checked: dict[str, Any] = {}
     for row in rows:
         where = f"line {row.line}"
@@ -160,7 +179,6 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
             for p in exc.problems:  # the ruleset names the field; the line is the CSV's
                 problems.add(shown, where + (f", {p.place}" if p.place else ""), p.message, p.rule or RULE)
             continue
-        row.text = f"# Imported from {path.name}, line {row.line}.\n" + dump_yaml(row.data)
     problems.raise_if_any()
     if not rows:
         raise FedError(Problem(shown, None, "holds no wrestler", RULE))
@@ -172,13 +190,15 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
 def import_roster(fed: Fed, db: Database, path: Path, reason: str = "") -> list[str]:
     """Check every row of the CSV, then write each sheet to rosters/ and record it; nothing is
     written when any row is bad. Returns the ids written."""
-    rows = read_roster_csv(fed, path)
+    rows = read_roster_csv(fed, path, unrecorded_sheets(fed, db))
     written: list[Path] = []
     try:
         with db.atomic():
             for row in rows:
                 record_change(db, row.data, "imported", reason or f"imported from {path.name}, line {row.line}", row.text, None)
             for row in rows:
+                if row.leftover:
+                    continue
                 target = fed.rosters / f"{row.wrestler_id}.yaml"
                 atomic_write_new(target, row.text)
                 written.append(target)
