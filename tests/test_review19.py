@@ -132,3 +132,17 @@ def test_a_sheet_the_import_did_not_write_is_still_refused(tmp_path, fedtool):
     result = fedtool("import", sheet, "--fed", fed)
     assert result.exit_code == 1 and "'w-0' is in the fed already (rosters/w-0.yaml)" in result.output
     assert (fed / "rosters/w-0.yaml").read_text(encoding="utf-8") == "name: Someone Else\n"
+
+
+def test_a_quote_never_closed_is_refused_not_a_cell_that_swallows_the_rows_after_it(tmp_path, fedtool):
+    """A stray quote mark opening a bio cell read the rest of the file into that bio: two of
+    four wrestlers were imported, the others became text in the second one's bio, no word said."""
+    fed = tmp_path / "fed"
+    assert fedtool("init", fed).exit_code == 0
+    sheet = tmp_path / "roster.csv"
+    rows = [_mm_row(n).rstrip("\n") + (',"He said ""hi""' if n == 1 else ",plain") + "\n" for n in range(4)]
+    sheet.write_text(MM_COLUMNS.rstrip("\n") + ",bio\n" + "".join(rows), encoding="utf-8")
+    result = fedtool("import", sheet, "--fed", fed)
+    assert result.exit_code == 1
+    assert "roster.csv, line 3: not CSV: a quoted cell is never closed" in result.output
+    assert not list((fed / "rosters").glob("w-*.yaml"))

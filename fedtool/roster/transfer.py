@@ -94,7 +94,8 @@ def read_roster_csv(fed: Fed, path: Path, unrecorded: set[str] = frozenset()) ->
     shown = fed.shown(path)
     text = read_text(path, shown)
     problems = Collector()
-    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    # strict: a quote never closed is an error, not a cell that swallows the rest of the file
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), strict=True)
     try:
         header = [h.strip() for h in next(reader)]
     except (StopIteration, csv.Error):
@@ -118,7 +119,8 @@ def read_roster_csv(fed: Fed, path: Path, unrecorded: set[str] = frozenset()) ->
         except StopIteration:
             break
         except csv.Error as exc:
-            problems.add(shown, f"line {line}", f"not CSV: {exc}", RULE)
+            why = "a quoted cell is never closed (its quote mark runs to the end of the file)" if "end of data" in str(exc) else str(exc)
+            problems.add(shown, f"line {line}", f"not CSV: {why}", RULE)
             break
         start = reader.line_num + 1  # a quoted cell may span lines: the next row starts where this one ended
         if len(rows) >= MAX_ROWS:
