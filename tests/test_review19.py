@@ -146,3 +146,17 @@ def test_a_quote_never_closed_is_refused_not_a_cell_that_swallows_the_rows_after
     assert result.exit_code == 1
     assert "roster.csv, line 3: not CSV: a quoted cell is never closed" in result.output
     assert not list((fed / "rosters").glob("w-*.yaml"))
+
+
+def test_problems_are_in_fedtools_words_not_pydantics(tmp_path, fedtool):
+    """pydantic's "Value error, " stood before every message of fedtool's own validators, and
+    "Input should be a valid integer, unable to parse string as an integer" for a number."""
+    fed = tmp_path / "fed"
+    assert fedtool("init", fed).exit_code == 0
+    sheet = tmp_path / "roster.csv"
+    sheet.write_text(HEADER + 'w-one,"Two\nLines",Bob,bob@players.example,lots,\n', encoding="utf-8")
+    result = fedtool("import", sheet, "--fed", fed)
+    assert result.exit_code == 1
+    assert "line 2, field name: a name is one line of printable text (no line breaks, tabs or control characters)" in result.output
+    assert "line 2, field stamina: expected a whole number, found the text 'lots'" in result.output
+    assert "Value error" not in result.output and "Input should be" not in result.output
