@@ -160,3 +160,34 @@ def test_problems_are_in_fedtools_words_not_pydantics(tmp_path, fedtool):
     assert "line 2, field name: a name is one line of printable text (no line breaks, tabs or control characters)" in result.output
     assert "line 2, field stamina: expected a whole number, found the text 'lots'" in result.output
     assert "Value error" not in result.output and "Input should be" not in result.output
+
+
+def test_browse_serves_no_table_that_holds_an_owners_address(tmp_path, fedtool):
+    """roster_changes keeps every added, imported or respecced sheet whole, the owner's
+    address in it, and `fedtool browse` served it (GET /fed/roster_changes.json: 200, every
+    importer's address): the demo's test fed had no roster change, so nothing showed it."""
+    import sqlite3
+
+    from fedtool.league.sheets import load_fed
+    from fedtool.roster.browse import prepare, serve_metadata
+
+    fed = demo_copy(tmp_path / "fed")
+    assert fedtool("run", "1", "--fed", fed).exit_code == 0
+    assert fedtool("roster", "add", "jo-blaze", "--name", "Jo Blaze", "--owner-name", "Jo", "--owner-email", "jo@secret.example", "--fed", fed).exit_code == 0
+    sheet = tmp_path / "roster.csv"
+    sheet.write_text(MM_COLUMNS + _mm_row(7), encoding="utf-8")
+    assert fedtool("import", sheet, "--fed", fed).exit_code == 0
+    the_fed = load_fed(fed)
+    prepare(the_fed)
+    tables = serve_metadata(the_fed)["databases"]["fed"]["tables"]
+    league = sqlite3.connect(fed / "fed.db")
+    addresses = {row[0] for row in league.execute("SELECT owner_email FROM owners")}
+    assert {"jo@secret.example", "o7@players.example"} <= addresses
+    holding = set()
+    for (name,) in league.execute("SELECT name FROM sqlite_master WHERE type = 'table'"):
+        text = "\n".join(str(row) for row in league.execute(f'SELECT * FROM "{name}"'))
+        if any(address in text for address in addresses):
+            holding.add(name)
+    assert "roster_changes" in holding
+    served = {name for name in holding if tables.get(name, {}).get("allow") is not False}
+    assert served == set()
