@@ -191,3 +191,15 @@ def test_browse_serves_no_table_that_holds_an_owners_address(tmp_path, fedtool):
     assert "roster_changes" in holding
     served = {name for name in holding if tables.get(name, {}).get("allow") is not False}
     assert served == set()
+
+
+def test_record_book_lines_count_in_singular_and_plural():
+    """`fedtool records` said "(1 push levels below)" and "Zelda 0, Zeke 0, 2 other (2 meetings)"."""
+    from fedtool.league.tables import _line
+
+    upset = {"week": 1, "match": "m4", "winner_name": "Dr. Victor Vane", "beaten_name": "Kate", "method": "submission", "gap": 1, "measure": "push levels"}
+    assert _line("upsets", upset).endswith("by submission (1 push level below)")
+    assert _line("upsets", {**upset, "gap": 5, "measure": "TV grades"}).endswith("(5 TV grades below)")
+    assert _line("upsets", {**upset, "gap": 1, "measure": "wins"}).endswith("(1 win below)")
+    pair = {"a_name": "Zelda", "a_wins": 0, "b_name": "Zeke", "b_wins": 0, "other": 2, "meetings": 2}
+    assert _line("head_to_head", pair) == "Zelda 0, Zeke 0, 2 neither won (2 meetings)"
