@@ -203,3 +203,20 @@ def test_record_book_lines_count_in_singular_and_plural():
     assert _line("upsets", {**upset, "gap": 1, "measure": "wins"}).endswith("(1 win below)")
     pair = {"a_name": "Zelda", "a_wins": 0, "b_name": "Zeke", "b_wins": 0, "other": 2, "meetings": 2}
     assert _line("head_to_head", pair) == "Zelda 0, Zeke 0, 2 neither won (2 meetings)"
+
+
+def test_a_team_row_may_come_before_its_members_rows(tmp_path, fedtool):
+    """A team's row before the rows of its members was refused: "unknown members 'w-1',
+    'w-2': no such sheet in rosters/", though both were in the CSV (a spreadsheet sorted by
+    name puts a team anywhere)."""
+    fed = tmp_path / "fed"
+    assert fedtool("init", fed).exit_code == 0
+    sheet = tmp_path / "roster.csv"
+    columns = MM_COLUMNS.rstrip("\n") + ",members,use_member\n"
+    team = 'a-team,The A Team,Hannibal,h@players.example,,,,,,,,,,,"[w-1, w-2]",w-1\n'
+    sheet.write_text(columns + team + "".join(_mm_row(n).rstrip("\n") + ",,\n" for n in (1, 2)), encoding="utf-8")
+    result = fedtool("import", sheet, "--json", "--fed", fed)
+    assert result.exit_code == 0, result.output
+    assert sorted(json.loads(result.output)) == ["a-team", "w-1", "w-2"]
+    assert "a-team" in fedtool("roster", "list", "--fed", fed).output
+    assert fedtool("roster", "check", "--fed", fed).exit_code == 0

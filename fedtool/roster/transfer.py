@@ -79,6 +79,17 @@ def _same_text(path: Path, text: str) -> bool:
         return False
 
 
+def _names_rows(fed: Fed, row: _Row, ids: set[str]) -> bool:
+    """Whether a row's sheet is made of (a team of) wrestlers that are rows of the CSV too."""
+    ruleset_id = str(row.data.get("ruleset", fed.settings.ruleset))
+    if ruleset_id not in REGISTRY:
+        return False
+    try:
+        return bool(set(get_ruleset(ruleset_id).members_of(row.data)) & ids)
+    except (TypeError, ValueError, AttributeError):  # a members cell that is no list: its check says so
+        return False
+
+
 def unrecorded_sheets(fed: Fed, db: Database) -> set[str]:
     """The roster's sheets the league has recorded no change of (no add, import, respec...)."""
     recorded = {row[0] for row in db.execute("SELECT DISTINCT wrestler_id FROM roster_changes").fetchall()} if db["roster_changes"].exists() else set()
@@ -162,7 +173,8 @@ def read_roster_csv(fed: Fed, path: Path, unrecorded: set[str] = frozenset()) ->
             continue
         rows.append(_Row(line, wrestler_id, data, text, leftover=existing is not None))
     checked: dict[str, Any] = {}
-    for row in rows:
+    ids = {row.wrestler_id for row in rows}
+    for row in sorted(rows, key=lambda r: _names_rows(fed, r, ids)):  # a team after the members the CSV gives it, wherever they are
         where = f"line {row.line}"
         ruleset_id = str(row.data.get("ruleset", fed.settings.ruleset))
         if ruleset_id not in REGISTRY:
