@@ -220,3 +220,20 @@ def test_a_team_row_may_come_before_its_members_rows(tmp_path, fedtool):
     assert sorted(json.loads(result.output)) == ["a-team", "w-1", "w-2"]
     assert "a-team" in fedtool("roster", "list", "--fed", fed).output
     assert fedtool("roster", "check", "--fed", fed).exit_code == 0
+
+
+def test_fed_is_no_wrestlers_id(tmp_path, fedtool):
+    """`fedtool roster add fed` said "rosters/fed.yaml: appeared while fedtool was writing it"
+    (it is the fed's settings); `fedtool import` refused the row only for that same reason,
+    after checking it as a sheet."""
+    fed = tmp_path / "fed"
+    assert fedtool("init", fed).exit_code == 0
+    settings = (fed / "rosters/fed.yaml").read_bytes()
+    result = fedtool("roster", "add", "fed", "--name", "Zed", "--owner-name", "Z", "--owner-email", "z@players.example", "--fed", fed)
+    assert result.exit_code == 1 and "'fed' cannot be a wrestler: fed.yaml is the fed's settings" in result.output
+    sheet = tmp_path / "roster.csv"
+    sheet.write_text(MM_COLUMNS + _mm_row(1).replace("w-1,", "fed,", 1), encoding="utf-8")
+    result = fedtool("import", sheet, "--fed", fed)
+    assert result.exit_code == 1 and "roster.csv, line 2: id 'fed' cannot be a wrestler's: rosters/fed.yaml is the fed's settings" in result.output
+    assert "appeared while fedtool was writing it" not in result.output
+    assert (fed / "rosters/fed.yaml").read_bytes() == settings

@@ -26,7 +26,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from fedtool.fed.files import StagedDir, overlapping
-from fedtool.fed.settings import WRESTLER_ID, Fed
+from fedtool.fed.settings import SETTINGS_FILE, WRESTLER_ID, Fed
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.yamlio import dump_yaml, parse_yaml, read_text
 from fedtool.league.catalog import sync_league
@@ -148,6 +148,9 @@ def read_roster_csv(fed: Fed, path: Path, unrecorded: set[str] = frozenset()) ->
         wrestler_id = cells.get("id", "")
         if not WRESTLER_ID.match(wrestler_id):
             problems.add(shown, where, f"id {wrestler_id!r} is not a wrestler id (lowercase letters, digits and dashes, as the sheet's file name)", RULE)
+            continue
+        if f"{wrestler_id}.yaml" == SETTINGS_FILE:
+            problems.add(shown, where, f"id {wrestler_id!r} cannot be a wrestler's: rosters/{SETTINGS_FILE} is the fed's settings", RULE)
             continue
         if wrestler_id in seen:
             problems.add(shown, where, f"id {wrestler_id!r} is on line {seen[wrestler_id]} already", RULE)
