@@ -5,6 +5,7 @@ in that review, failing before its fix."""
 from __future__ import annotations
 
 import datetime
+import os
 import json
 import xml.dom.minidom
 from pathlib import Path
@@ -237,3 +238,20 @@ def test_fed_is_no_wrestlers_id(tmp_path, fedtool):
     assert result.exit_code == 1 and "roster.csv, line 2: id 'fed' cannot be a wrestler's: rosters/fed.yaml is the fed's settings" in result.output
     assert "appeared while fedtool was writing it" not in result.output
     assert (fed / "rosters/fed.yaml").read_bytes() == settings
+
+
+def test_a_private_export_is_readable_by_the_fedhead_only(tmp_path, fedtool):
+    """`fedtool export --private` (owners' addresses, password hashes) wrote its folder 0755,
+    as a site is written for a web server: anyone on the machine could read it."""
+    import stat
+
+    fed = demo_copy(tmp_path / "fed")
+    out = tmp_path / "private"
+    assert fedtool("export", "--private", "--out", out, "--fed", fed).exit_code == 0
+    assert "owner_email" in (out / "wrestlers.csv").read_text(encoding="utf-8")
+    assert stat.S_IMODE(out.stat().st_mode) == 0o700
+    assert fedtool("export", "--out", out, "--fed", fed).exit_code == 0  # a public one replaces it, readable as any folder
+    assert "owner_email" not in (out / "wrestlers.csv").read_text(encoding="utf-8")
+    mask = os.umask(0)
+    os.umask(mask)
+    assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~mask

@@ -19,6 +19,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -326,6 +327,8 @@ def export_league(fed: Fed, db: Database, out: Path | None = None, formats: tupl
     tables = league_tables(fed, db, private)
     report = ExportReport(out)
     with StagedDir(out) as stage:
+        if private:  # owners' addresses and password hashes: for the fedhead's eyes only, not the 0755 a site gets
+            os.chmod(stage.path, 0o700)
         stage.write(MARKER, "A folder fedtool export writes and replaces whole.\n")
         for name, rows in tables.items():
             report.rows[name] = len(rows)
