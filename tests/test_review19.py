@@ -255,3 +255,15 @@ def test_a_private_export_is_readable_by_the_fedhead_only(tmp_path, fedtool):
     mask = os.umask(0)
     os.umask(mask)
     assert stat.S_IMODE(out.stat().st_mode) == 0o777 & ~mask
+
+
+def test_a_big_import_says_so_in_one_short_line(tmp_path, fedtool):
+    """Importing 4,000 wrestlers printed one line of all 4,000 ids (some 30,000 characters)."""
+    fed = tmp_path / "fed"
+    assert fedtool("init", fed).exit_code == 0
+    sheet = tmp_path / "roster.csv"
+    sheet.write_text(MM_COLUMNS + "".join(_mm_row(n) for n in range(40)), encoding="utf-8")
+    result = fedtool("import", sheet, "--fed", fed)
+    assert result.exit_code == 0
+    assert result.output == "imported 40 wrestlers: " + ", ".join(f"w-{n}" for n in range(10)) + " and 30 more (fedtool roster list)\n"
+    assert len(list((fed / "rosters").glob("w-*.yaml"))) == 40
