@@ -1166,7 +1166,8 @@ def import_(fed: Fed, csv_file: Path, reason: str, as_json: bool):
     from fedtool.roster.transfer import import_roster
 
     ids = import_roster(fed, open_league(fed.database), csv_file, reason)
-    _echo_json(ids) if as_json else click.echo(f"imported {len(ids)} wrestlers: {', '.join(ids)}")
+    more = f" and {len(ids) - 10:,} more (fedtool roster list)" if len(ids) > 12 else ""  # never a line of thousands of ids
+    _echo_json(ids) if as_json else click.echo(f"imported {len(ids):,} wrestlers: {', '.join(ids[:10] if more else ids)}{more}")
 
 
 @cli.command()

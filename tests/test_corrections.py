@@ -293,7 +293,7 @@ def test_bad_backup_settings_and_a_bad_fixed_clock_are_clean_errors(demo_fed, fe
     result = fedtool("run", "1", "--fed", demo_fed)
     assert result.exit_code == 1 and "Traceback" not in result.output
     assert result.stderr == (
-        f"error: rosters/fed.yaml, line {lines + 1}, field backups.folder: Value error, a folder inside the fed's folder, "
+        f"error: rosters/fed.yaml, line {lines + 1}, field backups.folder: a folder inside the fed's folder, "
         "written relative to it (no leading /, ~ or ..) [fed settings]\n"
         f"error: rosters/fed.yaml, line {lines + 1}, field backups.keep: Input should be greater than or equal to 1 [fed settings]\n")
     settings.write_text(plain)

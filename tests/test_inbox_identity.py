@@ -149,7 +149,7 @@ def test_the_do_not_answer_list_takes_addresses_and_whole_domains(demo_fed, tmp_
 def test_a_bad_do_not_answer_entry_is_named(entry, message):
     with pytest.raises(FedError) as caught:
         validate(MailSettings, {"do_not_answer": ["@ok.example", entry]}, "rosters/fed.yaml", "fed settings")
-    assert str(caught.value) == (f"rosters/fed.yaml, field do_not_answer.1: Value error, {entry!r}: give an address (abuse@isp.example) or a domain "
+    assert str(caught.value) == (f"rosters/fed.yaml, field do_not_answer.1: {entry!r}: give an address (abuse@isp.example) or a domain "
                                  f"written @lists.example (not an e-mail address: {message}) [fed settings]")
 
 

@@ -169,14 +169,14 @@ def test_odds_match_week_in_other_digits_is_a_usage_error(demo_fed, fedtool):
 
 
 @pytest.mark.parametrize("written, message", [
-    ("2026-02-30 18:00", "error: strategies/week-01/card.yaml, line {line}, field deadline: Value error, '2026-02-30 18:00' is not a date and time "
+    ("2026-02-30 18:00", "error: strategies/week-01/card.yaml, line {line}, field deadline: '2026-02-30 18:00' is not a date and time "
                          "that exists (day is out of range for month); write it as 2026-11-27 18:00 [card file]\n"),
     # a full timestamp is read by YAML itself: refused where it is written
     ("2026-02-30T18:00:00Z", "error: strategies/week-01/card.yaml, line {line}, column 11: broken YAML: '2026-02-30T18:00:00Z' is not a date "
                              "that exists (day is out of range for month) [YAML syntax]\n"),
-    ("2026-02-28 25:00", "error: strategies/week-01/card.yaml, line {line}, field deadline: Value error, '2026-02-28 25:00' is not a date and time "
+    ("2026-02-28 25:00", "error: strategies/week-01/card.yaml, line {line}, field deadline: '2026-02-28 25:00' is not a date and time "
                          "that exists (hour must be in 0..23); write it as 2026-11-27 18:00 [card file]\n"),
-    ("'9999-12-31 23:59'", "error: strategies/week-01/card.yaml, line {line}, field deadline: Value error, a deadline in the year 9999: "
+    ("'9999-12-31 23:59'", "error: strategies/week-01/card.yaml, line {line}, field deadline: a deadline in the year 9999: "
                            "give one between 2000 and 2999 [card file]\n"),
 ])
 def test_a_deadline_that_does_not_exist_is_refused(demo_fed, fedtool, written, message):

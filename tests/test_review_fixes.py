@@ -62,7 +62,7 @@ def test_tick_every_must_be_some_time(demo_fed, fedtool):
     settings.write_text(settings.read_text() + "schedule: {tick_every: 0m}\n")
     result = fedtool("tick", "--dry-run", "--fed", demo_fed)
     assert result.exit_code == 1
-    assert "field schedule.tick_every: Value error, '0m' is no time at all: give a span such as 15m, 1h or 1d" in result.stderr
+    assert "field schedule.tick_every: '0m' is no time at all: give a span such as 15m, 1h or 1d" in result.stderr
 
 
 def test_a_tick_with_nothing_due_prints_nothing(demo_fed, fedtool):

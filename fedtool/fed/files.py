@@ -44,6 +44,17 @@ def atomic_write(path: Path, text: str) -> None:
 NEW, OLD = ".new-", ".old-"  # a folder's staging (.NAME.new-*) and the old one moved aside (.NAME.old-*)
 
 
+def overlapping(target: Path, folders: list[Path]) -> Path | None:
+    """The first of `folders` that `target` lies inside, is, or holds (as resolved), or None:
+    a folder replaced whole (an export, a site) must never take a fed's inputs with it."""
+    target = target.resolve()
+    for folder in folders:
+        folder = folder.resolve()
+        if target == folder or folder in target.parents or target in folder.parents:
+            return folder
+    return None
+
+
 def leftovers(final: Path) -> list[Path]:
     """The staging and moved-aside folders of `final` a swap made or left beside it."""
     parent, name = final.parent, final.name

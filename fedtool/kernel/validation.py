@@ -176,6 +176,10 @@ def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()
                 message = f"unknown field {err['loc'][-1]!r}"
             elif err["type"] == "missing":
                 message = f"missing field {err['loc'][-1]!r}"
+            elif err["type"] == "value_error":  # our own validators' words, without pydantic's "Value error, " before them
+                message = str(err.get("ctx", {}).get("error", message.removeprefix("Value error, ")))
+            elif err["type"] in ("int_parsing", "int_type", "int_from_float"):  # pydantic's "Input should be a valid integer, ..."
+                message = f"expected a whole number, found {_found(err.get('input'))}"
             elif err["type"] in ("model_type", "dict_type"):  # pydantic names its own class here
                 fields = _fields_of(model, err.get("ctx", {}).get("class_name"))
                 message = f"expected a group of fields{fields}, found {_found(err.get('input'))}"

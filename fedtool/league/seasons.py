@@ -109,8 +109,8 @@ def close_season(fed: Fed, db: Database, name: str | None = None) -> dict[str, A
     rules = carry_settings(fed, db)
     first, last = season["weeks"][0], season["weeks"][-1]
     name = (name or season["name"]).strip()
-    if not name or len(name) > 120:
-        raise FedError(Problem(None, None, "a season's name is 1 to 120 characters", f"{RULE} close --name"))
+    if not name or len(name) > 120 or not name.isprintable():  # it heads pages, the feed and the calendar: no line break or control character
+        raise FedError(Problem(None, None, "a season's name is one line of 1 to 120 printable characters", f"{RULE} close --name"))
     names = _names(fed, db)
     archive = {
         "season": season["season"],

@@ -120,6 +120,11 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
+def _unit(gap: float, measure: str) -> str:
+    """"1 push level", "2 push levels": the record book's measures are plural words."""
+    return measure.removesuffix("s") if gap == 1 else measure
+
+
 def _line(category: str, e: dict) -> str:
     """One record-book entry in words."""
     if category in ("longest_reigns", "most_defences"):
@@ -134,10 +139,10 @@ def _line(category: str, e: dict) -> str:
     if category == "win_streaks":
         return f"{e['name']}: {e['wins']} wins in a row (weeks {e['from_week']}-{e['to_week']}{', running' if e['current'] else ''})"
     if category == "head_to_head":
-        other = f", {e['other']} other" if e["other"] else ""
+        other = f", {e['other']} neither won" if e["other"] else ""  # draws, or lost to a third side
         return f"{e['a_name']} {e['a_wins']}, {e['b_name']} {e['b_wins']}{other} ({e['meetings']} meetings)"
     if category == "upsets":
-        return f"week {e['week']} {e['match']}: {e['winner_name']} beat {e['beaten_name']} by {e['method']} ({e['gap']:g} {e['measure']} below)"
+        return f"week {e['week']} {e['match']}: {e['winner_name']} beat {e['beaten_name']} by {e['method']} ({e['gap']:g} {_unit(e['gap'], e['measure'])} below)"
     if category == "best_matches":
         return f"{e['stars']:g} stars: week {e['week']} {e['match']}, {' vs. '.join(e['sides'])}"
     return str(e)

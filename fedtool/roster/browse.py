@@ -34,6 +34,12 @@ RULE = "fedtool browse"
 SETTINGS = ("allow_download", "off", "default_allow_sql", "off", "allow_csv_stream", "on")
 
 
+# Besides the private tables: roster_changes keeps each sheet whole, before and after, its
+# owner's e-mail address with it; ticks names the addresses a send was refused for and the
+# fed's mailbox. `fedtool history` shows the roster changes' weeks and reasons.
+NOT_SERVED = (*PRIVATE_TABLES, "roster_changes", "ticks")
+
+
 def default_metadata() -> dict:
     return json.loads(resources.files("fedtool.roster").joinpath(METADATA_FILE).read_text(encoding="utf-8"))
 
@@ -60,7 +66,7 @@ def serve_metadata(fed: Fed) -> dict:
     ours = databases.get("fed") or databases.get(fed.database.stem) or {}
     ours = dict(ours) if isinstance(ours, dict) else {}
     tables = dict(ours.get("tables") or {}) if isinstance(ours.get("tables"), dict) else {}
-    for name in PRIVATE_TABLES:
+    for name in NOT_SERVED:
         entry = dict(tables.get(name) or {})
         entry.update(hidden=True, allow=False)
         tables[name] = entry

@@ -26,7 +26,7 @@ from typing import Any
 from sqlite_utils import Database
 
 from fedtool.fed.files import atomic_write
-from fedtool.fed.settings import Fed, check_wrestler_id
+from fedtool.fed.settings import SETTINGS_FILE, Fed, check_wrestler_id
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.league.catalog import sync_titles_if_they_stand
@@ -119,6 +119,8 @@ def template_text(ruleset_id: str, name: str, owner_name: str, owner_email: str)
 
 def _free_id(fed: Fed, wrestler_id: str) -> None:
     check_wrestler_id(wrestler_id, "the command line", "WRESTLER")
+    if f"{wrestler_id}.yaml" == SETTINGS_FILE:
+        raise FedError(Problem(fed.shown(fed.settings_file), None, f"{wrestler_id!r} cannot be a wrestler: {SETTINGS_FILE} is the fed's settings", RULE))
     if wrestler_id in fed.roster_files:
         raise FedError(Problem(fed.shown(fed.roster_files[wrestler_id]), None, f"{wrestler_id!r} is on the roster already", RULE))
     if wrestler_id in fed.retired_files:

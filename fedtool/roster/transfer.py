@@ -19,17 +19,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
 from sqlite_utils import Database
 
-from fedtool.fed.files import StagedDir
-from fedtool.fed.settings import WRESTLER_ID, Fed
+from fedtool.fed.files import StagedDir, overlapping
+from fedtool.fed.settings import SETTINGS_FILE, WRESTLER_ID, Fed
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.yamlio import dump_yaml, read_text
+from fedtool.kernel.yamlio import dump_yaml, parse_yaml, read_text
 from fedtool.league.catalog import sync_league
 from fedtool.league.records import standings, titles
 from fedtool.league.seasons import closed_seasons, current_season, season_archive
@@ -52,14 +52,15 @@ class _Row:
     wrestler_id: str
     data: dict
     text: str = ""
+    leftover: bool = False  # its sheet is in rosters/ already, as this import wrote it before it was killed
 
 
 def _cell(text: str) -> Any:
     """A cell as YAML reads it (a number, a word, a flow list or mapping); text that is no
     YAML stays text."""
-    try:
-        value = yaml.safe_load(text)
-    except yaml.YAMLError:
+    try:  # fedtool's own loader: a cell nested thousands deep, a date that does not exist or a
+        value = parse_yaml(text, "a cell")  # 5,000-digit number is text, never a crash
+    except FedError:
         return text
     return text if value is None else value
 
@@ -72,13 +73,41 @@ def _nest(data: dict, path: list[str], value: Any) -> None:
     data[path[-1]] = value
 
 
-def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
+def _same_text(path: Path, text: str) -> bool:
+    try:
+        return path.read_text(encoding="utf-8") == text
+    except (OSError, UnicodeDecodeError):
+        return False
+
+
+def _names_rows(fed: Fed, row: _Row, ids: set[str]) -> bool:
+    """Whether a row's sheet is made of (a team of) wrestlers that are rows of the CSV too."""
+    ruleset_id = str(row.data.get("ruleset", fed.settings.ruleset))
+    if ruleset_id not in REGISTRY:
+        return False
+    try:
+        return bool(set(get_ruleset(ruleset_id).members_of(row.data)) & ids)
+    except (TypeError, ValueError, AttributeError):  # a members cell that is no list: its check says so
+        return False
+
+
+def unrecorded_sheets(fed: Fed, db: Database) -> set[str]:
+    """The roster's sheets the league has recorded no change of (no add, import, respec...)."""
+    recorded = {row[0] for row in db.execute("SELECT DISTINCT wrestler_id FROM roster_changes").fetchall()} if db["roster_changes"].exists() else set()
+    return set(fed.roster_files) - recorded
+
+
+def read_roster_csv(fed: Fed, path: Path, unrecorded: set[str] = frozenset()) -> list[_Row]:
     """The CSV's rows as sheets, each checked by its ruleset; a FedError naming every bad row
-    by its line (and the field) when any is bad."""
+    by its line (and the field) when any is bad. A row whose sheet is in rosters/ already is
+    refused, but for one in `unrecorded` holding exactly what this row writes: the leftover
+    of this same import killed before the league recorded it (the sheets are written first,
+    then the league commits), which the import now finishes."""
     shown = fed.shown(path)
     text = read_text(path, shown)
     problems = Collector()
-    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""))
+    # strict: a quote never closed is an error, not a cell that swallows the rest of the file
+    reader = csv.reader(io.StringIO(text.removeprefix("\ufeff"), newline=""), strict=True)
     try:
         header = [h.strip() for h in next(reader)]
     except (StopIteration, csv.Error):
@@ -102,7 +131,8 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
         except StopIteration:
             break
         except csv.Error as exc:
-            problems.add(shown, f"line {line}", f"not CSV: {exc}", RULE)
+            why = "a quoted cell is never closed (its quote mark runs to the end of the file)" if "end of data" in str(exc) else str(exc)
+            problems.add(shown, f"line {line}", f"not CSV: {why}", RULE)
             break
         start = reader.line_num + 1  # a quoted cell may span lines: the next row starts where this one ended
         if len(rows) >= MAX_ROWS:
@@ -120,13 +150,13 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
         if not WRESTLER_ID.match(wrestler_id):
             problems.add(shown, where, f"id {wrestler_id!r} is not a wrestler id (lowercase letters, digits and dashes, as the sheet's file name)", RULE)
             continue
+        if f"{wrestler_id}.yaml" == SETTINGS_FILE:
+            problems.add(shown, where, f"id {wrestler_id!r} cannot be a wrestler's: rosters/{SETTINGS_FILE} is the fed's settings", RULE)
+            continue
         if wrestler_id in seen:
             problems.add(shown, where, f"id {wrestler_id!r} is on line {seen[wrestler_id]} already", RULE)
             continue
         seen[wrestler_id] = line
-        if wrestler_id in fed.roster_files or wrestler_id in fed.retired_files:
-            problems.add(shown, where, f"{wrestler_id!r} is in the fed already ({fed.shown(fed.roster_files.get(wrestler_id) or fed.retired_files[wrestler_id])})", RULE)
-            continue
         data: dict[str, Any] = {"name": cells.get("name", "")}
         if cells.get("ruleset"):
             data["ruleset"] = cells["ruleset"]
@@ -140,9 +170,15 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
         except ValueError as exc:
             problems.add(shown, where, str(exc), RULE)
             continue
-        rows.append(_Row(line, wrestler_id, data))
+        text = f"# Imported from {path.name}, line {line}.\n" + dump_yaml(data)
+        existing = fed.roster_files.get(wrestler_id) or fed.retired_files.get(wrestler_id)
+        if existing is not None and not (wrestler_id in unrecorded and existing == fed.roster_files.get(wrestler_id) and _same_text(existing, text)):
+            problems.add(shown, where, f"{wrestler_id!r} is in the fed already ({fed.shown(existing)})", RULE)
+            continue
+        rows.append(_Row(line, wrestler_id, data, text, leftover=existing is not None))
     checked: dict[str, Any] = {}
-    for row in rows:
+    ids = {row.wrestler_id for row in rows}
+    for row in sorted(rows, key=lambda r: _names_rows(fed, r, ids)):  # a team after the members the CSV gives it, wherever they are
         where = f"line {row.line}"
         ruleset_id = str(row.data.get("ruleset", fed.settings.ruleset))
         if ruleset_id not in REGISTRY:
@@ -161,7 +197,6 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
             for p in exc.problems:  # the ruleset names the field; the line is the CSV's
                 problems.add(shown, where + (f", {p.place}" if p.place else ""), p.message, p.rule or RULE)
             continue
-        row.text = f"# Imported from {path.name}, line {row.line}.\n" + dump_yaml(row.data)
     problems.raise_if_any()
     if not rows:
         raise FedError(Problem(shown, None, "holds no wrestler", RULE))
@@ -173,13 +208,15 @@ def read_roster_csv(fed: Fed, path: Path) -> list[_Row]:
 def import_roster(fed: Fed, db: Database, path: Path, reason: str = "") -> list[str]:
     """Check every row of the CSV, then write each sheet to rosters/ and record it; nothing is
     written when any row is bad. Returns the ids written."""
-    rows = read_roster_csv(fed, path)
+    rows = read_roster_csv(fed, path, unrecorded_sheets(fed, db))
     written: list[Path] = []
     try:
         with db.atomic():
             for row in rows:
                 record_change(db, row.data, "imported", reason or f"imported from {path.name}, line {row.line}", row.text, None)
             for row in rows:
+                if row.leftover:
+                    continue
                 target = fed.rosters / f"{row.wrestler_id}.yaml"
                 atomic_write_new(target, row.text)
                 written.append(target)
@@ -281,11 +318,17 @@ def export_league(fed: Fed, db: Database, out: Path | None = None, formats: tupl
     """Write the league's tables into `out` (default outbox/export/), replaced whole: a new or
     empty folder, or one fedtool exported into before (it holds .fedtool-export)."""
     out = out or fed.outbox / "export"
+    inputs = overlapping(out, [fed.rosters, fed.strategies, fed.templates, fed.backups])
+    if inputs is not None:  # an empty rosters/retired/ passed the test below, and the next export swapped a retired sheet away
+        raise FedError(Problem(str(out), None, f"is in or holds the fed's {fed.shown(inputs)}/, which an export would replace whole: give a folder outside "
+                               "rosters/, strategies/, templates/ and the backups", "fedtool export --out"))
     if out.exists() and (not out.is_dir() or any(out.iterdir()) and not (out / MARKER).exists()):
         raise FedError(Problem(str(out), None, "is not empty and not an earlier export: give a new or empty folder (an export replaces the folder whole)", "fedtool export"))
     tables = league_tables(fed, db, private)
     report = ExportReport(out)
     with StagedDir(out) as stage:
+        if private:  # owners' addresses and password hashes: for the fedhead's eyes only, not the 0755 a site gets
+            os.chmod(stage.path, 0o700)
         stage.write(MARKER, "A folder fedtool export writes and replaces whole.\n")
         for name, rows in tables.items():
             report.rows[name] = len(rows)

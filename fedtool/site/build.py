@@ -51,7 +51,7 @@ from markupsafe import Markup, escape
 
 from fedtool.fed.card import load_card
 from fedtool import __version__
-from fedtool.fed.files import NEW, StagedDir, atomic_write, settle, umask
+from fedtool.fed.files import NEW, StagedDir, atomic_write, overlapping, settle, umask
 from fedtool.fed.render import environment, plain_text, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel import clock
@@ -827,6 +827,10 @@ def _check_out(fed: Fed, out: Path) -> None:
     root = fed.root.resolve()
     if target == root or target in root.parents or (target.exists() and not target.is_dir()):
         raise FedError(Problem(str(out), None, "the site needs a folder of its own (it replaces the folder whole at each build)", "fedtool site --out"))
+    inputs = overlapping(out, [fed.rosters, fed.strategies, fed.templates, fed.backups])
+    if inputs is not None:  # an empty rosters/retired/ or strategies/week-NN/ would be swapped away with what the fedhead puts in it
+        raise FedError(Problem(str(out), None, f"is in or holds the fed's {fed.shown(inputs)}/, which a build would replace whole: give a folder outside "
+                               "rosters/, strategies/, templates/ and the backups", "fedtool site --out"))
     if target.is_dir() and any(target.iterdir()) and not (target / SITE_MARKER).exists():
         raise FedError(Problem(str(out), None, f"this folder holds files fedtool did not build (no {SITE_MARKER}); give a new or empty folder", "fedtool site --out"))
 

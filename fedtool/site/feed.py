@@ -9,7 +9,8 @@ name and the page; links are then relative to the feed, which sits at the site's
 
 Calendar events: every week's card with a deadline (its own `deadline:` or the schedule's,
 set when the week was opened), one event at the deadline, with the card's matches.
-Player text (names, card titles) is plain text in both: the libraries escape it.
+Player text (names, card titles) is plain text in both: the libraries escape it, and
+control characters (which XML cannot hold at all) are taken out first.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from feedgen.feed import FeedGenerator
 from icalendar import Calendar, Event
 
+from fedtool.fed.render import one_line, plain_text
 from fedtool.fed.settings import Fed
 
 FEED = "feed.xml"
@@ -64,8 +66,8 @@ def atom_feed(fed: Fed, entries: list[FeedEntry], updated: datetime.datetime) ->
     """The Atom feed: newest entry first."""
     feed = FeedGenerator()
     feed.id(_id(fed, ""))
-    feed.title(f"{fed.settings.name}: results and news")
-    feed.author({"name": fed.settings.name})
+    feed.title(one_line(f"{fed.settings.name}: results and news"))
+    feed.author({"name": one_line(fed.settings.name)})
     feed.link(href=_address(fed, "index.html"), rel="alternate", type="text/html")
     feed.link(href=_address(fed, FEED), rel="self", type="application/atom+xml")
     feed.generator("fedtool")
@@ -75,11 +77,11 @@ def atom_feed(fed: Fed, entries: list[FeedEntry], updated: datetime.datetime) ->
     for entry in newest_last(entries):
         item = feed.add_entry()
         item.id(_id(fed, entry.path))
-        item.title(entry.title)
+        item.title(one_line(entry.title))
         item.link(href=_address(fed, entry.path), rel="alternate", type="text/html")
         item.updated(entry.updated)
         item.published(entry.published)
-        item.content(entry.html, type="html")
+        item.content(plain_text(entry.html), type="html")
     return feed.atom_str(pretty=True)
 
 
@@ -89,7 +91,7 @@ def deadline_calendar(fed: Fed, deadlines: list[Deadline], stamp: datetime.datet
     calendar.add("prodid", "-//fedtool//deadlines//EN")
     calendar.add("version", "2.0")
     calendar.add("calscale", "GREGORIAN")
-    calendar.add("x-wr-calname", f"{fed.settings.name}: deadlines")
+    calendar.add("x-wr-calname", one_line(f"{fed.settings.name}: deadlines"))
     domain = str(fed.settings.mail.from_address).rpartition("@")[2] or "fedtool.invalid"
     for deadline in sorted(deadlines, key=lambda d: d.week):
         event = Event()
@@ -97,8 +99,8 @@ def deadline_calendar(fed: Fed, deadlines: list[Deadline], stamp: datetime.datet
         event.add("dtstamp", stamp.astimezone(datetime.timezone.utc))
         event.add("dtstart", deadline.at.astimezone(datetime.timezone.utc))
         event.add("dtend", deadline.at.astimezone(datetime.timezone.utc))
-        event.add("summary", f"{fed.settings.name}: week {deadline.week} strategies due")
-        event.add("description", f"{deadline.title}\n" + "\n".join(deadline.matches))
+        event.add("summary", one_line(f"{fed.settings.name}: week {deadline.week} strategies due"))
+        event.add("description", plain_text(f"{deadline.title}\n" + "\n".join(deadline.matches)))
         if fed.settings.site_url:
             event.add("url", fed.settings.site_url + "index.html")
         calendar.add_component(event)
