@@ -45,9 +45,10 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None,
     def wrapper(*args, fed_dir: Path | None, **kwargs):
         from fedtool.league.sheets import load_fed
 
-        if fed_dir is None:
-            fed_dir = click.get_current_context().find_root().params.get("fed_dir") or Path(".")
-        fed = load_fed(fed_dir)
+        context = click.get_current_context().parent
+        while fed_dir is None and context is not None:  # `--fed` given to a group: `fedtool season --fed DIR list`, `fedtool --fed DIR ...`
+            fed_dir, context = context.params.get("fed_dir"), context.parent
+        fed = load_fed(fed_dir or Path("."))
         try:
             if not writes:
                 return command(*args, fed=fed, **kwargs)
@@ -124,6 +125,12 @@ class FedGroup(click.Group):
         lines = list(dict.fromkeys(str(p) for p in exc.problems))  # one problem found twice (a sheet read for a team too) is said once
         click.echo(click.style("error: ", fg="red", bold=True) + "\nerror: ".join(lines), err=True)
         ctx.exit(1)
+
+
+def group_fed_option(group):
+    """`--fed DIR` on a group of commands too, so it may stand anywhere before the command's
+    own options (the commands read it from their group, `fed_option`)."""
+    return click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)(group)
 
 
 @click.group(cls=FedGroup)
@@ -774,7 +781,8 @@ def history(fed: Fed, wrestler: str, as_json: bool):
 
 
 @cli.group(cls=FedGroup)
-def title():
+@group_fed_option
+def title(fed_dir: Path | None):
     """Vacate or award a title by the fedhead's ruling, effective after the latest run week.
 
     \b
@@ -859,7 +867,8 @@ def records(fed: Fed, season: int | None, ruleset: str | None, as_json: bool):
 
 
 @cli.group(cls=FedGroup)
-def season():
+@group_fed_option
+def season(fed_dir: Path | None):
     """Close the season (archive it, carry the league into the next), reopen it, or show seasons.
 
     \b
@@ -959,7 +968,8 @@ def season_show(fed: Fed, number: int, as_json: bool):
 
 
 @cli.group(cls=FedGroup)
-def book():
+@group_fed_option
+def book(fed_dir: Path | None):
     """Propose a match from the league, as a card entry to paste into a week's card.yaml.
 
     \b
@@ -989,7 +999,8 @@ def grudge(fed: Fed, wrestler: str | None, week: int | None):
 
 
 @cli.group(cls=FedGroup)
-def roster():
+@group_fed_option
+def roster(fed_dir: Path | None):
     """Manage the roster: list and check the sheets, add a wrestler from a template,
     retire him (his sheet kept in rosters/retired/, his history kept, out of the standings
     and the contenders), bring him back, respec his sheet. Every change is kept in the

@@ -267,3 +267,17 @@ def test_a_big_import_says_so_in_one_short_line(tmp_path, fedtool):
     assert result.exit_code == 0
     assert result.output == "imported 40 wrestlers: " + ", ".join(f"w-{n}" for n in range(10)) + " and 30 more (fedtool roster list)\n"
     assert len(list((fed / "rosters").glob("w-*.yaml"))) == 40
+
+
+@pytest.mark.parametrize("where", ["after", "group", "root"])
+def test_fed_may_stand_before_or_after_a_group_command(week_one, tmp_path, fedtool, where, monkeypatch):
+    """README: "Every command takes `--fed DIR` ..., before or after the command".
+    `fedtool season --fed DIR list` said "No such option '--fed'"."""
+    monkeypatch.chdir(tmp_path)  # not the fed: only --fed finds it
+    args = {"after": ["season", "list", "--fed", week_one], "group": ["season", "--fed", week_one, "list"],
+            "root": ["--fed", week_one, "season", "list"]}[where]
+    result = fedtool(*args)
+    assert result.exit_code == 0, result.output
+    assert "Season 1 (in play): weeks 1-1" in result.output
+    result = fedtool(*(["roster", "--fed", week_one, "list"] if where == "group" else ["roster", "list", "--fed", week_one]))
+    assert result.exit_code == 0 and "big-earl" in result.output
