@@ -108,3 +108,63 @@ def test_broken_sheet_refuses_status_with_the_same_message(demo_fed: Path) -> No
     with pytest.raises(FedError) as alone:
         check_strategy_file(fed, demo_fed / "strategies" / "week-01" / "brother-bob.yaml", strict=True)
     assert [str(p) for p in caught.value.problems] == [str(p) for p in alone.value.problems]
+
+
+# ---------------------------------------------------------------- opening the league
+
+
+def _shape(connection) -> tuple:
+    return (connection.execute("SELECT type, name, sql FROM sqlite_master ORDER BY name").fetchall(),
+            connection.execute("SELECT migration_set, name FROM _sqlite_migrations ORDER BY rowid").fetchall(),
+            connection.execute("PRAGMA user_version").fetchall())
+
+
+def test_a_new_league_file_is_every_migration_copied_not_run_again(tmp_path: Path, monkeypatch) -> None:
+    """A fed's first league file holds the schema every migration makes, in WAL mode, with
+    each migration recorded, and no migration runs on disk (issue 18: a new fed's run
+    migrated in memory, then again on disk, a transaction and a flush each)."""
+    import sqlite3
+
+    from sqlite_utils import Database
+
+    from fedtool.league import db as league
+
+    fresh = Database(memory=True)
+    league.register_functions(fresh.conn)
+    league.migrations.apply(fresh)
+    league._empty_league()  # the process's template made before counting
+    ran = []
+    for migration in league.migrations._migrations:
+        monkeypatch.setattr(migration, "fn", lambda db, fn=migration.fn, name=migration.name: (ran.append(name), fn(db))[1])
+    opened = league.open_league(tmp_path / "fed.db")
+    assert not opened.memory and ran == []  # was every migration's name: they ran again on disk
+    assert _shape(opened.conn) == _shape(fresh.conn) and len(_shape(fresh.conn)[1]) > 10
+    opened["weeks"].insert({"week": 1, "title": "Week 1"})
+    opened.close()
+    connection = sqlite3.connect(tmp_path / "fed.db")
+    assert connection.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+    assert connection.execute("SELECT week, title FROM weeks").fetchall() == [(1, "Week 1")]
+    assert not list(tmp_path.glob(".fed.db.new-*"))
+
+
+def test_a_league_missing_a_migration_still_gets_it(tmp_path: Path) -> None:
+    """The shortcut for a league already up to date never skips a pending migration, nor an
+    older migrations table's layout (without its `id` key) that sqlite-utils updates."""
+    import sqlite3
+
+    from fedtool.league import db as league
+
+    league.open_league(tmp_path / "fed.db").close()
+    connection = sqlite3.connect(tmp_path / "fed.db")
+    last = connection.execute("SELECT name FROM _sqlite_migrations ORDER BY rowid DESC LIMIT 1").fetchone()[0]
+    connection.execute("DELETE FROM _sqlite_migrations WHERE name = ?", [last])
+    for view in ("match_writeups", "rounds", "dice_rolls", "match_summaries"):
+        connection.execute(f"DROP VIEW IF EXISTS [{view}]")
+    for table in ("lean_writeups", "lean_rounds", "lean_dice"):
+        connection.execute(f"DROP TABLE [{table}]")
+    connection.commit()
+    connection.close()
+    assert not league._up_to_date(league.Database(tmp_path / "fed.db"))
+    reopened = league.open_league(tmp_path / "fed.db")
+    assert reopened.execute("SELECT count(*) FROM _sqlite_migrations WHERE name = ?", [last]).fetchone() == (1,)
+    assert league._up_to_date(reopened)

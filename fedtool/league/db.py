@@ -284,13 +284,35 @@ def open_league(path: Path, create: bool = True) -> Database:
     try:
         register_functions(db.conn)
         db.execute("PRAGMA foreign_keys = ON")
-        migrations.apply(db)
+        if not _up_to_date(db):
+            migrations.apply(db)
     except sqlite3.Error as exc:
         raise league_error(path, exc) from None
     return db
 
 
 _EMPTY: sqlite3.Connection | None = None
+_NAMES = None  # every migration's name, once all are registered
+
+
+def _up_to_date(db: Database) -> bool:
+    """Whether every migration is recorded as applied, in a migrations table of the layout
+    sqlite-utils keeps (`id` its key): then `migrations.apply` would change nothing, and its
+    dozen queries a migration are spared (issue 18: a run opens the league several times).
+    Anything else (a migration pending, an older table's layout, no table) goes through
+    `migrations.apply` as before."""
+    global _NAMES
+    if _NAMES is None:
+        registered = getattr(migrations, "_migrations", None)  # sqlite-utils keeps them there; else apply as ever
+        if registered is None:
+            return False
+        _NAMES = frozenset(m.name for m in registered)
+    table = migrations.migrations_table
+    keys = [row[1] for row in db.execute(f"PRAGMA table_info([{table}])").fetchall() if row[5]]
+    if keys != ["id"]:
+        return False
+    applied = {row[0] for row in db.execute(f"SELECT name FROM [{table}] WHERE migration_set = ?", [migrations.name]).fetchall()}
+    return _NAMES <= applied
 
 
 def _empty_league() -> sqlite3.Connection:
@@ -311,8 +333,9 @@ def _create(path: Path) -> None:
     """A new league's file, never seen empty: SQLite makes a file at open and writes its
     header only at the first write, so a process killed in between would leave 0 bytes. The
     file is made beside the league under a name of its own, given its header (and the WAL
-    mode), flushed, then linked to the league's name (a link never replaces a file another
-    process made meanwhile). Leftovers of a creation killed before its link are removed."""
+    mode) and every migration (copied from `_empty_league`), flushed, then linked to the
+    league's name (a link never replaces a file another process made meanwhile). Leftovers
+    of a creation killed before its link are removed."""
     for leftover in path.parent.glob(f".{glob.escape(path.name)}.new-*"):
         leftover.unlink(missing_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
@@ -321,7 +344,13 @@ def _create(path: Path) -> None:
     try:
         connection = sqlite3.connect(made)
         try:
-            connection.execute("PRAGMA journal_mode = WAL")  # writes the header
+            # every migration, applied once a process in memory, copied in (issue 18: not run
+            # again on disk, a transaction and a flush each); the file is no one's until linked,
+            # so it is written with no journal and flushed once, below
+            connection.execute("PRAGMA journal_mode = OFF")
+            connection.execute("PRAGMA synchronous = OFF")
+            _empty_league().backup(connection)
+            connection.execute("PRAGMA journal_mode = WAL")  # in the header
         finally:
             connection.close()
         with open(made, "rb") as handle:
