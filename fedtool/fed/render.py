@@ -189,10 +189,18 @@ _LINE_BREAKS = re.compile("\r\n?|[\x85\u2028\u2029]")
 _INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+# either of the two above (a carriage return is a control character): text with none of them
+# is plain text already, found in one pass (issue 18: nearly every value a template prints)
+_UNPLAIN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 def plain_text(text) -> str:
     """Text as a plain-text mail or file may show it: line breaks made line feeds; control
     characters (but tab and line feed) and bidirectional overrides removed."""
-    return _INVISIBLE.sub("", _LINE_BREAKS.sub("\n", str(text)))
+    text = str(text)
+    if _UNPLAIN.search(text) is None:
+        return text
+    return _INVISIBLE.sub("", _LINE_BREAKS.sub("\n", text))
 
 
 def one_line(text) -> str:
