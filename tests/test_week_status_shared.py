@@ -168,3 +168,51 @@ def test_a_league_missing_a_migration_still_gets_it(tmp_path: Path) -> None:
     reopened = league.open_league(tmp_path / "fed.db")
     assert reopened.execute("SELECT count(*) FROM _sqlite_migrations WHERE name = ?", [last]).fetchone() == (1,)
     assert league._up_to_date(reopened)
+
+
+def _master(connection) -> tuple:
+    return (connection.execute("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY rowid").fetchall(),
+            connection.execute("SELECT migration_set, name FROM _sqlite_migrations ORDER BY rowid").fetchall(),
+            connection.execute("PRAGMA user_version").fetchall(), connection.execute("PRAGMA foreign_keys").fetchall())
+
+
+def test_the_empty_league_script_is_every_migration_applied() -> None:
+    """fedtool/league/empty_league.sql is what the migrations make of an empty league
+    (regenerate it with `schema_script` after adding a migration), and the empty league
+    made from it is the migrated one, object for object in SQLite's own order."""
+    from sqlite_utils import Database
+
+    from fedtool.league import db as league
+
+    migrated = Database(memory=True)
+    league.register_functions(migrated.conn)
+    migrated.execute("PRAGMA foreign_keys = ON")
+    league.migrations.apply(migrated)
+    assert league.SCHEMA.read_text(encoding="utf-8") == league.schema_script(migrated), \
+        "stale: python -c 'from fedtool.league.db import *; ...' (write schema_script of a migrated empty league to empty_league.sql)"
+    made = Database(memory=True)
+    league.register_functions(made.conn)
+    made.execute("PRAGMA foreign_keys = ON")
+    assert league._from_schema(made)
+    assert _master(made.conn) == _master(migrated.conn) and len(_master(made.conn)[0]) > 20
+    assert league._up_to_date(made)
+    made["weeks"].insert({"week": 1, "title": "x"})  # the views read through the functions
+    assert made.execute("SELECT count(*) FROM match_summaries").fetchone() == (0,)
+
+
+def test_a_schema_missing_a_migration_is_not_used(tmp_path: Path, monkeypatch) -> None:
+    """A script that lacks a registered migration (or no script) is passed over: the
+    migrations run."""
+    from sqlite_utils import Database
+
+    from fedtool.league import db as league
+
+    stale = tmp_path / "empty_league.sql"
+    text = league.SCHEMA.read_text(encoding="utf-8")
+    stale.write_text(text.replace(" m017_lean_weeks", "", 1), encoding="utf-8")
+    monkeypatch.setattr(league, "SCHEMA", stale)
+    assert not league._from_schema(Database(memory=True))
+    monkeypatch.setattr(league, "SCHEMA", tmp_path / "missing.sql")
+    assert not league._from_schema(Database(memory=True))
+    monkeypatch.setattr(league, "_EMPTY", None)
+    assert league._up_to_date(Database(league._empty_league()))

@@ -324,9 +324,47 @@ def _empty_league() -> sqlite3.Connection:
         template = Database(memory=True)
         register_functions(template.conn)
         template.execute("PRAGMA foreign_keys = ON")
-        migrations.apply(template)
+        if not _from_schema(template):
+            migrations.apply(template)
         _EMPTY = template.conn
     return _EMPTY
+
+
+SCHEMA = Path(__file__).with_name("empty_league.sql")  # what every migration makes of an empty league, kept beside the code
+_SCHEMA_HEAD = "-- fedtool's empty league, every migration applied: "
+
+
+def schema_script(db: Database) -> str:
+    """A migrated league's schema as the SQL that makes it again, object by object in the
+    order SQLite lists them, headed by the migrations it holds (`empty_league.sql` is this
+    of an empty league: tests/test_week_status_shared.py checks it is current)."""
+    names = [row[0] for row in db.execute(f"SELECT name FROM [{migrations.migrations_table}] WHERE migration_set = ? ORDER BY rowid", [migrations.name])]
+    statements = [row[0] for row in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name != 'sqlite_sequence' ORDER BY rowid")]
+    return _SCHEMA_HEAD + " ".join(names) + "\n" + "".join(f"{sql};\n" for sql in statements)
+
+
+def _from_schema(db: Database) -> bool:
+    """The empty league made from `empty_league.sql` when it holds every migration registered
+    (issue 18: a run of a new fed migrated an empty league in memory first, about a tenth of
+    the run's work): its statements, then each migration recorded as `migrations.apply`
+    records it. Without the file, or with a migration it lacks, False: apply them."""
+    registered = getattr(migrations, "_migrations", None)
+    try:
+        text = SCHEMA.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    head, _, script = text.partition("\n")
+    if registered is None or not head.startswith(_SCHEMA_HEAD) or head[len(_SCHEMA_HEAD):].split() != [m.name for m in registered]:
+        return False
+    import datetime
+
+    with db.conn:
+        db.conn.executescript("BEGIN;\n" + script + "COMMIT;")
+    now = str(datetime.datetime.now(datetime.timezone.utc))
+    with db.conn:
+        db.conn.executemany(f"INSERT INTO [{migrations.migrations_table}] (migration_set, name, applied_at) VALUES (?, ?, ?)",
+                            [(migrations.name, m.name, now) for m in registered])
+    return True
 
 
 def _create(path: Path) -> None:
