@@ -99,3 +99,49 @@ def test_the_run_s_pages_are_of_the_plain_kind_and_read_the_same(demo_fed: Path,
     for page in pages:
         assert mailtext._events(plain_text(page)) is not None
         assert mailtext.mail_text(page) == _by_html_parser(page)
+
+
+def test_the_fedheads_markdown_is_made_once_across_commands(tmp_path: Path, monkeypatch) -> None:
+    """Card notes are turned into HTML once and kept in the user's cache: the same HTML as
+    Python-Markdown makes, read back without it; another text, or no cache, is made anew."""
+    import markdown
+
+    from fedtool.fed import render
+
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    notes = "Welcome to **Delta**! <em>raw</em>\n\n- one\n- two & [a link](https://example.com)\n"
+    first = render.fedhead_markdown(notes)
+    assert first == markdown.markdown(notes) and isinstance(first, render.Markup)
+    kept = list((tmp_path / "cache").glob("markdown-*/*.html"))
+    assert len(kept) == 1 and kept[0].read_text(encoding="utf-8") == first
+    made = markdown.markdown
+
+    def refuse(text, *args, **kwargs):
+        raise AssertionError("made again")
+
+    monkeypatch.setattr(markdown, "markdown", refuse)  # the cache answers
+    assert render.fedhead_markdown(notes) == first
+    monkeypatch.setattr(markdown, "markdown", made)
+    assert render.fedhead_markdown(notes + "more") == markdown.markdown(notes + "more")
+    assert render.fedhead_markdown(None) == markdown.markdown("")
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", "")
+    assert render.fedhead_markdown("*x*") == markdown.markdown("*x*")
+
+
+def test_a_second_run_of_the_demo_week_imports_no_markdown(demo_fed: Path, tmp_path: Path) -> None:
+    """A week's run whose card notes were rendered before (a run of another copy) imports no
+    Python-Markdown, and writes the same card."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "FEDTOOL_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(root)}
+    other = tmp_path / "other"
+    shutil.copytree(demo_fed, other)
+    script = ("import sys; from fedtool.cli import cli\ntry:\n    cli(['--fed', sys.argv[1], 'run', '1'])\nexcept SystemExit:\n    pass\n"
+              "print('markdown' in sys.modules, file=sys.stderr)")
+    runs = [subprocess.run([sys.executable, "-c", script, str(fed)], capture_output=True, text=True, env=env, cwd=tmp_path) for fed in (other, demo_fed)]
+    assert [r.stderr.strip().splitlines()[-1] for r in runs] == ["True", "False"]
+    assert (other / "outbox" / "week-01" / "card.html").read_bytes() == (demo_fed / "outbox" / "week-01" / "card.html").read_bytes()
