@@ -17,6 +17,8 @@ standings' 36, 0.09 s for a week's run's 47, measured by compiling them).
 - `fedtool run 1`, the demo week, on a fresh copy of the repository root's fed (the copy
   made outside the timing): target under 0.25 s;
 - `fedtool standings` on that fed after the run: target under 0.15 s;
+- with `--against CHECKOUT` (the code before a change), that checkout's `run 1` and
+  `standings` on the same demo fed in the same passes, and this one's time over its time;
 - `fedtool odds` for 100,000 matches: MatchMatch (week 1's m1) under 2 s, a Mat Clash
   Quick Scrap (week 3's m1), a Mat Clash Dual Match (week 3's m2) and a Face to the Mat
   match (week 3's m3) under 5 s; the reference is the same command for 1 match (what
@@ -50,12 +52,12 @@ def demo_copy(where: Path) -> Path:
     return fed
 
 
-def wall(args: list[str], cpu: list[float] | None = None) -> float:
+def wall(args: list[str], cpu: list[float] | None = None, env: dict | None = None) -> float:
     """The command's wall time; its CPU time (user + system) appended to `cpu` if given."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     # run outside any checkout: `python -m` puts the current folder first on the path
-    done = subprocess.run(args, capture_output=True, cwd=tempfile.gettempdir(), env=ENV)
+    done = subprocess.run(args, capture_output=True, cwd=tempfile.gettempdir(), env=env or ENV)
     took = time.perf_counter() - start
     if done.returncode:
         raise Refused(done.stderr.decode(errors="replace").strip().splitlines()[-1])
@@ -82,6 +84,7 @@ def main() -> None:
     parser.add_argument("--matches", type=int, default=100_000)
     parser.add_argument("--skip-odds", "--startup-only", dest="skip_odds", action="store_true", help="the start-up figures alone")
     parser.add_argument("--root", type=Path, help="another checkout's code and demo fed (figures before a change)")
+    parser.add_argument("--against", type=Path, help="another checkout (before a change): its `run 1` and `standings` timed in the same passes")
     options = parser.parse_args()
     if options.root:
         global ROOT
@@ -94,12 +97,17 @@ def main() -> None:
     runs: list[float] = []
     standings: list[float] = []
     cpu: dict[str, list[float]] = {"floor": [], "help": [], "run": [], "standings": []}  # the same runs' CPU time
+    other = {**ENV, "PYTHONPATH": str(options.against.resolve())} if options.against else None
+    before: dict[str, list[float]] = {"run": [], "standings": [], "cpu run": [], "cpu standings": []}  # --against's
     with tempfile.TemporaryDirectory() as tmp:
         base = demo_copy(Path(tmp) / "base")
         warm = Path(tmp) / "warm"
         shutil.copytree(base, warm)
-        for args in (["--help"], ["run", "1"], ["standings"]):  # .pyc files and the compiled templates' cache warm
-            subprocess.run([*FEDTOOL, "--fed", str(warm), *args], check=True, capture_output=True, env=ENV, cwd=tempfile.gettempdir())
+        for env in (ENV, other) if other else (ENV,):
+            for args in (["--help"], ["run", "1"], ["standings"]):  # .pyc files and the compiled templates' cache warm
+                subprocess.run([*FEDTOOL, "--fed", str(warm), *args], capture_output=True, env=env, cwd=tempfile.gettempdir())
+            shutil.rmtree(warm)
+            shutil.copytree(base, warm)
         for n in range(options.repeats):
             fed = Path(tmp) / f"run{n}"
             shutil.copytree(base, fed)
@@ -107,6 +115,11 @@ def main() -> None:
             helps.append(wall([*FEDTOOL, "--help"], cpu["help"]))
             runs.append(wall([*FEDTOOL, "--fed", str(fed), "run", "1"], cpu["run"]))
             standings.append(wall([*FEDTOOL, "--fed", str(fed), "standings"], cpu["standings"]))
+            if other:  # the same demo fed (this checkout's), the other checkout's code
+                theirs = Path(tmp) / f"against{n}"
+                shutil.copytree(base, theirs)
+                before["run"].append(wall([*FEDTOOL, "--fed", str(theirs), "run", "1"], before["cpu run"], other))
+                before["standings"].append(wall([*FEDTOOL, "--fed", str(theirs), "standings"], before["cpu standings"], other))
         print(f"start-up, {options.repeats} interleaved passes on {os.cpu_count()} cores (python {sys.version.split()[0]}, compiled modules kept); "
               f"load average {os.getloadavg()[0]:.1f} (other work on the machine slows every figure)")
         print(line("python -c pass (the floor)", floor, "", None, "-", True))
@@ -119,6 +132,14 @@ def main() -> None:
             times = cpu[key]
             ratio = f"  {min(times) / min(cpu['floor']):5.2f}x / {statistics.median(times) / statistics.median(cpu['floor']):5.2f}x the floor" if key != "floor" else ""
             print(f"  cpu {label:<40} best {min(times):6.3f} s  median {statistics.median(times):6.3f} s{ratio}")
+        if other:
+            print(f"--against {options.against} (its code, the same fed, in the same passes): this checkout's time / its time")
+            for key in ("run", "standings"):
+                for kind, ours, theirs in (("wall", runs if key == "run" else standings, before[key]),
+                                           ("cpu ", cpu[key], before[f"cpu {key}"])):
+                    print(f"  {kind} {key:<10} against: best {min(theirs):6.3f} s  median {statistics.median(theirs):6.3f} s   "
+                          f"{min(theirs) / min(floor if kind == 'wall' else cpu['floor']):5.2f}x the floor;  "
+                          f"this one {min(ours) / min(theirs):5.2f}x / {statistics.median(ours) / statistics.median(theirs):5.2f}x (best / median)")
 
         if options.skip_odds:
             return

@@ -304,14 +304,14 @@ def test_a_full_disk_at_the_runs_commit_is_one_clear_message_and_changes_nothing
     met while the run records week 2, after its writeups are staged."""
     from fedtool.league import db as league_db
 
-    apply = league_db.migrations.apply
+    register = league_db.register_functions
 
-    def no_room(db, **kwargs):
-        apply(db, **kwargs)
-        pages = db.execute("PRAGMA page_count").fetchone()[0]
-        db.execute(f"PRAGMA max_page_count = {pages}")
+    def no_room(connection):  # every open of the league (an up-to-date one runs no migration)
+        register(connection)
+        pages = connection.execute("PRAGMA page_count").fetchone()[0]
+        connection.execute(f"PRAGMA max_page_count = {pages}")
 
-    monkeypatch.setattr(league_db.migrations, "apply", no_room)
+    monkeypatch.setattr(league_db, "register_functions", no_room)
     before = snapshot(fed)
     result = invoke(fed, ["run", "2"])
     assert_refused(result, f"{fed}/fed.db: the disk is full (SQLite: database or disk is full); SQLite rolled back the unfinished change, "

@@ -216,11 +216,78 @@ class _Reader(HTMLParser):
         self._flush(self.stack[0])
 
 
+# The HTML fedtool writes (its templates, autoescaped values, Python-Markdown's output) is
+# a plain run of text, tags with double-quoted attributes, end tags, a doctype and <style>
+# blocks. Such a page is split by one regular expression and handed to the reader's
+# handlers exactly as the standard library's parser hands them (issue 18: its parser was
+# most of the cost of a run's mails); any page with anything else in it (a comment, a
+# stray "<", an unquoted or single-quoted attribute, a processing instruction) is read by
+# the standard library's parser. tests/test_week_mailtext_fast.py holds the two together.
+_SPACE = "[ \t\n\r\f]"  # the blanks html.parser ends a tag's name at
+_NAME = "[a-zA-Z_:][-a-zA-Z0-9_:.]*"
+_TOKEN = re.compile(
+    rf'([^<]+)|<([a-zA-Z][a-zA-Z0-9]*)((?:{_SPACE}+{_NAME}(?:="[^"<>]*")?)*){_SPACE}*(/?)>|</([a-zA-Z][a-zA-Z0-9]*)>|<!(?i:doctype){_SPACE}+[a-zA-Z]+>')
+_ATTR = re.compile(rf'{_SPACE}+({_NAME})(?:(=)"([^"<>]*)")?')
+_CDATA = {"script", "style"}  # html.parser reads their content as it is, to their end tag
+_CDATA_END = {name: re.compile(rf"</\s*{name}\s*>", re.IGNORECASE) for name in _CDATA}
+
+
+def _events(html: str) -> list[tuple] | None:
+    """What html.parser (convert_charrefs on) would tell a reader of `html`, in order:
+    ("start", tag, attrs), ("end", tag), ("data", text), a start-end tag as a start and an
+    end (its default); None when `html` is not of the plain kind above."""
+    from html import unescape
+
+    events: list[tuple] = []
+    add = events.append
+    position, size = 0, len(html)
+    while position < size:
+        found = _TOKEN.match(html, position)
+        if found is None:
+            return None
+        text, tag, attributes, closed, end = found.groups()
+        position = found.end()
+        if text is not None:
+            add(("data", unescape(text)))
+        elif tag is not None:
+            tag = tag.lower()
+            # an attribute's value unescaped; None for one with no value, as html.parser gives
+            attrs = [(name.lower(), (unescape(value) if value else value) if equals else None)
+                     for name, equals, value in _ATTR.findall(attributes)] if attributes else []
+            add(("start", tag, attrs))
+            if closed:
+                add(("end", tag))
+            elif tag in _CDATA:
+                stop = _CDATA_END[tag].search(html, position)
+                if stop is None or stop.group() != f"</{tag}>":
+                    return None
+                if stop.start() > position:
+                    add(("data", html[position:stop.start()]))
+                add(("end", tag))
+                position = stop.end()
+        elif end is not None:
+            add(("end", end.lower()))
+    return events
+
+
 def mail_text(html: str) -> str:
     """The plain-text part of a mail from its HTML part: readable text, no markup of any kind
     (see the module's docstring); cleaned by `plain_text`."""
     reader = _Reader()
-    reader.feed(plain_text(html))
+    html = plain_text(html)
+    events = _events(html)
+    if events is None:
+        reader.feed(html)
+    else:
+        start, end, data = reader.handle_starttag, reader.handle_endtag, reader.handle_data
+        for event in events:
+            kind = event[0]
+            if kind == "data":
+                data(event[1])
+            elif kind == "start":
+                start(event[1], event[2])
+            else:
+                end(event[1])
     reader.close()
     lines = reader.lines
     while lines and lines[0] == "":

@@ -25,6 +25,7 @@ import hashlib
 import os
 import re
 import stat
+import tempfile
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import formataddr, format_datetime
@@ -95,12 +96,19 @@ def bytecode_cache() -> FileSystemBytecodeCache | None:
     its source's SHA-1 when loaded (jinja2's FileSystemBytecodeCache), so an edited template
     is compiled again; the folder's name carries jinja2's version and ENVIRONMENT_REVISION.
     FEDTOOL_CACHE_DIR set empty turns the cache off; so does a folder that cannot be made."""
+    folder = cache_folder(f"jinja-{jinja2.__version__}-{ENVIRONMENT_REVISION}")
+    return FileSystemBytecodeCache(folder) if folder else None
+
+
+def cache_folder(name: str) -> str | None:
+    """A folder of the user's own cache (see `bytecode_cache`), made 0700; None when the cache
+    is off or the folder is not the user's alone."""
     base = os.environ.get("FEDTOOL_CACHE_DIR")
     if base == "":
         return None
     if base is None:
         base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "fedtool")
-    folder = os.path.join(base, f"jinja-{jinja2.__version__}-{ENVIRONMENT_REVISION}")
+    folder = os.path.join(base, name)
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         found = os.lstat(folder)
@@ -108,7 +116,7 @@ def bytecode_cache() -> FileSystemBytecodeCache | None:
         return None
     if not stat.S_ISDIR(found.st_mode) or found.st_mode & 0o022 or (hasattr(os, "getuid") and found.st_uid != os.getuid()):
         return None
-    return FileSystemBytecodeCache(folder)
+    return folder
 
 
 def stars(value) -> str:
@@ -154,10 +162,56 @@ def fedhead_markdown(text: str | None) -> Markup:
     """Markdown written by the fedhead (card notes): trusted, rendered to HTML.
 
     Never use this on player text: Markdown passes raw HTML through.
+
+    The HTML is kept in the user's cache (`cache_folder`, beside the compiled templates) by
+    the text and the Markdown library's file, so a card's notes are turned into HTML once,
+    not by every command that shows them, and Python-Markdown is not imported for them
+    again (issue 18: its import was about a tenth of a week's run).
     """
+    text = text or ""
+    path = _markdown_cache(text)
+    if path is not None:
+        try:
+            with open(path, encoding="utf-8") as handle:
+                return Markup(handle.read())
+        except OSError:
+            pass
     import markdown as markdown_lib  # only where Markdown is made (issue 18)
 
-    return Markup(markdown_lib.markdown(text or ""))
+    html = markdown_lib.markdown(text)
+    if path is not None:
+        try:
+            fd, name = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".new-")
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                handle.write(html)
+            os.replace(name, path)
+        except OSError:
+            pass
+    return Markup(html)
+
+
+def _markdown_cache(text: str) -> str | None:
+    """Where the HTML of `text` as the fedhead's Markdown is kept: a file named by the text and
+    the installed Markdown library (its path and its file's time: an upgrade is another
+    library); None without a cache, or without the library (its import then says so)."""
+    import importlib.util
+
+    folder = cache_folder(f"markdown-{MARKDOWN_REVISION}")
+    if folder is None:
+        return None
+    try:
+        spec = importlib.util.find_spec("markdown")
+        origin = spec.origin if spec is not None else None
+        if origin is None:
+            return None
+        library = f"{origin}\0{os.stat(origin).st_mtime_ns}"
+    except (OSError, ImportError, ValueError):
+        return None
+    key = hashlib.sha256(f"{library}\0{text}".encode("utf-8", "surrogatepass")).hexdigest()
+    return os.path.join(folder, f"{key}.html")
+
+
+MARKDOWN_REVISION = 1  # raised whenever fedhead_markdown's options change: no older HTML is read
 
 
 def markdown_page(text: str) -> Markup:
@@ -189,10 +243,18 @@ _LINE_BREAKS = re.compile("\r\n?|[\x85\u2028\u2029]")
 _INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
+# either of the two above (a carriage return is a control character): text with none of them
+# is plain text already, found in one pass (issue 18: nearly every value a template prints)
+_UNPLAIN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
 def plain_text(text) -> str:
     """Text as a plain-text mail or file may show it: line breaks made line feeds; control
     characters (but tab and line feed) and bidirectional overrides removed."""
-    return _INVISIBLE.sub("", _LINE_BREAKS.sub("\n", str(text)))
+    text = str(text)
+    if _UNPLAIN.search(text) is None:
+        return text
+    return _INVISIBLE.sub("", _LINE_BREAKS.sub("\n", text))
 
 
 def one_line(text) -> str:

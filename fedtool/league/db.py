@@ -284,13 +284,35 @@ def open_league(path: Path, create: bool = True) -> Database:
     try:
         register_functions(db.conn)
         db.execute("PRAGMA foreign_keys = ON")
-        migrations.apply(db)
+        if not _up_to_date(db):
+            migrations.apply(db)
     except sqlite3.Error as exc:
         raise league_error(path, exc) from None
     return db
 
 
 _EMPTY: sqlite3.Connection | None = None
+_NAMES = None  # every migration's name, once all are registered
+
+
+def _up_to_date(db: Database) -> bool:
+    """Whether every migration is recorded as applied, in a migrations table of the layout
+    sqlite-utils keeps (`id` its key): then `migrations.apply` would change nothing, and its
+    dozen queries a migration are spared (issue 18: a run opens the league several times).
+    Anything else (a migration pending, an older table's layout, no table) goes through
+    `migrations.apply` as before."""
+    global _NAMES
+    if _NAMES is None:
+        registered = getattr(migrations, "_migrations", None)  # sqlite-utils keeps them there; else apply as ever
+        if registered is None:
+            return False
+        _NAMES = frozenset(m.name for m in registered)
+    table = migrations.migrations_table
+    keys = [row[1] for row in db.execute(f"PRAGMA table_info([{table}])").fetchall() if row[5]]
+    if keys != ["id"]:
+        return False
+    applied = {row[0] for row in db.execute(f"SELECT name FROM [{table}] WHERE migration_set = ?", [migrations.name]).fetchall()}
+    return _NAMES <= applied
 
 
 def _empty_league() -> sqlite3.Connection:
@@ -302,17 +324,56 @@ def _empty_league() -> sqlite3.Connection:
         template = Database(memory=True)
         register_functions(template.conn)
         template.execute("PRAGMA foreign_keys = ON")
-        migrations.apply(template)
+        if not _from_schema(template):
+            migrations.apply(template)
         _EMPTY = template.conn
     return _EMPTY
+
+
+SCHEMA = Path(__file__).with_name("empty_league.sql")  # what every migration makes of an empty league, kept beside the code
+_SCHEMA_HEAD = "-- fedtool's empty league, every migration applied: "
+
+
+def schema_script(db: Database) -> str:
+    """A migrated league's schema as the SQL that makes it again, object by object in the
+    order SQLite lists them, headed by the migrations it holds (`empty_league.sql` is this
+    of an empty league: tests/test_week_status_shared.py checks it is current)."""
+    names = [row[0] for row in db.execute(f"SELECT name FROM [{migrations.migrations_table}] WHERE migration_set = ? ORDER BY rowid", [migrations.name])]
+    statements = [row[0] for row in db.execute("SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name != 'sqlite_sequence' ORDER BY rowid")]
+    return _SCHEMA_HEAD + " ".join(names) + "\n" + "".join(f"{sql};\n" for sql in statements)
+
+
+def _from_schema(db: Database) -> bool:
+    """The empty league made from `empty_league.sql` when it holds every migration registered
+    (issue 18: a run of a new fed migrated an empty league in memory first, about a tenth of
+    the run's work): its statements, then each migration recorded as `migrations.apply`
+    records it. Without the file, or with a migration it lacks, False: apply them."""
+    registered = getattr(migrations, "_migrations", None)
+    try:
+        text = SCHEMA.read_text(encoding="utf-8")
+    except OSError:
+        return False
+    head, _, script = text.partition("\n")
+    if registered is None or not head.startswith(_SCHEMA_HEAD) or head[len(_SCHEMA_HEAD):].split() != [m.name for m in registered]:
+        return False
+    import datetime
+
+    with db.conn:
+        db.conn.executescript("BEGIN;\n" + script + "COMMIT;")
+    now = str(datetime.datetime.now(datetime.timezone.utc))
+    with db.conn:
+        db.conn.executemany(f"INSERT INTO [{migrations.migrations_table}] (migration_set, name, applied_at) VALUES (?, ?, ?)",
+                            [(migrations.name, m.name, now) for m in registered])
+    return True
 
 
 def _create(path: Path) -> None:
     """A new league's file, never seen empty: SQLite makes a file at open and writes its
     header only at the first write, so a process killed in between would leave 0 bytes. The
     file is made beside the league under a name of its own, given its header (and the WAL
-    mode), flushed, then linked to the league's name (a link never replaces a file another
-    process made meanwhile). Leftovers of a creation killed before its link are removed."""
+    mode) and every migration (copied from `_empty_league`), flushed, then linked to the
+    league's name (a link never replaces a file another process made meanwhile). Leftovers
+    of a creation killed before its link are removed."""
     for leftover in path.parent.glob(f".{glob.escape(path.name)}.new-*"):
         leftover.unlink(missing_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
@@ -321,7 +382,13 @@ def _create(path: Path) -> None:
     try:
         connection = sqlite3.connect(made)
         try:
-            connection.execute("PRAGMA journal_mode = WAL")  # writes the header
+            # every migration, applied once a process in memory, copied in (issue 18: not run
+            # again on disk, a transaction and a flush each); the file is no one's until linked,
+            # so it is written with no journal and flushed once, below
+            connection.execute("PRAGMA journal_mode = OFF")
+            connection.execute("PRAGMA synchronous = OFF")
+            _empty_league().backup(connection)
+            connection.execute("PRAGMA journal_mode = WAL")  # in the header
         finally:
             connection.close()
         with open(made, "rb") as handle:

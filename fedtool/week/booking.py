@@ -45,16 +45,19 @@ def week_card(fed: Fed, week: int) -> Card:
     return load_card(fed, fed.week_dir(week), week)
 
 
-def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | None = None) -> CardContext:
+def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | None = None,
+                 wrestlers: dict[str, WrestlerRecord] | None = None) -> CardContext:
     """The card's wrestlers and their states before `week` (the sheets' own for no week).
     Each match learns which of its sides hold a title going into the week (`champions`;
     none for no week).
 
-    Problems reading the sheets go to `problems` if given (the caller decides), else raise."""
-    collector = problems if problems is not None else Collector()
-    wrestlers = load_wrestlers(fed, card, collector)
-    if problems is None:
-        collector.raise_if_any()
+    Problems reading the sheets go to `problems` if given (the caller decides), else raise.
+    `wrestlers`: the card's sheets already read (by an earlier call for the same card)."""
+    if wrestlers is None:
+        collector = problems if problems is not None else Collector()
+        wrestlers = load_wrestlers(fed, card, collector)
+        if problems is None:
+            collector.raise_if_any()
     states = {}
     if week is not None:
         db = open_league(fed.database, create=False)

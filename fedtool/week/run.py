@@ -245,7 +245,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     context = card_context(fed, card, week)
     wrestlers, states = context.wrestlers, context.states
     moment = now or clock.now()
-    absent = absences(fed, db, week, card, week_status(fed, week, moment))  # issue 12: away, punctuality, no-shows
+    absent = absences(fed, db, week, card, week_status(fed, week, moment, context))  # issue 12: away, punctuality, no-shows
     bookings = book_all(fed, card, wrestlers, states, excused=absent.excused)
     for booking in bookings:
         booking.notes = quiet_notes(booking.notes, [w.name for w in booking.wrestlers if absent.excused.get((booking.match.id, w.id)) == "away"

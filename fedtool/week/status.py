@@ -33,7 +33,7 @@ class StrategyCheck:
 
 
 def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, context: CardContext | None = None, strict: bool = False,
-                        match_id: str | None = None) -> StrategyCheck:
+                        match_id: str | None = None, booked: dict | None = None) -> StrategyCheck:
     """How a strategy file reads, and whether it stands for its match on the week's card.
 
     With `wrestler_id`, the file is checked as that wrestler's strategy for his match on the
@@ -41,7 +41,10 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
     spares reading the card, its wrestlers and the league again for each mail. `strict`
     checks it under each ruleset's strict settings (`Ruleset.strict_settings`), as a
     strategy is checked before it is filed: a default never stands in for a broken one.
-    `match_id` picks the match of a wrestler booked more than once."""
+    `match_id` picks the match of a wrestler booked more than once. `booked` (match id and
+    strictness -> the booking's problems) keeps each match's booking for the next file of
+    the same match (`week_status`: each match booked once, not once per side); a file
+    checked as a wrestler's (`wrestler_id`) is always booked anew."""
     shown = fed.shown(path)
     layout = "plain text" if path.suffix.lower() == ".txt" else "YAML"
     card = context.card if context is not None else load_card(fed, path.parent)
@@ -67,15 +70,24 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
             if context is None:
                 week = re.fullmatch(r"week-(\d+)", path.parent.name)
                 context = card_context(fed, card, int(week.group(1)) if week else None)
-            try:
-                book_all(fed, card, context.wrestlers, context.states, strict)
+            key = (match.id, strict) if booked is not None and wrestler_id is None else None
+            if key is not None and key in booked:
+                problems = booked[key]
+            else:
+                try:
+                    book_all(fed, card, context.wrestlers, context.states, strict)
+                    problems = []
+                except FedError as exc:
+                    problems = exc.problems
+                if key is not None:
+                    booked[key] = problems
+            if not problems:
                 return StrategyCheck(shown, layout, readings, label, [], True)
-            except FedError as exc:
-                mine = [p for p in exc.problems if p.file == shown]
-                strategies = {fed.shown(strategy_path(card, match, s)) for s in match.sides}
-                blocked = [p for p in exc.problems if p.file != shown and p.file not in strategies]
-                others = len(mine) < len(exc.problems)
-                return StrategyCheck(shown, layout, readings, label, mine, not others, blocked)
+            mine = [p for p in problems if p.file == shown]
+            strategies = {fed.shown(strategy_path(card, match, s)) for s in match.sides}
+            blocked = [p for p in problems if p.file != shown and p.file not in strategies]
+            others = len(mine) < len(problems)
+            return StrategyCheck(shown, layout, readings, label, mine, not others, blocked)
     raise FedError(Problem(shown, None, "no match on the card in this folder uses this file", "fedtool read"))
 
 
@@ -193,14 +205,20 @@ def _gist(why: str) -> str:
     return lines[0] if lines else ""
 
 
-def week_status(fed: Fed, week: int, now: datetime.datetime | None = None) -> list[SideStatus]:
+def week_status(fed: Fed, week: int, now: datetime.datetime | None = None, context: CardContext | None = None) -> list[SideStatus]:
     """What each side of a week's card has sent, and whether it stands (issue 6, item 4): the
     filed strategy, every strategy mail read for it (accepted, refused, held) and a late
     strategy held for the fedhead. A side with no strategy that stands whose player is away
     (`fedtool away`) on the week's deadline (or on `now`, the clock's by default, for a card
-    with none) is "away": no reminder goes to him, and the run plays the default quietly."""
-    card = week_card(fed, week)
-    wrestlers = card_context(fed, card, None).wrestlers
+    with none) is "away": no reminder goes to him, and the run plays the default quietly.
+
+    The card, its sheets and the league's states are read once (`context`: the run's own,
+    or read here, the states only once a strategy file is found), and each match is booked
+    once for both its sides' files (issue 18: the run read them again for every file)."""
+    card = context.card if context is not None else week_card(fed, week)
+    wrestlers = context.wrestlers if context is not None else card_context(fed, card, None).wrestlers
+    checked = context  # the card with the states going into the week, for checking the files
+    booked: dict = {}
     db = open_league(fed.database, create=False)
     away = away_on(db, fed_day(fed, card.deadline or now or clock.now()))
     mails: dict[str, list] = {}
@@ -223,7 +241,9 @@ def week_status(fed: Fed, week: int, now: datetime.datetime | None = None) -> li
             accepted = [when for when, verdict, _ in mails.get(wrestler_id, []) if verdict == "accepted"]
             side.file = fed.shown(path)
             side.arrived = accepted[-1] if accepted else datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).isoformat(timespec="minutes")
-            check = check_strategy_file(fed, path, strict=True)  # a broken file does not stand, even where a default would play
+            if checked is None:
+                checked = card_context(fed, card, week, wrestlers=wrestlers)
+            check = check_strategy_file(fed, path, context=checked, strict=True, booked=booked)  # a broken file does not stand, even where a default would play
             # the fed's own files that stop the match are shown with it; the strategy still stands
             side.verdict, side.problems = ("refused" if check.problems else "stands"), check.problems + check.blocked
     for side in out:
