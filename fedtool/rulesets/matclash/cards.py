@@ -18,6 +18,16 @@ SETS = ("wave1", "wave2", "wave3", "short_print")
 WILD_AS = ("takedown", "escape", "reversal", "defense", "momentum", "stalling")
 
 
+class _Draw:
+    """What a policy's `turn` answers when it draws a card now (`DRAW`, the one instance)."""
+
+    def __repr__(self) -> str:
+        return "DRAW"
+
+
+DRAW = _Draw()
+
+
 @dataclass(frozen=True, eq=False)
 class Card:
     """A card of the catalogue. A card is its catalogue entry: every copy in a deck is the one

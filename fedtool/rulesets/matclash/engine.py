@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from fedtool.kernel.dice import Dice
-from .cards import WILD_AS, Card, Play
+from .cards import DRAW, WILD_AS, Card, Play
 
 __all__ = ["Card", "Play"]  # Play lives with the cards (one made per card and action); the engine's name for it stays
 
@@ -149,6 +149,9 @@ class Scrap:
         self.record = record  # False (odds): no events kept, the same play
         self.names = names
         self.policies = policies
+        # a policy whose class decides a turn in one call (`policy.Policy.turn`: `wants_draw`, then
+        # `choose`, made once); looked up on the class, so a wrapper that watches `choose` is asked as before
+        self._turns = [getattr(p, "turn") if callable(getattr(type(p), "turn", None)) else None for p in policies]
         self.dice = dice
         self.draw_limit = draws
         self.pin_after = pin_after
@@ -708,14 +711,27 @@ class Scrap:
     def _turn(self, i: int) -> bool:
         o = 1 - i
         policy = self.policies[i]
-        options = self.turn_options(i)
-        while self.draws_used[i] < self.draw_limit and self.deck and policy.wants_draw(self, i, options):
-            self.draws_used[i] += 1
-            self.draw(i)
+        turn = self._turns[i]
+        if turn is not None:  # the policy decides the turn in one call, reading the options only if it needs them
+            draws_used = self.draws_used
+            while True:
+                choice = turn(self, i, draws_used[i] < self.draw_limit and self.deck)
+                if choice is not DRAW:
+                    break
+                draws_used[i] += 1
+                self.draw(i)
+        else:
             options = self.turn_options(i)
-        choice = policy.choose(self, i, options) if options else None
+            while self.draws_used[i] < self.draw_limit and self.deck and policy.wants_draw(self, i, options):
+                self.draws_used[i] += 1
+                self.draw(i)
+                options = self.turn_options(i)
+            choice = policy.choose(self, i, options) if options else None
         if choice is None:
-            if self.positions[i] == BOTTOM and self.taken_down[i] and not any(p.action in ("escape", "reversal") for p in options):
+            # on bottom his options hold an Escape or a Reversal exactly when his hand does, or a
+            # Beastin' (which stands for either there): read off the hand's index
+            by = self._hands[i].by
+            if self.positions[i] == BOTTOM and self.taken_down[i] and not (by.get("escape") or by.get("reversal") or by.get("wild")):
                 self.exposed[o] = "lost_turn"  # 4.2: no Escape or Reversal after a Takedown: he loses his turn
             self.exposed[i] = ""
             self.stalled[i] = False

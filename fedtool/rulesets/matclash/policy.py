@@ -18,7 +18,7 @@ from pydantic import Field, StrictBool, StrictInt, ValidationError
 
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place
-from .cards import WILD_AS, catalogue
+from .cards import DRAW, WILD_AS, catalogue
 from .names import GROUPS, key_of, members, shown_name
 
 RULE = "Mat Clash strategy"
@@ -671,6 +671,41 @@ class Policy:
             plan = self._turn_plan(scrap, i, options)
         else:
             plan = self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i])
+        best = self._best(scrap, i, options, state, plan)
+        if state is None:
+            self._asked = (options, scrap, scrap.turn, len(scrap.deck), i, best)
+        return best
+
+    def turn(self, scrap, i, can_draw):
+        """A turn's decision in one call (the engine's `_turn` asks it of a `Policy`): DRAW when
+        the policy draws a card now (it may: `can_draw`), else its play among the turn's options
+        (`scrap.turn_options(i)`, read only when the decision needs them; None: it passes). The
+        same decision as `wants_draw` and then `choose`, made once: with `draw: when_stuck` the
+        play it would make decides whether it draws, and is the play."""
+        if can_draw:
+            if self._bearing["draw"]:
+                draw = self.plan(State(scrap, i), only_for="draw").draw
+            else:
+                position = scrap.positions[i]
+                draw = (self._cache.get(position) or self._plain(position)).draw
+            if draw == "always":
+                return DRAW
+            options = scrap.turn_options(i)
+            if draw != "never":  # when stuck: nothing worth playing
+                if not options:
+                    return DRAW
+                best = self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional
+                                  else self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i]))
+                return DRAW if best is None else best
+        else:
+            options = scrap.turn_options(i)
+        if not options:
+            return None
+        return self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional
+                          else self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i]))
+
+    def _best(self, scrap, i, options, state: State | None, plan: Compiled):
+        """The first-ranked of `options` under `plan` that its gate and the hold allow (None: none)."""
         best = best_n = None
         rank = plan.rank
         for p in options:
@@ -685,8 +720,6 @@ class Policy:
             if p.card.action == "wild" and self._held(scrap, i, p.card, plan):
                 continue
             best, best_n = p, n
-        if state is None:
-            self._asked = (options, scrap, scrap.turn, len(scrap.deck), i, best)
         return best
 
     def answer(self, scrap, i, threat, options):
