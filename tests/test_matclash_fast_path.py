@@ -331,3 +331,12 @@ def test_policy_turn_is_wants_draw_then_choose_in_any_situation(text, s):
     two = fresh()
     expected = engine.DRAW if can_draw and two.wants_draw(scrap, 0, options) else two.choose(scrap, 0, options) if options else None
     assert fresh().turn(scrap, 0, can_draw) is expected
+
+
+def test_a_wild_card_stands_for_what_the_hands_index_keeps():
+    """`Card.stands`, made once per card, is Beastin' as each card it may stand for and as itself,
+    under the index's keys in the index's order (engine.WILD_KEYS), each the card's one Play."""
+    for card in cards.catalogue().values():
+        assert [key for key, _ in card.stands] == list(engine.WILD_KEYS.values())
+        assert [play for _, play in card.stands] == [card.as_(action) for action in engine.WILD_KEYS]
+        assert all(play is card.as_(action) for (_, play), action in zip(card.stands, engine.WILD_KEYS))

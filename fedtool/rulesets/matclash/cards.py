@@ -52,6 +52,13 @@ class Card:
         """This card played as itself (`as_(its action)`), kept as an attribute: the hot path's."""
         return self.as_(self.action)
 
+    @cached_property
+    def stands(self) -> tuple:
+        """Beastin' as each card it may stand for, and as itself (against MAT BEAST and Spladle):
+        (the hand index's key, "wild as ACTION", and the Play), made once: what the engine's hand
+        index keeps for a wild card."""
+        return tuple((f"wild as {action}", self.as_(action)) for action in (*WILD_AS, "beastin"))
+
     def as_(self, action: str) -> Play:
         """This card played as `action` (its own, or what Beastin' stands for): one Play made
         once per card and action, so the engine's turn options are built without making any."""

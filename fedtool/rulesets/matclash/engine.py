@@ -107,8 +107,8 @@ class Hand(list):
         for card in self:
             by[card.action].append(card.own)
             if card.action == "wild":
-                for stood, key in WILD_KEYS.items():
-                    by[key].append(card.as_(stood))
+                for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                    by[key].append(play_as)
         self.by = by
 
     def _edited(name):  # noqa: N805 - makes the methods below
@@ -230,8 +230,8 @@ class Scrap:
         by = hand.by
         by[card.action].append(card.own)
         if card.action == "wild":
-            for stood, key in WILD_KEYS.items():
-                by[key].append(card.as_(stood))
+            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                by[key].append(play_as)
         if self.record:
             self.log(i, "draw", card.id, text=why)
         return card
@@ -254,8 +254,8 @@ class Scrap:
             for card in cards:
                 by[card.action].append(card.own)
                 if card.action == "wild":
-                    for stood, key in WILD_KEYS.items():
-                        by[key].append(card.as_(stood))
+                    for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                        by[key].append(play_as)
         if self.record:
             for n in range(18):
                 self.log(n % 2, "draw", deck[n].id, text="dealt")
@@ -302,8 +302,8 @@ class Scrap:
         by = hand.by
         by[card.action].append(card.own)
         if card.action == "wild":
-            for stood, key in WILD_KEYS.items():
-                by[key].append(card.as_(stood))
+            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                by[key].append(play_as)
 
     # ------------------------------------------------------------ legal plays
 
@@ -418,8 +418,8 @@ class Scrap:
         by = hand.by
         by[card.action].remove(card.own)
         if card.action == "wild":
-            for stood, key in WILD_KEYS.items():
-                by[key].remove(card.as_(stood))
+            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                by[key].remove(play_as)
         self.shown[i].append(card)
 
     def _credit(self, i: int, card: Card, points: int, given: bool = False) -> None:
@@ -476,8 +476,8 @@ class Scrap:
         by = hand.by
         by[card.action].remove(card.own)
         if card.action == "wild":
-            for stood, key in WILD_KEYS.items():
-                by[key].remove(card.as_(stood))
+            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                by[key].remove(play_as)
         self.shown[i].append(card)
         self.stalled[i] = False
         if action != "near_fall" and action != "spladle":
