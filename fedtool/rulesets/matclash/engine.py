@@ -671,9 +671,8 @@ class Scrap:
                 continue
             if not by.get("momentum") and not by.get("wild"):
                 return  # no Momentum to play, and the policy is not asked
-            momentum = self._holding(i, "momentum")
             if policy.use_momentum(self, i, scored_takedown):
-                play = momentum[0]
+                play = self._holding(i, "momentum")[0]  # the policy reads the scrap, never changes the hand
                 self._spend(i, play)
                 self._credit(i, play.card, 0)
                 self.skip_next[o] = True
