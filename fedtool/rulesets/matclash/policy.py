@@ -479,14 +479,17 @@ class Policy:
         judge = self._judges.get(pos)
         if judge is None:
             judge = self._judge(pos)
-        named, checks, plans = judge
+        named, checks, plans, lazy = judge
         offered = [k for p in options if (k := p.key) in named]  # the named cards on offer
-        points = scrap.points
-        mine, theirs = points[i], points[1 - i]
-        if offered:
-            bits = tuple([(keys is None or not keys.isdisjoint(offered)) and check(scrap, i, mine, theirs) for keys, check in checks])
+        if not offered and lazy:  # every line only puts cards first, and none is on offer: all are off
+            bits = lazy
         else:
-            bits = tuple([keys is None and check(scrap, i, mine, theirs) for keys, check in checks])
+            points = scrap.points
+            mine, theirs = points[i], points[1 - i]
+            if offered:
+                bits = tuple([(keys is None or not keys.isdisjoint(offered)) and check(scrap, i, mine, theirs) for keys, check in checks])
+            else:
+                bits = tuple([keys is None and check(scrap, i, mine, theirs) for keys, check in checks])
         plan = plans.get(bits)
         if plan is None:
             plan = plans[bits] = self._cache.get((pos, None, bits)) or self._compiled(pos, None, self._slot(pos, None), bits)
@@ -495,10 +498,12 @@ class Policy:
     def _judge(self, pos: str) -> tuple:
         """What `_turn_plan` judges in this position, made once: every card the prefer-only lines
         name, each line's cards (None: not a prefer-only line) with its conditions as one function,
-        and the plans found so far by the lines that hold."""
+        and the plans found so far by the lines that hold; when every line only puts cards first,
+        the bits of none holding (what a turn with none of their cards on offer judges), else None."""
         slot = self._slot(pos, None)
         named = frozenset().union(*(keys for _, keys in slot if keys is not None))
-        judge = self._judges[pos] = (named, [(keys, r.check) for r, keys in slot], {})
+        lazy = (False,) * len(slot) if all(keys is not None for _, keys in slot) else None
+        judge = self._judges[pos] = (named, [(keys, r.check) for r, keys in slot], {}, lazy)
         return judge
 
     def _plain(self, position: str) -> Compiled:
