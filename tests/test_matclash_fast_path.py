@@ -250,3 +250,93 @@ def test_every_situation_offers_what_a_scan_offers(s):
     assert scrap.turn_options(0) == scan_turn(scrap, 0)
     for threat in ("takedown", "reversal", "pin", "mat_beast", "feet_to_back", "spladle"):
         assert (scrap._answer(0, threat, None) or []) == scan_answers(scrap, 0, threat)
+
+
+# ---------------------------------------------------------------------------- one call a turn (Policy.turn)
+
+
+class TwoCalls:
+    """A policy asked as before `Policy.turn`: `wants_draw`, then `choose` (its class has no `turn`,
+    so the engine builds the options and asks the two questions)."""
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    def choose(self, scrap, i, options, state=None):
+        return self.policy.choose(scrap, i, options, state)
+
+    def wants_draw(self, scrap, i, options):
+        return self.policy.wants_draw(scrap, i, options)
+
+    def answer(self, scrap, i, threat, options):
+        return self.policy.answer(scrap, i, threat, options)
+
+    def use_cut_em(self, scrap, i):
+        return self.policy.use_cut_em(scrap, i)
+
+    def use_momentum(self, scrap, i, scored_takedown):
+        return self.policy.use_momentum(scrap, i, scored_takedown)
+
+
+PLANS = st.one_of(st.just(None), strategies_())
+
+
+@settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.tuples(PLANS, PLANS), st.sampled_from(["base", "full"]), RULES, st.integers(0, 2**40))
+def test_a_turn_decided_in_one_call_plays_what_two_calls_play(sides, deck_name, rules, seed):
+    """Roll for roll: the engine asking a `Policy` for its turn in one call (`Policy.turn`, the
+    options read only when needed) plays what it plays asking `wants_draw` and then `choose` of the
+    same policy, over random plan strategies (draw always, never, when stuck; lines that bear on
+    the draw), either deck, every fed setting: 40 Quick Scraps and 6 Dual Matches an example."""
+    deck = FULL if deck_name == "full" else BASE
+    for k in range(SCRAPS + DUALS):
+        play = engine.quick_scrap if k < SCRAPS else engine.dual_match
+        one_dice, two_dice = SeededDice(seed + k), SeededDice(seed + k)
+        one = play(["A", "B"], make_policies(sides), deck, one_dice, rules=rules, record=True)
+        two = play(["A", "B"], [TwoCalls(p) for p in make_policies(sides)], deck, two_dice, rules=rules, record=True)
+        for a, b in zip(getattr(one, "scraps", [one]), getattr(two, "scraps", [two])):
+            assert scrap_print(a) == scrap_print(b) and a.events == b.events, f"seed {seed + k}"
+        assert one_dice.log == two_dice.log, f"seed {seed + k}: other dice"
+
+
+TURN_SITUATIONS = st.fixed_dictionaries({
+    "hand": st.lists(st.sampled_from(sorted(cards.catalogue())), max_size=12),
+    "deck": st.lists(st.sampled_from(sorted(cards.catalogue())), max_size=6),
+    "shown": st.lists(st.sampled_from(sorted(cards.catalogue())), max_size=6),
+    "positions": st.sampled_from([(NEUTRAL, NEUTRAL), (TOP, BOTTOM), (BOTTOM, TOP)]),
+    "exposed": st.sampled_from(["", "momentum", "lost_turn", "feet_to_back"]),
+    "turn": st.integers(0, 10), "draws_used": st.integers(0, 2), "stalled": st.booleans(),
+    "points": st.tuples(st.integers(0, 14), st.integers(0, 14)),
+})
+
+
+@settings(max_examples=300, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(PLANS, TURN_SITUATIONS)
+def test_policy_turn_is_wants_draw_then_choose_in_any_situation(text, s):
+    """Any hand in any situation, any plan strategy: `Policy.turn` answers DRAW exactly when
+    `wants_draw` says draw (and a draw is left), else the play `choose` makes among the turn's
+    options (None when it passes). Fresh policies for each, so no kept answer is shared."""
+    C = cards.catalogue()
+    scrap = engine.Scrap(["A", "B"], [Policy(), Policy()], [C[x] for x in s["deck"]], SeededDice(1))
+    scrap.hands = [[C[x] for x in s["hand"]], [C["defense"], C["beastin"]]]
+    scrap.positions, scrap.turn, scrap.points = list(s["positions"]), s["turn"], list(s["points"])
+    scrap.exposed[0], scrap.stalled[0], scrap.draws_used[0] = s["exposed"], s["stalled"], s["draws_used"]
+    scrap.shown[1] = [C[x] for x in s["shown"]]
+
+    def fresh():
+        return Policy() if text is None else read_policy(parse_yaml(text, "s.yaml"), "s.yaml")
+
+    can_draw = scrap.draws_used[0] < scrap.draw_limit and bool(scrap.deck)
+    options = scrap.turn_options(0)
+    two = fresh()
+    expected = engine.DRAW if can_draw and two.wants_draw(scrap, 0, options) else two.choose(scrap, 0, options) if options else None
+    assert fresh().turn(scrap, 0, can_draw) is expected
+
+
+def test_a_wild_card_stands_for_what_the_hands_index_keeps():
+    """`Card.stands`, made once per card, is Beastin' as each card it may stand for and as itself,
+    under the index's keys in the index's order (engine.WILD_KEYS), each the card's one Play."""
+    for card in cards.catalogue().values():
+        assert [key for key, _ in card.stands] == list(engine.WILD_KEYS.values())
+        assert [play for _, play in card.stands] == [card.as_(action) for action in engine.WILD_KEYS]
+        assert all(play is card.as_(action) for (_, play), action in zip(card.stands, engine.WILD_KEYS))

@@ -18,6 +18,16 @@ SETS = ("wave1", "wave2", "wave3", "short_print")
 WILD_AS = ("takedown", "escape", "reversal", "defense", "momentum", "stalling")
 
 
+class _Draw:
+    """What a policy's `turn` answers when it draws a card now (`DRAW`, the one instance)."""
+
+    def __repr__(self) -> str:
+        return "DRAW"
+
+
+DRAW = _Draw()
+
+
 @dataclass(frozen=True, eq=False)
 class Card:
     """A card of the catalogue. A card is its catalogue entry: every copy in a deck is the one
@@ -41,6 +51,13 @@ class Card:
     def own(self) -> Play:
         """This card played as itself (`as_(its action)`), kept as an attribute: the hot path's."""
         return self.as_(self.action)
+
+    @cached_property
+    def stands(self) -> tuple:
+        """Beastin' as each card it may stand for, and as itself (against MAT BEAST and Spladle):
+        (the hand index's key, "wild as ACTION", and the Play), made once: what the engine's hand
+        index keeps for a wild card."""
+        return tuple((f"wild as {action}", self.as_(action)) for action in (*WILD_AS, "beastin"))
 
     def as_(self, action: str) -> Play:
         """This card played as `action` (its own, or what Beastin' stands for): one Play made

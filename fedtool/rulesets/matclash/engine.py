@@ -13,7 +13,7 @@ from functools import cache
 from typing import Any
 
 from fedtool.kernel.dice import Dice
-from .cards import WILD_AS, Card, Play
+from .cards import DRAW, WILD_AS, Card, Play
 
 __all__ = ["Card", "Play"]  # Play lives with the cards (one made per card and action); the engine's name for it stays
 
@@ -107,8 +107,8 @@ class Hand(list):
         for card in self:
             by[card.action].append(card.own)
             if card.action == "wild":
-                for stood, key in WILD_KEYS.items():
-                    by[key].append(card.as_(stood))
+                for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                    by[key].append(play_as)
         self.by = by
 
     def _edited(name):  # noqa: N805 - makes the methods below
@@ -149,6 +149,9 @@ class Scrap:
         self.record = record  # False (odds): no events kept, the same play
         self.names = names
         self.policies = policies
+        # a policy whose class decides a turn in one call (`policy.Policy.turn`: `wants_draw`, then
+        # `choose`, made once); looked up on the class, so a wrapper that watches `choose` is asked as before
+        self._turns = [getattr(p, "turn") if callable(getattr(type(p), "turn", None)) else None for p in policies]
         self.dice = dice
         self.draw_limit = draws
         self.pin_after = pin_after
@@ -227,8 +230,8 @@ class Scrap:
         by = hand.by
         by[card.action].append(card.own)
         if card.action == "wild":
-            for stood, key in WILD_KEYS.items():
-                by[key].append(card.as_(stood))
+            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                by[key].append(play_as)
         if self.record:
             self.log(i, "draw", card.id, text=why)
         return card
@@ -251,8 +254,8 @@ class Scrap:
             for card in cards:
                 by[card.action].append(card.own)
                 if card.action == "wild":
-                    for stood, key in WILD_KEYS.items():
-                        by[key].append(card.as_(stood))
+                    for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                        by[key].append(play_as)
         if self.record:
             for n in range(18):
                 self.log(n % 2, "draw", deck[n].id, text="dealt")
@@ -299,8 +302,8 @@ class Scrap:
         by = hand.by
         by[card.action].append(card.own)
         if card.action == "wild":
-            for stood, key in WILD_KEYS.items():
-                by[key].append(card.as_(stood))
+            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                by[key].append(play_as)
 
     # ------------------------------------------------------------ legal plays
 
@@ -415,8 +418,8 @@ class Scrap:
         by = hand.by
         by[card.action].remove(card.own)
         if card.action == "wild":
-            for stood, key in WILD_KEYS.items():
-                by[key].remove(card.as_(stood))
+            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                by[key].remove(play_as)
         self.shown[i].append(card)
 
     def _credit(self, i: int, card: Card, points: int, given: bool = False) -> None:
@@ -473,8 +476,8 @@ class Scrap:
         by = hand.by
         by[card.action].remove(card.own)
         if card.action == "wild":
-            for stood, key in WILD_KEYS.items():
-                by[key].remove(card.as_(stood))
+            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+                by[key].remove(play_as)
         self.shown[i].append(card)
         self.stalled[i] = False
         if action != "near_fall" and action != "spladle":
@@ -668,9 +671,8 @@ class Scrap:
                 continue
             if not by.get("momentum") and not by.get("wild"):
                 return  # no Momentum to play, and the policy is not asked
-            momentum = self._holding(i, "momentum")
             if policy.use_momentum(self, i, scored_takedown):
-                play = momentum[0]
+                play = self._holding(i, "momentum")[0]  # the policy reads the scrap, never changes the hand
                 self._spend(i, play)
                 self._credit(i, play.card, 0)
                 self.skip_next[o] = True
@@ -708,14 +710,27 @@ class Scrap:
     def _turn(self, i: int) -> bool:
         o = 1 - i
         policy = self.policies[i]
-        options = self.turn_options(i)
-        while self.draws_used[i] < self.draw_limit and self.deck and policy.wants_draw(self, i, options):
-            self.draws_used[i] += 1
-            self.draw(i)
+        turn = self._turns[i]
+        if turn is not None:  # the policy decides the turn in one call, reading the options only if it needs them
+            draws_used = self.draws_used
+            while True:
+                choice = turn(self, i, draws_used[i] < self.draw_limit and self.deck)
+                if choice is not DRAW:
+                    break
+                draws_used[i] += 1
+                self.draw(i)
+        else:
             options = self.turn_options(i)
-        choice = policy.choose(self, i, options) if options else None
+            while self.draws_used[i] < self.draw_limit and self.deck and policy.wants_draw(self, i, options):
+                self.draws_used[i] += 1
+                self.draw(i)
+                options = self.turn_options(i)
+            choice = policy.choose(self, i, options) if options else None
         if choice is None:
-            if self.positions[i] == BOTTOM and self.taken_down[i] and not any(p.action in ("escape", "reversal") for p in options):
+            # on bottom his options hold an Escape or a Reversal exactly when his hand does, or a
+            # Beastin' (which stands for either there): read off the hand's index
+            by = self._hands[i].by
+            if self.positions[i] == BOTTOM and self.taken_down[i] and not (by.get("escape") or by.get("reversal") or by.get("wild")):
                 self.exposed[o] = "lost_turn"  # 4.2: no Escape or Reversal after a Takedown: he loses his turn
             self.exposed[i] = ""
             self.stalled[i] = False

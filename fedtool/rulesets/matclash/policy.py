@@ -18,7 +18,7 @@ from pydantic import Field, StrictBool, StrictInt, ValidationError
 
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place
-from .cards import WILD_AS, catalogue
+from .cards import DRAW, WILD_AS, catalogue
 from .names import GROUPS, key_of, members, shown_name
 
 RULE = "Mat Clash strategy"
@@ -99,7 +99,7 @@ class Rule:
     line: int
     text: str
     positions: frozenset | None = None  # None: every position
-    conds: list = field(default_factory=list)  # functions of a State
+    conds: list = field(default_factory=list)  # functions of (scrap, i, his points, the opponent's): `test`, `check`
     words: list = field(default_factory=list)  # the conditions as read, for `fedtool read`
     prefer: list = field(default_factory=list)  # card keys, in order
     only: list | None = None
@@ -126,10 +126,26 @@ class Rule:
 
     def test(self, state: State) -> bool:
         """Whether the rule's conditions hold (its position is judged apart)."""
+        scrap, i, mine, theirs = state.scrap, state.i, state.mine, state.theirs
         for cond in self.conds:
-            if not cond(state):
+            if not cond(scrap, i, mine, theirs):
                 return False
         return True
+
+    @property
+    def check(self):
+        """`test` as one function of (scrap, i, his points, the opponent's), with no State made:
+        the turn's hot path (`Policy._turn_plan`). The same conditions, in the same order."""
+        conds = self.conds
+        if len(conds) == 1:
+            return conds[0]
+
+        def check(scrap, i, mine, theirs):
+            for cond in conds:
+                if not cond(scrap, i, mine, theirs):
+                    return False
+            return True
+        return check
 
 
 class State:
@@ -150,18 +166,32 @@ class State:
         return self.scrap.turn // 2
 
     def shown(self, who: int, ids) -> int:
-        shown = getattr(self.scrap, "shown", None)
-        return sum(1 for c in shown[who] if c.id in ids) if shown else 0
+        return _shown(self.scrap, who, ids)
 
     def unseen(self, ids) -> int:  # noqa: D401
-        """Copies not in my hand and not yet played: the deck list's count less my hand and the
-        cards shown, which is what lies in the deck and the opponent's hand (every card is in
-        exactly one place: ruling 4.4), so it is counted there."""
-        s = self.scrap
-        return len([c for c in s.deck if c.id in ids]) + len([c for c in s.hands[1 - self.i] if c.id in ids])
+        """Copies not in my hand and not yet played (`_unseen`)."""
+        return _unseen(self.scrap, self.i, ids)
 
     def holding(self, ids) -> int:
-        return len([c for c in self.scrap.hands[self.i] if c.id in ids])
+        return _holding(self.scrap, self.i, ids)
+
+
+def _shown(scrap, who: int, ids) -> int:
+    """How many of these cards `who` has played."""
+    shown = getattr(scrap, "shown", None)
+    return sum(1 for c in shown[who] if c.id in ids) if shown else 0
+
+
+def _unseen(scrap, i: int, ids) -> int:
+    """Copies not in i's hand and not yet played: the deck list's count less his hand and the
+    cards shown, which is what lies in the deck and the opponent's hand (every card is in
+    exactly one place: ruling 4.4), so it is counted there."""
+    return len([c for c in scrap.deck if c.id in ids]) + len([c for c in scrap.hands[1 - i] if c.id in ids])
+
+
+def _holding(scrap, i: int, ids) -> int:
+    """How many of these cards i holds."""
+    return len([c for c in scrap.hands[i] if c.id in ids])
 
 
 def _compare(value: int, n: int, how: str | None, exact: bool = False) -> bool:
@@ -170,6 +200,16 @@ def _compare(value: int, n: int, how: str | None, exact: bool = False) -> bool:
     if how in ("less", "fewer"):
         return value <= n
     return value == n
+
+
+def _comparer(n: int, how: str | None, exact: bool = False):
+    """`_compare(value, n, how, exact)` as one function of the value, made once when the line is
+    read (an int's own comparison: `n.__le__(value)` is `value >= n`)."""
+    if how == "more" or (how is None and not exact):
+        return n.__le__
+    if how in ("less", "fewer"):
+        return n.__ge__
+    return n.__eq__
 
 
 NUM = r"(\d{1,3}|no|one|two|three|four|five)"
@@ -220,47 +260,52 @@ def _condition(clause: str, rule: Rule) -> None:
         return
     if m := re.fullmatch(r"after (?:the )?transition " + NUM, c):
         n = _number(m.group(1))
-        rule.conds.append(lambda s, n=n: s.transitions >= n)
+        rule.conds.append(lambda s, i, mine, theirs, n=n: s.turn // 2 >= n)
     elif m := re.fullmatch(r"before (?:the )?transition " + NUM, c):
         n = _number(m.group(1))
-        rule.conds.append(lambda s, n=n: s.transitions + 1 < n)
+        rule.conds.append(lambda s, i, mine, theirs, n=n: s.turn // 2 + 1 < n)
     elif m := re.fullmatch(r"in (?:the )?transition " + NUM + r"(?: or (later|earlier))?", c):
         n, how = _number(m.group(1)), m.group(2)
-        rule.conds.append(lambda s, n=n, how=how: _compare(s.transitions + 1, n, {"later": "more", "earlier": "less"}.get(how), exact=True))
+        ok = _comparer(n, {"later": "more", "earlier": "less"}.get(how), exact=True)
+        rule.conds.append(lambda s, i, mine, theirs, ok=ok: ok(s.turn // 2 + 1))
     elif m := re.fullmatch(r"(?:i am |i'm |we are )?(leading|ahead|trailing|behind)(?: by " + NUM + r"(?: points?)?(?: or (more|less|fewer))?)?", c):
         sign = 1 if m.group(1) in ("leading", "ahead") else -1
         n = _number(m.group(2)) if m.group(2) else 1
         how = m.group(3) or "more"
         if how != "more" and n >= 1:
-            rule.conds.append(lambda s, n=n, sign=sign: 1 <= sign * (s.mine - s.theirs) <= n)
+            rule.conds.append(lambda s, i, mine, theirs, n=n, sign=sign: 1 <= sign * (mine - theirs) <= n)
         else:
-            rule.conds.append(lambda s, n=max(n, 1), sign=sign: sign * (s.mine - s.theirs) >= n)
+            rule.conds.append(lambda s, i, mine, theirs, n=max(n, 1), sign=sign: sign * (mine - theirs) >= n)
     elif re.fullmatch(r"(?:the score is )?(?:tied|level|all square)", c):
-        rule.conds.append(lambda s: s.mine == s.theirs)
+        rule.conds.append(lambda s, i, mine, theirs: mine == theirs)
     elif m := re.fullmatch(r"(my|his|their|the opponent's) score is " + NUM + r" or (more|less|fewer)", c):
         mine, n, how = m.group(1) == "my", _number(m.group(2)), m.group(3)
-        rule.conds.append(lambda s, mine=mine, n=n, how=how: _compare(s.mine if mine else s.theirs, n, how))
+        ok = _comparer(n, how)
+        rule.conds.append((lambda s, i, mine, theirs, ok=ok: ok(mine)) if mine else (lambda s, i, mine, theirs, ok=ok: ok(theirs)))
     elif m := re.fullmatch(NUM + r"(?: or (more|less|fewer))? draws? left", c):
         n, how = _number(m.group(1)), m.group(2)
-        rule.conds.append(lambda s, n=n, how=how: _compare(s.scrap.draw_limit - s.scrap.draws_used[s.i], n, how, exact=True))
+        ok = _comparer(n, how, exact=True)
+        rule.conds.append(lambda s, i, mine, theirs, ok=ok: ok(s.draw_limit - s.draws_used[i]))
     elif m := re.fullmatch(NUM + r"(?: or (more|less|fewer))? cards? (?:left )?in the deck", c):
         n, how = _number(m.group(1)), m.group(2)
-        rule.conds.append(lambda s, n=n, how=how: _compare(len(s.scrap.deck), n, how, exact=True))
+        ok = _comparer(n, how, exact=True)
+        rule.conds.append(lambda s, i, mine, theirs, ok=ok: ok(len(s.deck)))
     elif c in ("the deck is empty", "the deck is out"):
-        rule.conds.append(lambda s: not s.scrap.deck)
+        rule.conds.append(lambda s, i, mine, theirs: not s.deck)
     elif m := re.fullmatch(r"(?:they have|they've|the opponent has|he has) (?:shown|played) (?:" + NUM + r"(?: or more)? )?(.+)", c):
         n, ids = _number(m.group(1)) if m.group(1) else 1, set(members(_card(m.group(2))))
-        rule.conds.append(lambda s, n=n, ids=ids: s.shown(1 - s.i, ids) >= n)
+        rule.conds.append(lambda s, i, mine, theirs, n=n, ids=ids: _shown(s, 1 - i, ids) >= n)
     elif m := re.fullmatch(r"(?:they|the opponent|he) (?:cannot|can't|can not|does not|doesn't|do not|don't) (?:hold|have) (.+)", c):
         ids = set(members(_card(m.group(1))))
-        rule.conds.append(lambda s, ids=ids: s.unseen(ids) == 0)
+        rule.conds.append(lambda s, i, mine, theirs, ids=ids: _unseen(s, i, ids) == 0)
     elif m := re.fullmatch(r"(?:both |all |every )?(.+?) (?:is|are) (?:gone|played|out)", c):
         ids = set(members(_card(m.group(1))))
-        rule.conds.append(lambda s, ids=ids: s.unseen(ids) + s.holding(ids) == 0)
+        rule.conds.append(lambda s, i, mine, theirs, ids=ids: _unseen(s, i, ids) + _holding(s, i, ids) == 0)
     elif m := re.fullmatch(r"(?:i am |i'm )?(holding|i hold|i have|not holding|i do not hold|i don't hold) (?:" + NUM + r"(?: or (more|less|fewer))? )?(.+)", c):
         negate = m.group(1) in ("not holding", "i do not hold", "i don't hold")
         n, how, ids = _number(m.group(2)) if m.group(2) else 1, m.group(3), set(members(_card(m.group(4))))
-        rule.conds.append(lambda s, n=n, how=how, ids=ids, negate=negate: _compare(s.holding(ids), n, how) != negate)
+        ok = _comparer(n, how)
+        rule.conds.append(lambda s, i, mine, theirs, ok=ok, ids=ids, negate=negate: ok(_holding(s, i, ids)) != negate)
     else:
         raise LineError(f"cannot read the condition {clause.strip()!r}: the conditions are after/before/in transition N, "
                         "leading/trailing [by N [or more/or less]], tied, my/their score is N or more/less, N or more/fewer draws left, "
@@ -379,6 +424,7 @@ class Policy:
         self._cache: dict = {}
         self._asked: tuple = (None,) * 6  # (options, scrap, turn, deck size, wrestler, choice): the last choice
         self._slots: dict = {}
+        self._judges: dict = {}  # position -> what `_turn_plan` judges there (`_judge`)
         self._bearing = {d: any(r.bears_on(d) for r in self.conditional) for d in ("answer", "draw", "momentum")}
         self.warnings: list = []
         self.notes: list = []  # how a file written before the plan language reads now (docs/mat-clash-strategy.md)
@@ -425,25 +471,40 @@ class Policy:
 
     def _turn_plan(self, scrap, i: int, options) -> Compiled:
         """`plan(State(scrap, i), offered)` for a turn's choice, judging as little as it may: a line
-        that only puts cards first and names none on offer is off without a look at the scrap,
-        and the State is made only when a line's conditions must be judged."""
+        that only puts cards first and names none on offer is off without a look at the scrap
+        (its conditions are not judged), and no State is made: each line's conditions are one
+        function of the scrap, the wrestler and the two scores (`Rule.check`). The plans are
+        kept per position by the lines that hold."""
         pos = scrap.positions[i]
+        judge = self._judges.get(pos)
+        if judge is None:
+            judge = self._judge(pos)
+        named, checks, plans, lazy = judge
+        offered = [k for p in options if (k := p.key) in named]  # the named cards on offer
+        if not offered and lazy:  # every line only puts cards first, and none is on offer: all are off
+            bits = lazy
+        else:
+            points = scrap.points
+            mine, theirs = points[i], points[1 - i]
+            if offered:
+                bits = tuple([(keys is None or not keys.isdisjoint(offered)) and check(scrap, i, mine, theirs) for keys, check in checks])
+            else:
+                bits = tuple([keys is None and check(scrap, i, mine, theirs) for keys, check in checks])
+        plan = plans.get(bits)
+        if plan is None:
+            plan = plans[bits] = self._cache.get((pos, None, bits)) or self._compiled(pos, None, self._slot(pos, None), bits)
+        return plan
+
+    def _judge(self, pos: str) -> tuple:
+        """What `_turn_plan` judges in this position, made once: every card the prefer-only lines
+        name, each line's cards (None: not a prefer-only line) with its conditions as one function,
+        and the plans found so far by the lines that hold; when every line only puts cards first,
+        the bits of none holding (what a turn with none of their cards on offer judges), else None."""
         slot = self._slot(pos, None)
-        named = self._slots.get((pos, "named"))  # every card the slot's prefer-only lines name
-        if named is None:
-            named = self._slots[(pos, "named")] = frozenset().union(*(keys for _, keys in slot if keys is not None))
-        offered = [p.key for p in options if p.key in named]  # those on offer
-        state = None
-        bits = []
-        for r, keys in slot:
-            if keys is not None and (not offered or keys.isdisjoint(offered)):
-                bits.append(False)
-                continue
-            if state is None:
-                state = State(scrap, i)
-            bits.append(r.test(state))
-        bits = tuple(bits)
-        return self._cache.get((pos, None, bits)) or self._compiled(pos, None, slot, bits)
+        named = frozenset().union(*(keys for _, keys in slot if keys is not None))
+        lazy = (False,) * len(slot) if all(keys is not None for _, keys in slot) else None
+        judge = self._judges[pos] = (named, [(keys, r.check) for r, keys in slot], {}, lazy)
+        return judge
 
     def _plain(self, position: str) -> Compiled:
         """The plan of the lines without conditions (all a policy without plan conditions has)."""
@@ -615,6 +676,41 @@ class Policy:
             plan = self._turn_plan(scrap, i, options)
         else:
             plan = self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i])
+        best = self._best(scrap, i, options, state, plan)
+        if state is None:
+            self._asked = (options, scrap, scrap.turn, len(scrap.deck), i, best)
+        return best
+
+    def turn(self, scrap, i, can_draw):
+        """A turn's decision in one call (the engine's `_turn` asks it of a `Policy`): DRAW when
+        the policy draws a card now (it may: `can_draw`), else its play among the turn's options
+        (`scrap.turn_options(i)`, read only when the decision needs them; None: it passes). The
+        same decision as `wants_draw` and then `choose`, made once: with `draw: when_stuck` the
+        play it would make decides whether it draws, and is the play."""
+        if can_draw:
+            if self._bearing["draw"]:
+                draw = self.plan(State(scrap, i), only_for="draw").draw
+            else:
+                position = scrap.positions[i]
+                draw = (self._cache.get(position) or self._plain(position)).draw
+            if draw == "always":
+                return DRAW
+            options = scrap.turn_options(i)
+            if draw != "never":  # when stuck: nothing worth playing
+                if not options:
+                    return DRAW
+                best = self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional
+                                  else self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i]))
+                return DRAW if best is None else best
+        else:
+            options = scrap.turn_options(i)
+        if not options:
+            return None
+        return self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional
+                          else self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i]))
+
+    def _best(self, scrap, i, options, state: State | None, plan: Compiled):
+        """The first-ranked of `options` under `plan` that its gate and the hold allow (None: none)."""
         best = best_n = None
         rank = plan.rank
         for p in options:
@@ -629,8 +725,6 @@ class Policy:
             if p.card.action == "wild" and self._held(scrap, i, p.card, plan):
                 continue
             best, best_n = p, n
-        if state is None:
-            self._asked = (options, scrap, scrap.turn, len(scrap.deck), i, best)
         return best
 
     def answer(self, scrap, i, threat, options):
