@@ -532,14 +532,17 @@ def states_through(db: Database, weeks: Iterable[int]) -> Iterator[tuple[int, di
             f"SELECT s.last_week, c.wrestler_id, c.other, {', '.join('c.' + k for k in STATE_KEYS)} FROM season_states c "
             "JOIN seasons s ON s.season = c.season ORDER BY s.last_week, c.rowid").fetchall()]
         events.sort(key=lambda e: (e[0], e[1]))  # stable: a season's carry-over after the rows of its last week
-    states: dict[str, dict] = {}
+    latest: dict[str, int] = {}  # wrestler -> his latest event so far (read into a state only when yielded)
+    made: dict[int, dict] = {}
     at = 0
     for week in weeks:
         while at < len(events) and events[at][0] < week:
-            _, _, wid, other, values = events[at]
-            states[wid] = _state(other, values)
+            latest[events[at][2]] = at
             at += 1
-        yield week, dict(states)
+        for index in latest.values():
+            if index not in made:
+                made[index] = _state(events[index][3], events[index][4])
+        yield week, {wid: made[index] for wid, index in latest.items()}
 
 
 def _state(other: str | None, values: list) -> dict:
