@@ -402,7 +402,8 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             else:
                 values["updated"] = _dated(max(map(_moment, moments)) if moments else first_moment or updated, "page")
             extra = values.pop("extra", None)
-            fingerprint = _fingerprint(shared, path, template, _digested({k: v for k, v in values.items() if not callable(v)}, digests), extra)
+            # what the page shows: its own values (the common ones are in `shared`), as they stand
+            fingerprint = _page_fingerprint(shared, path, template, {k: _shown(v, digests) for k, v in values.items() if not callable(v) and common.get(k, _NONE) is not v}, extra)
             if not site.wanted(path, fingerprint):
                 return
             late = values.pop("late", None)
@@ -422,8 +423,8 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         matches_by_week[match["week"]].append(match)
         for side in match["sides"]:
             matches_of[side["wrestler_id"]].append(match)
-    # each match fingerprinted once: the pages that show it stand for it by its digest
-    digests = {id(match): "match:" + _fingerprint(match) for match in league.matches}
+    # each match fingerprinted once: where a page lists it, it stands as its digest (`_shown`)
+    digests = {id(match): "match:" + _page_fingerprint(match) for match in league.matches}
 
     title_changes = title_change_rows(db, names, title_names)
     latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
@@ -552,14 +553,35 @@ def _fingerprint(*parts) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _digested(value, digests: dict[int, str]):
-    """`value` with each match (by identity) put as its digest, for a page's fingerprint."""
+_NONE = object()
+
+
+def _shown(value, digests: dict[int, str]):
+    """A page's value for its fingerprint: each match (by identity) in it put as its digest,
+    down to a list's items and their own values (a list of matches, a history's entries).
+    A match deeper still is fingerprinted whole: the same fingerprint, only slower."""
     if isinstance(value, dict):
         found = digests.get(id(value))
-        return found if found is not None else {k: _digested(v, digests) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_digested(v, digests) for v in value]
+        return found if found is not None else {k: _shown_item(v, digests) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown_item(v, digests) for v in value]
     return value
+
+
+def _shown_item(value, digests: dict[int, str]):
+    if type(value) is dict:
+        found = digests.get(id(value))
+        if found is not None:
+            return found
+        return {k: digests.get(id(v), v) if type(v) is dict else v for k, v in value.items()}
+    return value
+
+
+def _page_fingerprint(*parts) -> str:
+    """A subject page's fingerprint: `_fingerprint` of its values as they stand (each match
+    whole: no walk over them first; json's C encoder is quicker than any walk in Python)."""
+    text = json.dumps(parts, sort_keys=True, default=_plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _plain(value):
