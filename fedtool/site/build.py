@@ -293,10 +293,15 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
         "points": shown,
         "polyline": " ".join(f"{p['x']},{p['y']}" for p in shown),
         # each point's circle, as the template printed them one by one (a fed's own chart template may still use `points`)
-        "circles": Markup("".join(f'<circle class="point" cx="{_text(p["x"])}" cy="{_text(p["y"])}" r="6" data-week="{_text(p["week"])}" '
+        "circles": Markup("".join(f'<circle class="point" cx="{_number_text(p["x"])}" cy="{_number_text(p["y"])}" r="6" data-week="{_number_text(p["week"])}" '
                                   f'data-value="{_text(p["value"])}"><title>{_text(p["label"])}</title></circle>\n' for p in shown)),
         "description": f"{name}'s {label.lower()} by week: " + "; ".join(p["label"] for p in shown) + ".",
     }
+
+
+def _number_text(value) -> str:
+    """`_text` of a number (a chart's coordinate or week): its digits need no cleaning or escaping."""
+    return str(value) if type(value) in (int, float) else _text(value)
 
 
 def _text(value) -> Markup:
