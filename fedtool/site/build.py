@@ -52,7 +52,9 @@ from markupsafe import Markup, escape
 from fedtool.fed.card import load_card
 from fedtool import __version__
 from fedtool.fed.files import NEW, StagedDir, atomic_write, settle, umask
-from fedtool.fed.render import environment, plain_text, render
+from jinja2 import pass_context
+
+from fedtool.fed.render import MARKDOWN_TEMPLATES, _finalize, environment, plain_text, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
@@ -304,6 +306,16 @@ def _number_text(value) -> str:
     return str(value) if type(value) in (int, float) else _text(value)
 
 
+@pass_context
+def _site_finalize(context, value):
+    """What `fedtool.fed.render`'s `_finalize` prints, a number straight away: its digits
+    need no `plain_text` (an HTML template then escapes them, as it does any text)."""
+    if type(value) is int or type(value) is float:
+        if not (context.name and context.name.endswith(MARKDOWN_TEMPLATES)):
+            return str(value)
+    return _finalize(context, value)
+
+
 def _text(value) -> Markup:
     """A value as a site template prints it: `plain_text`, then escaped (fedtool.fed.render's finalize and autoescape)."""
     return escape(plain_text(value))
@@ -344,6 +356,8 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     sheets, sheet_cache = cached_roster_sheets(fed, old.get("sheets") if old else None)
     env = environment(fed.templates)
     env.filters["day"] = day
+    env.finalize = _site_finalize  # the same text as render's, numbers without the cleaning they never need
+    env.auto_reload = False  # a template does not change during a build: not checked on disk at each page
     week_numbers = [w["week"] for w in league.weeks]
     run_weeks = set(week_numbers)
     ran_at = {w["week"]: w["ran_at"] for w in league.weeks}
@@ -353,12 +367,13 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         wrestlers.setdefault(wid, {"id": wid, "name": sheet["name"], "ruleset": sheet["ruleset"], "members": sheet["members"]})
     wrestlers = dict(sorted(wrestlers.items(), key=lambda item: (item[1]["name"].casefold(), item[0])))
     names = {wid: w["name"] for wid, w in wrestlers.items()}
-    standings = records.standings(fed, db)
+    latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
+    standings = records.standings(fed, db, states=latest_states)
     titles = records.titles(fed, db)
     archives = [season_archive(db, s["season"]) for s in closed_seasons(db)]
     in_play = dict(current_season(db), standings=None, records=None)
     if in_play["weeks"] and archives:  # its page; before any close the season is the league (standings.html, records.html)
-        in_play["standings"] = records.standings(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
+        in_play["standings"] = records.standings(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]), states=latest_states)
         in_play["records"] = record_book(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
     used = sorted({w["ruleset"] for w in wrestlers.values()} | {t["ruleset"] for t in standings + titles}, key=lambda r: (ruleset_order(r), r))
     rulesets = {rid: get_ruleset(rid) for rid in used if rid in REGISTRY}
@@ -428,11 +443,11 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         matches_by_week[match["week"]].append(match)
         for side in match["sides"]:
             matches_of[side["wrestler_id"]].append(match)
-    # each match fingerprinted once: where a page lists it, it stands as its digest (`_shown`)
-    digests = {id(match): "match:" + _page_fingerprint(match) for match in league.matches}
+    # each match and wrestler fingerprinted once: where a page lists one, it stands as its digest (`_shown`)
+    digests = {id(match): "match:" + _digest(match) for match in league.matches}
+    digests.update({id(wrestler): "wrestler:" + _digest(wrestler) for wrestler in wrestlers.values()})
 
     title_changes = title_change_rows(db, names, title_names)
-    latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
     deadlines = {d.week: d for d in card_deadlines(fed, names)}
     latest = league.weeks[-1] if league.weeks else None
     with site:
@@ -559,6 +574,13 @@ def _fingerprint(*parts) -> str:
 
 
 _NONE = object()
+
+
+def _digest(row: dict) -> str:
+    """A match's or a wrestler's digest: its `repr`, which says every value it holds (text,
+    numbers, None, bytes, lists and dicts of them, keys in the order the league's columns
+    and the build make them); quicker than JSON."""
+    return hashlib.sha256(repr(row).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _shown(value, digests: dict[int, str]):
@@ -816,6 +838,7 @@ def feed_entries(league: League, matches_by_week: dict, names: dict[str, str], t
     return entries
 
 
+@functools.lru_cache(maxsize=4096)
 def _moment(text: str | None) -> datetime.datetime:
     try:
         return datetime.datetime.fromisoformat(text or "").astimezone(datetime.timezone.utc)
