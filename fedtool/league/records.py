@@ -598,7 +598,7 @@ def _standing_row(league: _League, wid: str, member: _Member) -> dict:
         "left_town": bool(state.get("left_town")),
     }
     known = _ruleset(member.ruleset)
-    if known is not None:
+    if known is not None and type(known).standing_extras is not Ruleset.standing_extras:  # the base's adds nothing: no summary read for it
         row.update(known.standing_extras(wid, [{**m, "summary": read_summary(m.get("summary"))} for m in matches]))
     return row
 

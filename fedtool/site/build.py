@@ -294,7 +294,12 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
         "y_ticks": y_ticks,
         "points": shown,
         "polyline": " ".join(f"{p['x']},{p['y']}" for p in shown),
-        # each point's circle, as the template printed them one by one (a fed's own chart template may still use `points`)
+        # the axes' ticks and each point's circle, as the template printed them one by one
+        # (a fed's own chart template may still use `y_ticks`, `x_ticks` and `points`)
+        "y_axis": Markup("".join(f'<line class="gridline" x1="{CHART_LEFT}" x2="{CHART_WIDTH - CHART_RIGHT}" y1="{_number_text(t["y"])}" y2="{_number_text(t["y"])}"/>'
+                                 f'<text x="{CHART_LEFT - 10}" y="{_number_text(t["y"])}" text-anchor="end" dominant-baseline="middle">{_text(t["label"])}</text>\n'
+                                 for t in y_ticks)),
+        "x_axis": Markup("".join(f'<text x="{_number_text(t["x"])}" y="{CHART_TOP + plot_h + 26}" text-anchor="middle">{_text(t["label"])}</text>\n' for t in x_ticks)),
         "circles": Markup("".join(f'<circle class="point" cx="{_number_text(p["x"])}" cy="{_number_text(p["y"])}" r="6" data-week="{_number_text(p["week"])}" '
                                   f'data-value="{_text(p["value"])}"><title>{_text(p["label"])}</title></circle>\n' for p in shown)),
         "description": f"{name}'s {label.lower()} by week: " + "; ".join(p["label"] for p in shown) + ".",
