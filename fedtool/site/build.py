@@ -510,6 +510,11 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         for wid, wrestler in wrestlers.items():
             for member in wrestler["members"]:
                 teams_of[member].append(wid)
+        title_changes_of: dict[str, list[tuple[int, dict]]] = defaultdict(list)  # each wrestler's, as he won, lost or was given or stripped of one
+        for week, rows in title_changes.items():
+            for c in rows:
+                for who in dict.fromkeys((c["id"], c["lost"])):
+                    title_changes_of[who].append((week, c))
         for wid, wrestler in wrestlers.items():
             history = []
             for match in matches_of.get(wid, []):
@@ -518,7 +523,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
             states = league.states.get(wid, [])
             start = sheets[wid]["start"] if wid in sheets else None
             # the league changes: his states, and every title he won, lost or was given or stripped of
-            mine = [(week, c) for week, rows in title_changes.items() for c in rows if wid in (c["id"], c["lost"])]
+            mine = title_changes_of.get(wid, [])
             held = [{"week": week, "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
                      "reason": c["reason"] if c["id"] == wid else c["lost_reason"]} for week, c in mine]
             # and what a season's close reset (its carry-over), after the season's last week
