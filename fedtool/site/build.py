@@ -35,7 +35,6 @@ from __future__ import annotations
 
 import datetime
 import functools
-import gc
 import hashlib
 import json
 import math
@@ -352,16 +351,6 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     replaces a folder it did not make. Standings and title lineages come from
     `records`; the rest is read from the league in a few queries, and the writeups one
     week at a time (`league.db.week_writeups`), only for the week pages rendered."""
-    collecting = gc.isenabled()
-    gc.disable()  # a build makes many short-lived objects and few cycles: no collection passes during it (its cycles go at the next)
-    try:
-        return _build_site(fed, out, full)
-    finally:
-        if collecting:
-            gc.enable()
-
-
-def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     out = Path(out) if out is not None else default_out(fed)
     _check_out(fed, out)
     db = open_league(fed.database, create=False)
