@@ -47,13 +47,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 from fedtool.fed.card import load_card
 from fedtool import __version__
 from fedtool.fed.files import NEW, StagedDir, atomic_write, settle, umask
-from jinja2 import pass_context
-
 from fedtool.fed.render import MARKDOWN_TEMPLATES, _finalize, environment, plain_text, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel import clock
@@ -615,8 +614,8 @@ def _shown_item(value, digests: dict[int, str]):
 
 
 def _page_fingerprint(*parts) -> str:
-    """A subject page's fingerprint: `_fingerprint` of its values as they stand (each match
-    whole: no walk over them first; json's C encoder is quicker than any walk in Python)."""
+    """A subject page's fingerprint: `_fingerprint` of its values (`_shown`: the matches and
+    wrestlers it lists as their digests), by json's C encoder with no walk in Python first."""
     text = json.dumps(parts, sort_keys=True, default=_plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
