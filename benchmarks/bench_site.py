@@ -12,7 +12,8 @@ from the demo's own weeks (3 to 27 KB of HTML each).
 Printed, side by side in one run (interleaved trials, best and median): a full build of
 the 52 weeks (`build_site(full=True)`), the incremental build after week 52 is added to
 the site of 51 weeks (issue 18: under 1 s and under 0.2 s), and with `--before REV` the
-site build as it was at that git revision (the reference). Then the peak memory of one
+site build as it was at that git revision (the reference: its fedtool/site/build.py, with
+this tree's templates and league code), full and, when it builds incrementally, incremental. Then the peak memory of one
 build, in a fresh interpreter, at weeks 1, 26 and 52 (maxrss growth over the imports, and
 tracemalloc's peak), with the ratio week 52 / week 1 (issue 18: flat in weeks).
 Timings are wall time; `--cpu` times CPU (process time) instead, steadier on a loaded machine.
@@ -258,7 +259,12 @@ def main() -> None:
         build_site(fed, site_prev, full=True)
         _put(snapshots / f"week-{weeks}.db", fed.database)
         full_out, incr_out, before_out = tmp / "full", tmp / "incr", tmp / "before"
-        times: dict[str, list[float]] = {"full": [], "incremental": [], "before": []}
+        times: dict[str, list[float]] = {"full": [], "incremental": [], "before": [], "before_incremental": []}
+        site_prev_before = tmp / "site-prev-before"  # the site of week N-1 as the reference built it (its manifest is its own)
+        if before is not None:
+            _put(snapshots / f"week-{weeks - 1}.db", fed.database)
+            before.build_site(fed, site_prev_before)
+            _put(snapshots / f"week-{weeks}.db", fed.database)
         written = 0
         clock = time.process_time if args.cpu else time.perf_counter
         for _ in range(args.trials):  # interleaved: full, incremental, (before)
@@ -277,6 +283,12 @@ def main() -> None:
                 started = clock()
                 before.build_site(fed, before_out)
                 times["before"].append(clock() - started)
+                if hasattr(before, "read_manifest"):  # it builds incrementally: the same week added, as it did it
+                    shutil.rmtree(before_out, ignore_errors=True)
+                    shutil.copytree(site_prev_before, before_out)
+                    started = clock()
+                    before.build_site(fed, before_out)
+                    times["before_incremental"].append(clock() - started)
         same = all((incr_out / p.relative_to(full_out)).read_bytes() == p.read_bytes() for p in full_out.rglob("*") if p.is_file())
         size_mb = sum(p.stat().st_size for p in full_out.rglob("*") if p.is_file()) / 1e6
         full_t, incr_t = times["full"], times["incremental"]
@@ -285,9 +297,13 @@ def main() -> None:
             print(f"  before ({args.before}), full rebuild: {_stats(times['before'])}")
         print(f"  full build, {weeks} weeks:       {_stats(full_t)}   (target under 1 s)"
               + (f"; {statistics.median(times['before']) / statistics.median(full_t):.2f}x faster than before (medians)" if before else ""))
+        if times["before_incremental"]:
+            print(f"  before ({args.before}), incremental: {_stats(times['before_incremental'])}")
         print(f"  incremental, week {weeks} added: {_stats(incr_t)}   (target under 0.2 s); "
               f"{statistics.median(full_t) / statistics.median(incr_t):.1f}x faster than the full build (medians); "
-              f"{written} files rewritten; same bytes as the full build: {same}")
+              f"{written} files rewritten; same bytes as the full build: {same}"
+              + (f"; {statistics.median(times['before_incremental']) / statistics.median(incr_t):.2f}x faster than before's incremental (medians)"
+                 if times["before_incremental"] else ""))
 
         memory = {}
         modes = ("full", "incremental") + (("before",) if before else ())
@@ -311,6 +327,8 @@ def main() -> None:
             "full_best": round(min(full_t), 3), "full_median": round(statistics.median(full_t), 3),
             "incremental_best": round(min(incr_t), 3), "incremental_median": round(statistics.median(incr_t), 3),
             **({"before_best": round(min(times["before"]), 3), "before_median": round(statistics.median(times["before"]), 3)} if before else {}),
+            **({"before_incremental_best": round(min(times["before_incremental"]), 3),
+                "before_incremental_median": round(statistics.median(times["before_incremental"]), 3)} if times["before_incremental"] else {}),
             "incremental_written": written, "same_bytes": same,
             "memory_traced_mib": {f"{mode} week {w}": round(v["traced_peak_mib"], 1) for (mode, w), v in memory.items()},
             "memory_maxrss_mib": {f"{mode} week {w}": round(v["maxrss_mib"], 1) for (mode, w), v in memory.items()},

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
+from markupsafe import Markup
 
 from fedtool.fed.settings import Fed
 from fedtool.league import records
@@ -243,3 +244,51 @@ def test_the_league_reads_writeups_in_one_place():
 
     assert inspect.getsource(league_db).count("def week_writeups(") == 1
     assert "match_writeups" not in inspect.getsource(site_build)
+
+
+# ---------------------------------------------------------------- the quick paths print what the slow ones did (issue 18 item 5)
+
+
+def test_the_charts_made_in_python_print_what_the_chart_template_prints_itself():
+    """`state_chart` makes the axes' ticks and the points (`y_axis`, `x_axis`, `circles`) as
+    markup, so a wrestler's page does not print them tick by tick; a fed's own chart template
+    may still loop over `y_ticks`, `x_ticks` and `points`. Both print the same bytes, for
+    text that needs escaping and for numbers."""
+    env = site_build.environment(None)
+    env.finalize = site_build._site_finalize
+    charted = ("tv_grade", "TV <grade>", ["F", "E", "D&C", "B", "A", "AA", "AAA"])
+    states = [{"week": 1, "tv_grade": "D&C"}, {"week": 3, "tv_grade": "AAA"}, {"week": 9, "tv_grade": "F"}]
+    chart = site_build.state_chart("Vince \"<Valor>\"", charted, {"tv_grade": "B"}, states, [1, 2, 3, 5, 9, 14, 30])
+    assert {"y_axis", "x_axis", "circles"} <= set(chart)
+    template = env.from_string('{% from "site/chart.html.j2" import state_chart %}{{ state_chart(chart, "c") }}')
+    quick = template.render(chart=chart)
+    looped = template.render(chart={k: v for k, v in chart.items() if k not in ("y_axis", "x_axis", "circles")})
+    assert quick == looped
+    assert "D&amp;C" in quick and 'cy="' in quick and ">30</text>" in quick
+
+
+def test_the_site_prints_numbers_and_text_as_render_does():
+    """`_site_finalize` hands a number straight on; everything else, and everything in a
+    Markdown template, goes through `fedtool.fed.render`'s `_finalize`: the same text."""
+    from fedtool.fed.render import _finalize
+
+    class Context:
+        def __init__(self, name):
+            self.name = name
+
+    for name in ("site/wrestler.html.j2", "site/note.md.j2", None):
+        for value in (0, 7, -3, 2.5, 1e20, float("nan"), True, None, "a\r\nb\x07c", "5", Markup("<b>x</b>")):
+            assert site_build._site_finalize(Context(name), value) == _finalize(Context(name), value), (name, value)
+
+
+def test_standings_given_the_states_are_the_standings(tmp_path, fedtool):
+    """The site reads the league's states once and hands them to `records.standings`: the same tables."""
+    fed = demo_copy(tmp_path / "fed")
+    for week in ("1", "2"):
+        assert fedtool("run", week, "--fed", fed).exit_code == 0
+    loaded = Fed.load(fed)
+    db = sqlite_utils.Database(fed / "fed.db")
+    from fedtool.league.db import states_before
+
+    assert records.standings(loaded, db, states=states_before(db, 1 << 30)) == records.standings(loaded, db)
+    assert records.standings(loaded, db, weeks=(2, 2), states=states_before(db, 1 << 30)) == records.standings(loaded, db, weeks=(2, 2))

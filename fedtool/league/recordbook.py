@@ -243,7 +243,7 @@ def _key(fed: Fed, ruleset, wid: str, states: dict, record: dict, starts: dict) 
     row = {"wins": record["wins"], "losses": record["losses"], "push_level": state.get("push_level"), "push_points": str(state.get("push_points") or 0),
            "tv_grade": state.get("tv_grade"), "injury": state.get("injury"), "match_points": 0}
     try:
-        return tuple(Fraction(k) if not isinstance(k, tuple) else k for k in ruleset.contender_key(row))
+        return tuple(k if type(k) is Fraction else Fraction(k) if not isinstance(k, tuple) else k for k in ruleset.contender_key(row))
     except (KeyError, TypeError, ValueError):
         return None
 

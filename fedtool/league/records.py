@@ -40,7 +40,8 @@ NEVER_BY_DEFAULT = ("dq", "countout")  # "as in wrestling": the title does not c
 # ---------------------------------------------------------------- the contract
 
 
-def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[int, int] | None = None) -> list[dict[str, Any]]:
+def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[int, int] | None = None,
+              states: dict[str, dict] | None = None) -> list[dict[str, Any]]:
     """The standings, one table per ruleset and division, in a stable order.
 
     Each entry: {"ruleset": str, "division": str | None,
@@ -56,6 +57,8 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[i
     contender key first (as above), then wins, fewer losses, name; wrestlers who left
     town come last. With `ruleset`, only that ruleset's tables. With `weeks` (first, last),
     the record and streak count only the matches of those weeks (a season, fedtool.league.seasons).
+    `states`: the league's states now (`states_before(db, 1 << 30)`) when the caller has read
+    them already (the site), else read here; only read, never changed.
 
     Strategies (issue 12, fedtool.league.away): each row's "strategies" is {"on_time",
     "late", "missing", "away"}, counted over the wrestler's own sides in run weeks; each
@@ -64,7 +67,7 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[i
     """
     if ruleset is not None:
         check_ruleset(ruleset, (None, "--ruleset"))
-    league = _League.read(fed, db, weeks)
+    league = _League.read(fed, db, weeks, states)
     holders: dict[str, set[str]] = {}  # ruleset -> who holds one of its titles
     for title in _checked_lineages(fed, db).values():
         if title.holder:
@@ -520,8 +523,8 @@ class _League:
     matches_of: dict[str, list[dict]]  # wrestler id -> his matches, oldest first
 
     @classmethod
-    def read(cls, fed: Fed, db: Database, weeks: tuple[int, int] | None = None) -> "_League":
-        latest = states_before(db, 1 << 30)
+    def read(cls, fed: Fed, db: Database, weeks: tuple[int, int] | None = None, states: dict[str, dict] | None = None) -> "_League":
+        latest = states_before(db, 1 << 30) if states is None else states
         members: dict[str, _Member] = {}
         for wid in fed.roster_files:
             sheet = _sheet(fed, wid)
@@ -595,7 +598,7 @@ def _standing_row(league: _League, wid: str, member: _Member) -> dict:
         "left_town": bool(state.get("left_town")),
     }
     known = _ruleset(member.ruleset)
-    if known is not None:
+    if known is not None and type(known).standing_extras is not Ruleset.standing_extras:  # the base's adds nothing: no summary read for it
         row.update(known.standing_extras(wid, [{**m, "summary": read_summary(m.get("summary"))} for m in matches]))
     return row
 

@@ -47,12 +47,13 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
+from jinja2 import pass_context
 from markupsafe import Markup, escape
 
 from fedtool.fed.card import load_card
 from fedtool import __version__
 from fedtool.fed.files import NEW, StagedDir, atomic_write, overlapping, settle, umask
-from fedtool.fed.render import environment, plain_text, render
+from fedtool.fed.render import MARKDOWN_TEMPLATES, _finalize, environment, plain_text, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
@@ -292,11 +293,31 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
         "y_ticks": y_ticks,
         "points": shown,
         "polyline": " ".join(f"{p['x']},{p['y']}" for p in shown),
-        # each point's circle, as the template printed them one by one (a fed's own chart template may still use `points`)
-        "circles": Markup("".join(f'<circle class="point" cx="{_text(p["x"])}" cy="{_text(p["y"])}" r="6" data-week="{_text(p["week"])}" '
+        # the axes' ticks and each point's circle, as the template printed them one by one
+        # (a fed's own chart template may still use `y_ticks`, `x_ticks` and `points`)
+        "y_axis": Markup("".join(f'<line class="gridline" x1="{CHART_LEFT}" x2="{CHART_WIDTH - CHART_RIGHT}" y1="{_number_text(t["y"])}" y2="{_number_text(t["y"])}"/>'
+                                 f'<text x="{CHART_LEFT - 10}" y="{_number_text(t["y"])}" text-anchor="end" dominant-baseline="middle">{_text(t["label"])}</text>\n'
+                                 for t in y_ticks)),
+        "x_axis": Markup("".join(f'<text x="{_number_text(t["x"])}" y="{CHART_TOP + plot_h + 26}" text-anchor="middle">{_text(t["label"])}</text>\n' for t in x_ticks)),
+        "circles": Markup("".join(f'<circle class="point" cx="{_number_text(p["x"])}" cy="{_number_text(p["y"])}" r="6" data-week="{_number_text(p["week"])}" '
                                   f'data-value="{_text(p["value"])}"><title>{_text(p["label"])}</title></circle>\n' for p in shown)),
         "description": f"{name}'s {label.lower()} by week: " + "; ".join(p["label"] for p in shown) + ".",
     }
+
+
+def _number_text(value) -> str:
+    """`_text` of a number (a chart's coordinate or week): its digits need no cleaning or escaping."""
+    return str(value) if type(value) in (int, float) else _text(value)
+
+
+@pass_context
+def _site_finalize(context, value):
+    """What `fedtool.fed.render`'s `_finalize` prints, a number straight away: its digits
+    need no `plain_text` (an HTML template then escapes them, as it does any text)."""
+    if type(value) is int or type(value) is float:
+        if not (context.name and context.name.endswith(MARKDOWN_TEMPLATES)):
+            return str(value)
+    return _finalize(context, value)
 
 
 def _text(value) -> Markup:
@@ -339,6 +360,8 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     sheets, sheet_cache = cached_roster_sheets(fed, old.get("sheets") if old else None)
     env = environment(fed.templates)
     env.filters["day"] = day
+    env.finalize = _site_finalize  # the same text as render's, numbers without the cleaning they never need
+    env.auto_reload = False  # a template does not change during a build: not checked on disk at each page
     week_numbers = [w["week"] for w in league.weeks]
     run_weeks = set(week_numbers)
     ran_at = {w["week"]: w["ran_at"] for w in league.weeks}
@@ -348,12 +371,13 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         wrestlers.setdefault(wid, {"id": wid, "name": sheet["name"], "ruleset": sheet["ruleset"], "members": sheet["members"]})
     wrestlers = dict(sorted(wrestlers.items(), key=lambda item: (item[1]["name"].casefold(), item[0])))
     names = {wid: w["name"] for wid, w in wrestlers.items()}
-    standings = records.standings(fed, db)
+    latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
+    standings = records.standings(fed, db, states=latest_states)
     titles = records.titles(fed, db)
     archives = [season_archive(db, s["season"]) for s in closed_seasons(db)]
     in_play = dict(current_season(db), standings=None, records=None)
     if in_play["weeks"] and archives:  # its page; before any close the season is the league (standings.html, records.html)
-        in_play["standings"] = records.standings(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
+        in_play["standings"] = records.standings(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]), states=latest_states)
         in_play["records"] = record_book(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
     used = sorted({w["ruleset"] for w in wrestlers.values()} | {t["ruleset"] for t in standings + titles}, key=lambda r: (ruleset_order(r), r))
     rulesets = {rid: get_ruleset(rid) for rid in used if rid in REGISTRY}
@@ -402,7 +426,8 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             else:
                 values["updated"] = _dated(max(map(_moment, moments)) if moments else first_moment or updated, "page")
             extra = values.pop("extra", None)
-            fingerprint = _fingerprint(shared, path, template, _digested({k: v for k, v in values.items() if not callable(v)}, digests), extra)
+            # what the page shows: its own values (the common ones are in `shared`), as they stand
+            fingerprint = _page_fingerprint(shared, path, template, {k: _shown(v, digests) for k, v in values.items() if not callable(v) and common.get(k, _NONE) is not v}, extra)
             if not site.wanted(path, fingerprint):
                 return
             late = values.pop("late", None)
@@ -422,11 +447,11 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         matches_by_week[match["week"]].append(match)
         for side in match["sides"]:
             matches_of[side["wrestler_id"]].append(match)
-    # each match fingerprinted once: the pages that show it stand for it by its digest
-    digests = {id(match): "match:" + _fingerprint(match) for match in league.matches}
+    # each match and wrestler fingerprinted once: where a page lists one, it stands as its digest (`_shown`)
+    digests = {id(match): "match:" + _digest(match) for match in league.matches}
+    digests.update({id(wrestler): "wrestler:" + _digest(wrestler) for wrestler in wrestlers.values()})
 
     title_changes = title_change_rows(db, names, title_names)
-    latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
     deadlines = {d.week: d for d in card_deadlines(fed, names)}
     latest = league.weeks[-1] if league.weeks else None
     with site:
@@ -473,6 +498,11 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         for wid, wrestler in wrestlers.items():
             for member in wrestler["members"]:
                 teams_of[member].append(wid)
+        title_changes_of: dict[str, list[tuple[int, dict]]] = defaultdict(list)  # each wrestler's, as he won, lost or was given or stripped of one
+        for week, rows in title_changes.items():
+            for c in rows:
+                for who in dict.fromkeys((c["id"], c["lost"])):
+                    title_changes_of[who].append((week, c))
         for wid, wrestler in wrestlers.items():
             history = []
             for match in matches_of.get(wid, []):
@@ -481,7 +511,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             states = league.states.get(wid, [])
             start = sheets[wid]["start"] if wid in sheets else None
             # the league changes: his states, and every title he won, lost or was given or stripped of
-            mine = [(week, c) for week, rows in title_changes.items() for c in rows if wid in (c["id"], c["lost"])]
+            mine = title_changes_of.get(wid, [])
             held = [{"week": week, "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
                      "reason": c["reason"] if c["id"] == wid else c["lost_reason"]} for week, c in mine]
             # and what a season's close reset (its carry-over), after the season's last week
@@ -552,14 +582,42 @@ def _fingerprint(*parts) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def _digested(value, digests: dict[int, str]):
-    """`value` with each match (by identity) put as its digest, for a page's fingerprint."""
+_NONE = object()
+
+
+def _digest(row: dict) -> str:
+    """A match's or a wrestler's digest: its `repr`, which says every value it holds (text,
+    numbers, None, bytes, lists and dicts of them, keys in the order the league's columns
+    and the build make them); quicker than JSON."""
+    return hashlib.sha256(repr(row).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _shown(value, digests: dict[int, str]):
+    """A page's value for its fingerprint: each match (by identity) in it put as its digest,
+    down to a list's items and their own values (a list of matches, a history's entries).
+    A match deeper still is fingerprinted whole: the same fingerprint, only slower."""
     if isinstance(value, dict):
         found = digests.get(id(value))
-        return found if found is not None else {k: _digested(v, digests) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_digested(v, digests) for v in value]
+        return found if found is not None else {k: _shown_item(v, digests) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_shown_item(v, digests) for v in value]
     return value
+
+
+def _shown_item(value, digests: dict[int, str]):
+    if type(value) is dict:
+        found = digests.get(id(value))
+        if found is not None:
+            return found
+        return {k: digests.get(id(v), v) if type(v) is dict else v for k, v in value.items()}
+    return value
+
+
+def _page_fingerprint(*parts) -> str:
+    """A subject page's fingerprint: `_fingerprint` of its values (`_shown`: the matches and
+    wrestlers it lists as their digests), by json's C encoder with no walk in Python first."""
+    text = json.dumps(parts, sort_keys=True, default=_plain, ensure_ascii=False, separators=(",", ":"), check_circular=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _plain(value):
@@ -604,7 +662,7 @@ def _manifest_text(shared: str, pages: dict[str, str], caches: dict | None = Non
     rather than read again (the roster sheets, each run week's headlines)."""
     return json.dumps({"note": "Built by `fedtool site`: what each page shows, fingerprinted; `fedtool site --full` rebuilds the folder whole.",
                        "format": MANIFEST_FORMAT, "shared": shared, "pages": dict(sorted(pages.items())), **(caches or {})},
-                      indent=0, sort_keys=True) + "\n"
+                      sort_keys=True, separators=(",", ":")) + "\n"  # one line: json's C encoder (an indented one is made in Python)
 
 
 class _SiteWriter:
@@ -789,6 +847,7 @@ def feed_entries(league: League, matches_by_week: dict, names: dict[str, str], t
     return entries
 
 
+@functools.lru_cache(maxsize=4096)
 def _moment(text: str | None) -> datetime.datetime:
     try:
         return datetime.datetime.fromisoformat(text or "").astimezone(datetime.timezone.utc)
