@@ -522,19 +522,23 @@ def _reply(fed: Fed, original_id: str | None, to: str, subject: str, text: str, 
             header = parsed[(name, value)] = _ANSWER_POLICY.header_store_parse(name, value)[1]
         reply.set_raw(name, header)
 
-    put("From", str(fed.settings.mail.from_address))
-    put("To", to)
-    put("Subject", subject)
-    put("Date", format_datetime(_utc(now) if now else clock.now()))  # RFC 5322
-    put("Auto-Submitted", "auto-replied")  # RFC 3834
-    if fed.settings.mail.reply_to:
-        put("Reply-To", str(fed.settings.mail.reply_to))
-    put("Message-ID", answer_id(fed, message_id) if message_id else make_msgid(domain=str(fed.settings.mail.from_address).rsplit("@", 1)[-1]))
-    if original_id and _MESSAGE_ID.match(original_id):  # echoed only when it is one clean Message-ID
-        put("In-Reply-To", original_id)
-        put("References", original_id)
+    for name, value in _answer_headers(fed, original_id, to, subject, now, message_id):
+        put(name, value)
     reply.set_content(plain_text(text))  # the quoted strategy is player text: control and bidi characters out
     return reply
+
+
+def _answer_headers(fed: Fed, original_id: str | None, to: str, subject: str, now: datetime.datetime | None, message_id: str | None) -> list[tuple[str, str]]:
+    """An answer's headers, in order, as `_reply` and `answer_bytes` write them."""
+    headers = [("From", str(fed.settings.mail.from_address)), ("To", to), ("Subject", subject),
+               ("Date", format_datetime(_utc(now) if now else clock.now())),  # RFC 5322
+               ("Auto-Submitted", "auto-replied")]  # RFC 3834
+    if fed.settings.mail.reply_to:
+        headers.append(("Reply-To", str(fed.settings.mail.reply_to)))
+    headers.append(("Message-ID", answer_id(fed, message_id) if message_id else make_msgid(domain=str(fed.settings.mail.from_address).rsplit("@", 1)[-1])))
+    if original_id and _MESSAGE_ID.match(original_id):  # echoed only when it is one clean Message-ID
+        headers += [("In-Reply-To", original_id), ("References", original_id)]
+    return headers
 
 
 def answer_bytes(fed: Fed, original_id: str | None, to: str, subject: str, text: str, now: datetime.datetime | None = None,
@@ -559,17 +563,8 @@ def answer_bytes(fed: Fed, original_id: str | None, to: str, subject: str, text:
             line = parsed[key] = _ANSWER_POLICY.fold_binary(name, header)
         lines.append(line)
 
-    put("From", str(fed.settings.mail.from_address))
-    put("To", to)
-    put("Subject", subject)
-    put("Date", format_datetime(_utc(now) if now else clock.now()))  # RFC 5322
-    put("Auto-Submitted", "auto-replied")  # RFC 3834
-    if fed.settings.mail.reply_to:
-        put("Reply-To", str(fed.settings.mail.reply_to))
-    put("Message-ID", answer_id(fed, message_id) if message_id else make_msgid(domain=str(fed.settings.mail.from_address).rsplit("@", 1)[-1]))
-    if original_id and _MESSAGE_ID.match(original_id):  # echoed only when it is one clean Message-ID
-        put("In-Reply-To", original_id)
-        put("References", original_id)
+    for name, value in _answer_headers(fed, original_id, to, subject, now, message_id):
+        put(name, value)
     cte, payload = _encode_text(plain_text(text), "utf-8", None, _ANSWER_POLICY)  # the quoted strategy is player text: control and bidi characters out
     lines.append(_content_lines(cte))
     lines.append(_ANSWER_POLICY.linesep.encode("ascii"))
