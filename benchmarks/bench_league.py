@@ -36,6 +36,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # figures.py
 TARGET_KB = 150
 
 MM = ["big-earl", "brother-bob", "friendly-sam", "kate-galloway", "mad-dog-maddox", "relampago", "rocky-ridge", "silent-crane",
@@ -120,7 +121,12 @@ for week in range(1, int(sys.argv[3]) + 1):
 import sqlite3
 c = sqlite3.connect(fed / "fed.db")
 tables = {name: size for name, size in c.execute("SELECT name, SUM(pgsize) FROM dbstat GROUP BY name ORDER BY 2 DESC")}
-print(json.dumps({"sizes": sizes, "tables": tables}))
+import zlib
+plain = {}  # each week's packed rows (writeups, rounds, dice log) as the text they unpack to
+for table in ("lean_writeups", "lean_rounds", "lean_dice"):
+    for week, data in c.execute(f"SELECT week, data FROM {table}"):
+        plain[week] = plain.get(week, 0) + len(zlib.decompress(data))
+print(json.dumps({"sizes": sizes, "tables": tables, "plain": [plain.get(w, 0) for w in range(1, int(sys.argv[3]) + 1)]}))
 """
 
 TIME = """
@@ -166,6 +172,20 @@ def child(code: Path, script: str, *args: str) -> dict:
     if done.returncode:
         raise SystemExit(f"{code}: {done.stderr.strip()[-2000:]}")
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def figures(weeks: int = 10) -> list[dict]:
+    """Issue 18's league target: the growth a week of the 24-match card, against the same
+    weeks' writeups, rounds and dice log as the uncompressed text they pack (the reference)."""
+    from figures import figure
+
+    with tempfile.TemporaryDirectory() as tmp:
+        fed = make_fed(ROOT, Path(tmp) / "fed")
+        grown = child(ROOT, GENERATE, str(ROOT), str(fed), str(weeks))
+    steady, plain = grown["sizes"][1:] or grown["sizes"], grown["plain"][1:] or grown["plain"]
+    return [figure(f"league growth a week (24-match card, weeks 2-{weeks})", "KB", [size / 1024 for size in steady],
+                   [size / 1024 for size in plain], "its writeups, rounds and dice as text", f"< {TARGET_KB} KB",
+                   lambda kb: kb < TARGET_KB)]
 
 
 def main() -> None:

@@ -40,6 +40,7 @@ from fedtool.week.booking import book_all, book_match
 from fedtool.week.odds import _play
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # figures.py
 
 
 def week_one_setups() -> list[engine.MatchSetup]:
@@ -132,22 +133,39 @@ def show(label: str, rates: list[float], floor: list[float] | None, extra: str =
     print(f"{label:<40} best {best:10,.0f}/s  median {median:10,.0f}/s{against}{extra}")
 
 
+def measure(matches: int, trials: int) -> dict:
+    """The floor, the full path and the odds path on week 1's m1, `trials` interleaved runs."""
+    booking = book_match(Fed.load(ROOT), 1, "m1")
+    setup = booking.setup
+    d6 = d6_rolled(setup, 2000)
+    floors, fulls, odds = [], [], []
+    _play("matchmatch", booking, 0, 500)  # warm
+    for trial in range(trials):
+        first = trial * matches
+        floors.append(floor_rate(matches, d6))
+        fulls.append(full_rate(setup, matches, first))
+        odds.append(odds_rate(booking, matches, first))
+    return {"setup": setup, "d6": d6, "floors": floors, "fulls": fulls, "odds": odds}
+
+
+def figures(matches: int = 10000, trials: int = 5, measured: dict | None = None) -> list[dict]:
+    """Issue 18's MatchMatch engine target: the odds path's matches a second on one core, with the dice floor."""
+    from figures import figure
+
+    m = measured or measure(matches, trials)
+    return [figure("MatchMatch odds path (1/m1), matches/s on one core", "/s", m["odds"], m["floors"], "the match's dice alone",
+                   ">= 45,000/s, within 3x the floor", lambda rate: rate >= 45_000 and max(m["floors"]) / rate <= 3),
+            figure("MatchMatch full path (1/m1: records, log), matches/s", "/s", m["fulls"], m["floors"], "the match's dice alone")]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=int, default=10000, help="matches per trial")
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--skip-week", action="store_true", help="leave out the demo week's wall time")
     args = parser.parse_args()
-    booking = book_match(Fed.load(ROOT), 1, "m1")
-    setup = booking.setup
-    d6 = d6_rolled(setup, 2000)
-    floors, fulls, trials = [], [], []
-    _play("matchmatch", booking, 0, 500)  # warm
-    for trial in range(args.trials):
-        first = trial * args.matches
-        floors.append(floor_rate(args.matches, d6))
-        fulls.append(full_rate(setup, args.matches, first))
-        trials.append(odds_rate(booking, args.matches, first))
+    m = measure(args.matches, args.trials)
+    setup, d6, floors, fulls, trials = m["setup"], m["d6"], m["floors"], m["fulls"], m["odds"]
     print(f"MatchMatch, demo week 1 m1 ({setup.rounds} rounds, {d6} d6 a match on average), {args.matches:,} matches x {args.trials} "
           f"interleaved trials on one core (python {sys.version.split()[0]})")
     show("floor: the match's dice alone", floors, None)
