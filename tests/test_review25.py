@@ -65,6 +65,15 @@ def test_retire_refuses_a_wrestler_booked_on_an_opened_week_naming_the_week_and_
     after.pop("fed.db")  # the league, made by the first command that opens it
     assert after == before
     assert where_is(demo_fed, "silent-crane") == ("rosters",)
+    for week, match in ((1, "m3"), (2, "m2")):  # his matches taken off the opened cards, as the message says: then he retires, and the weeks run
+        card = demo_fed / f"strategies/week-0{week}/card.yaml"
+        text = card.read_text()
+        start = text.index(f"  - id: {match}\n")
+        end = text.find("  - id: ", start + 1)
+        card.write_text(text[:start] + (text[end:] if end > 0 else ""))
+    invoke("roster", "retire", "silent-crane", "--fed", demo_fed)
+    assert where_is(demo_fed, "silent-crane") == ("retired",)
+    invoke("run", "1", "--fed", demo_fed)
 
 
 def test_retire_warns_of_a_card_not_yet_opened_and_the_card_then_says_so(demo_fed):

@@ -7,9 +7,12 @@ no card books him, and he leaves the standings and the number-one contenders) an
 moves it back; `respec` replaces a sheet with a new one the ruleset accepts. Every change
 is a row of `roster_changes` in the league (the week after which it took effect, the
 reason, the sheet before and after), shown by `fedtool history`; `wrestlers.retired_after`
-says who is retired. The league commits before a file moves and a file that cannot be
-written rolls the league back; every sheet is written whole (fedtool.fed.files.atomic_write).
-The command line holds the fed's lock around each of these.
+says who is retired. `add` writes the new sheet inside the league's transaction (a file that
+cannot be written rolls the league back); `retire`, `return` and `respec` write down the file
+change, commit, then move or write the sheet: the league's commit decides, and the next
+writing command finishes a change a killed command left (fedtool.roster.settle). Every
+sheet is written whole (fedtool.fed.files.atomic_write). The command line holds the fed's
+lock around each of these.
 """
 
 from __future__ import annotations
@@ -252,7 +255,7 @@ def booked_in(fed: Fed, db: Database, wrestler_id: str, name: str) -> tuple[list
             where = f"line {match.sides_line or match.line}, match {match.id}"
             if card.opened:
                 refusals.append(Problem(card.shown, where, f"{name} is booked in week {week}, opened and not yet run: retire after `fedtool run {week}`, "
-                                        f"or take the match off the card and open the week again (`fedtool open {week} --reroll`)", f"{RULE} retire"))
+                                        "or take the match off the card first", f"{RULE} retire"))
             else:
                 warnings.append(Problem(card.shown, where, f"{name} is booked in week {week} (not opened yet): change the card before "
                                         f"`fedtool open {week}`", f"{RULE} retire"))
@@ -262,6 +265,9 @@ def booked_in(fed: Fed, db: Database, wrestler_id: str, name: str) -> tuple[list
 def _move(fed: Fed, db: Database, wrestler: WrestlerRecord, action: str, reason: str, text: str, source: Path, target: Path, retired: bool) -> dict:
     """Record a retirement or return, commit, then move the sheet: the league's commit
     decides, and a move a killed command left is made by the next (fedtool.roster.settle)."""
+    for folder in (source.parent, target.parent):
+        if not os.access(folder, os.W_OK | os.X_OK):  # refused before the commit, not after it
+            raise FedError(Problem(fed.shown(folder), None, "cannot be written: make it writable for the user running fedtool; nothing was changed", RULE))
     with db.atomic():
         row = record_change(db, wrestler, action, reason, text, None)
         db.execute("UPDATE wrestlers SET retired_after = ? WHERE id = ?", [row["after_week"] if retired else None, wrestler.id])
