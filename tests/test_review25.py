@@ -203,12 +203,17 @@ def test_a_killed_import_leaves_no_temp_file_after_the_next_command(demo_fed, tm
 
 
 def test_the_next_command_leaves_files_that_are_not_fedtools_temp_files(demo_fed):
-    mine = ["notes.txt", ".hidden.yaml", ".big-earl.yaml.bak", ".big-earl.yaml.abc", ".keep"]
+    mine = ["notes.txt", ".hidden.yaml", ".big-earl.yaml.bak", ".big-earl.yaml.original", ".big-earl.yaml.20261124", ".keep",
+            ".big-earl.yaml.fedtool-short", ".big-earl.yaml.fedtool-k2j_x9q0.bak"]
     for name in mine:
         (demo_fed / "rosters" / name).write_text("the fedhead's\n")
-    (demo_fed / "rosters/.big-earl.yaml.k2j_x9q0").write_text("a temp file\n")
+    (demo_fed / "rosters/.big-earl.yaml.fedtool-k2j_x9q0").write_text("a temp file\n")
+    (demo_fed / "rosters/retired").mkdir()
+    (demo_fed / "rosters/retired/.zeke.yaml.fedtool-00000000").write_text("a temp file\n")
+    (demo_fed / "rosters/.roster-pending.json.fedtool-abcdefgh").write_text("a temp file\n")
     invoke("send", "--dry-run", "--fed", demo_fed)
-    assert sorted(p.name for p in (demo_fed / "rosters").iterdir() if p.name in mine or p.name.startswith(".big-earl")) == sorted(mine)
+    assert sorted(p.name for p in (demo_fed / "rosters").iterdir() if p.name.startswith(".") or p.name in mine) == sorted(mine)
+    assert list((demo_fed / "rosters/retired").iterdir()) == []
 
 
 # ---------------------------------------------------------------- 4. a respec to another wrestler's sheet

@@ -11,7 +11,7 @@ says who is retired. `add` writes the new sheet inside the league's transaction 
 cannot be written rolls the league back); `retire`, `return` and `respec` write down the file
 change, commit, then move or write the sheet: the league's commit decides, and the next
 writing command finishes a change a killed command left (fedtool.roster.settle). Every
-sheet is written whole (fedtool.fed.files.atomic_write). The command line holds the fed's
+sheet is written whole (fedtool.roster.settle.write_whole). The command line holds the fed's
 lock around each of these.
 """
 
@@ -29,7 +29,6 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from fedtool.fed.files import atomic_write
 from fedtool.fed.settings import SETTINGS_FILE, Fed, check_wrestler_id
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
@@ -40,7 +39,7 @@ from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, check_ruleset, get_ruleset
 from fedtool.rulesets.base import WrestlerRecord
 
-from .settle import drop_pending, inside, write_pending
+from .settle import drop_pending, inside, write_pending, write_whole
 
 RULE = "fedtool roster"
 TEMPLATES = ("matchmatch", "facemat", "matclash")  # a template per ruleset (fedtool/roster/templates/ID.yaml)
@@ -175,21 +174,12 @@ def _write_new(path: Path, text: str) -> None:
 
 
 def atomic_write_new(path: Path, text: str) -> None:
-    """`atomic_write`, refusing to replace an existing file (a link never replaces one)."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """A file written whole, refusing to replace an existing one (a link never replaces one);
+    its temporary file is one `settle_roster` knows (fedtool.roster.settle.write_whole)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise FedError(Problem(str(path), None, "appeared while fedtool was writing it; nothing was changed", RULE)) from None
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+        write_whole(path, text, new=True)
+    except FileExistsError:
+        raise FedError(Problem(str(path), None, "appeared while fedtool was writing it; nothing was changed", RULE)) from None
 
 
 def retire(fed: Fed, db: Database, wrestler_id: str, reason: str = "") -> dict:
@@ -328,7 +318,7 @@ def respec(fed: Fed, db: Database, wrestler_id: str, source: Path, reason: str) 
         if not same_file:  # the league's commit decides: the sheet is written after it (fedtool.roster.settle)
             write_pending(fed, {"change": row["id"], "wrestler": wrestler_id, "action": "respec", "to": inside(fed, path)})
     if not same_file:
-        atomic_write(path, text)
+        write_whole(path, text)
         drop_pending(fed)
     _forget_files(fed)
     with db.atomic():

@@ -7,9 +7,10 @@ write) inside the league's transaction, commits, makes the change, and drops the
 next writing command (fedtool.cli.fed_option, holding the fed's lock) reads a note left
 behind: if the league holds its row, the move or write is made (the sheet written is the
 one the league recorded); if not, the league rolled back and the files were never touched,
-so the note is dropped. Every sheet and the note are written whole through a temporary file
-beside them (`.NAME.yaml.XXXXXXXX`, tempfile's names); one a killed command left (an
-import, a respec) is removed here too.
+so the note is dropped. The roster commands and `fedtool import` write each sheet and the
+note whole through a temporary file beside it (`write_whole`: `.NAME.fedtool-XXXXXXXX`, a
+name no fedhead's file has); one a killed command left is removed here too, and nothing
+else in rosters/ is touched.
 
 Only the standard library at import: every writing command calls `settle_roster`, which
 opens the league only when a note is there.
@@ -27,17 +28,41 @@ if TYPE_CHECKING:
     from fedtool.fed.settings import Fed
 
 PENDING = ".roster-pending.json"
-# what tempfile.mkstemp(prefix=".NAME.") names (8 of "a-z0-9_") for a sheet or the note
-# (fedtool.fed.files.atomic_write, fedtool.roster.manage.atomic_write_new)
-TEMP = re.compile(r"\.[a-z0-9][a-z0-9-]*\.yaml\.[a-z0-9_]{8}|\.roster-pending\.json\.[a-z0-9_]{8}")
+TEMP_MARK = ".fedtool-"
+# write_whole's temporary files: tempfile.mkstemp(prefix=".NAME.fedtool-") adds 8 of "a-z0-9_"
+TEMP = re.compile(r"\.(?:[a-z0-9][a-z0-9-]*\.yaml|roster-pending\.json)" + re.escape(TEMP_MARK) + r"[a-z0-9_]{8}")
+
+
+def write_whole(path: Path, text: str, new: bool = False) -> None:
+    """Write `path` whole: through a temporary file beside it (`.NAME.fedtool-XXXXXXXX`, which
+    `settle_roster` removes if a killed command left it), flushed to disk, then renamed over
+    it, or with `new` linked to it (a link never replaces a file: FileExistsError if one
+    appeared). A replaced file gets the mode any new file gets (fedtool.fed.files.atomic_write);
+    a new one keeps tempfile's private 0600."""
+    import tempfile
+
+    from fedtool.fed.files import umask
+
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}{TEMP_MARK}", dir=path.parent)
+    try:
+        if not new:
+            os.fchmod(fd, 0o666 & ~umask())
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if new:
+            os.link(tmp, path)
+        else:
+            os.replace(tmp, path)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
 
 
 def write_pending(fed: "Fed", note: dict) -> None:
     """Write down the file change a roster command is about to make (call it inside the
     league's transaction, after the roster change's row is inserted)."""
-    from fedtool.fed.files import atomic_write
-
-    atomic_write(fed.rosters / PENDING, json.dumps(note))
+    write_whole(fed.rosters / PENDING, json.dumps(note))
 
 
 def drop_pending(fed: "Fed") -> None:
@@ -73,10 +98,8 @@ def settle_roster(fed: "Fed") -> None:
     row = db.execute("SELECT sheet FROM roster_changes WHERE id = ? AND wrestler_id = ? AND action = ?", [change, wrestler, action]).fetchone()
     if row is not None:  # the league committed: the files follow
         if source is None:  # a respec: the sheet the league recorded
-            from fedtool.fed.files import atomic_write
-
             if not target.is_file() or target.read_text(encoding="utf-8") != row[0]:
-                atomic_write(target, row[0])
+                write_whole(target, row[0])
         elif source.is_file() and not target.exists():
             target.parent.mkdir(exist_ok=True)
             os.replace(source, target)
