@@ -12,15 +12,13 @@ note whole through a temporary file beside it (`write_whole`: `.NAME.fedtool-XXX
 name no fedhead's file has); one a killed command left is removed here too, and nothing
 else in rosters/ is touched.
 
-Only the standard library at import: every writing command calls `settle_roster`, which
-opens the league only when a note is there.
+Nothing but os and pathlib at import: every writing command calls `settle_roster`, which
+reads a note and opens the league only when one is there.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,8 +27,14 @@ if TYPE_CHECKING:
 
 PENDING = ".roster-pending.json"
 TEMP_MARK = ".fedtool-"
-# write_whole's temporary files: tempfile.mkstemp(prefix=".NAME.fedtool-") adds 8 of "a-z0-9_"
-TEMP = re.compile(r"\.(?:[a-z0-9][a-z0-9-]*\.yaml|roster-pending\.json)" + re.escape(TEMP_MARK) + r"[a-z0-9_]{8}")
+_RANDOM = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_")  # tempfile.mkstemp adds 8 of these after the prefix
+
+
+def is_temp(name: str) -> bool:
+    """Whether a file name is one of write_whole's temporary files: `.ID.yaml.fedtool-XXXXXXXX`
+    or the note's (no regular expression: every writing command asks, at start-up)."""
+    head, mark, tail = name.rpartition(TEMP_MARK)
+    return bool(mark) and len(tail) == 8 and set(tail) <= _RANDOM and (head == PENDING or head.startswith(".") and head.endswith(".yaml") and len(head) > 6)
 
 
 def write_whole(path: Path, text: str, new: bool = False) -> None:
@@ -62,6 +66,8 @@ def write_whole(path: Path, text: str, new: bool = False) -> None:
 def write_pending(fed: "Fed", note: dict) -> None:
     """Write down the file change a roster command is about to make (call it inside the
     league's transaction, after the roster change's row is inserted)."""
+    import json
+
     write_whole(fed.rosters / PENDING, json.dumps(note))
 
 
@@ -79,11 +85,13 @@ def settle_roster(fed: "Fed") -> None:
         except (FileNotFoundError, NotADirectoryError):
             continue
         for name in names:
-            if TEMP.fullmatch(name) and (folder / name).is_file() and not (folder / name).is_symlink():
+            if is_temp(name) and (folder / name).is_file() and not (folder / name).is_symlink():
                 (folder / name).unlink(missing_ok=True)
     note_file = fed.rosters / PENDING
     if not note_file.is_file():
         return
+    import json  # only when a note is there: every writing command settles, most with nothing to do
+
     try:
         note = json.loads(note_file.read_text(encoding="utf-8"))
         change, wrestler, action = int(note["change"]), str(note["wrestler"]), str(note["action"])
