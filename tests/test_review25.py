@@ -331,3 +331,15 @@ def test_the_feds_name_refuses_control_characters(demo_fed, name):
     out = invoke("titles", "--fed", demo_fed, code=1)
     assert "rosters/fed.yaml, line 3, field name: " in out and "one line of 1 to 120 printable characters" in out
     assert "[fed settings]" in out
+
+
+@pytest.mark.parametrize("note", ['{"change": 1, "wrestler": "hank-morrow", "action": "retired", "from": "rosters/retired/hank-morrow.yaml", "to": "outside.yaml"}',
+                                  "not a note", '{"change": 99, "wrestler": "big-earl", "action": "retired", "from": "rosters/big-earl.yaml", '
+                                  '"to": "rosters/retired/big-earl.yaml"}'])
+def test_a_note_the_league_does_not_hold_or_that_leaves_rosters_moves_nothing(demo_fed, note):
+    invoke("roster", "retire", "hank-morrow", "--fed", demo_fed)  # the league's roster change 1
+    (demo_fed / "rosters/.roster-pending.json").write_text(note)
+    before = snapshot(demo_fed)
+    invoke("send", "--dry-run", "--fed", demo_fed)
+    after = snapshot(demo_fed)
+    assert before.pop("rosters/.roster-pending.json") and after == before

@@ -98,7 +98,11 @@ def settle_roster(fed: "Fed") -> None:
         source = fed.root / note["from"] if note.get("from") else None
         target = fed.root / note["to"]
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
-        note_file.unlink()  # not ours, or not whole: atomic_write never leaves half a note
+        note_file.unlink()  # not ours: write_whole never leaves half a note
+        return
+    rosters = fed.rosters.resolve()
+    if any(path is not None and rosters not in path.resolve().parents for path in (source, target)):
+        note_file.unlink()  # a sheet is only ever moved or written inside rosters/
         return
     from fedtool.league.db import open_league
 
