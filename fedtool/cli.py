@@ -58,6 +58,9 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None,
                 from fedtool.week.run import settle_outbox
 
                 settle_outbox(fed)  # what a killed command left: the outbox follows the league
+                from fedtool.roster.settle import settle_roster
+
+                settle_roster(fed)  # and the roster's sheets too (a killed retire, return, respec or import)
                 return command(*args, fed=fed, **kwargs)
         except OSError as exc:
             error = disk_error(exc)
@@ -859,6 +862,12 @@ def records(fed: Fed, season: int | None, ruleset: str | None, as_json: bool):
     db = open_league(fed.database, create=False)
     weeks = None
     if season is not None:
+        from fedtool.league.seasons import closed_seasons
+
+        closed = [s["season"] for s in closed_seasons(db)]
+        if season not in closed:  # season_archive's own words name `season show`
+            known = ", ".join(map(str, closed)) or "none has been closed"
+            raise FedError(Problem(None, "--season", f"season {season} has not been closed (closed seasons: {known})", "fedtool records --season"))
         archive = season_archive(db, season)
         weeks = (archive["first_week"], archive["last_week"])
     book = record_book(fed, db, weeks, ruleset)
@@ -1002,14 +1011,14 @@ def grudge(fed: Fed, wrestler: str | None, week: int | None):
 @group_fed_option
 def roster(fed_dir: Path | None):
     """Manage the roster: list and check the sheets, add a wrestler from a template,
-    retire him (his sheet kept in rosters/retired/, his history kept, out of the standings
-    and the contenders), bring him back, respec his sheet. Every change is kept in the
+    retire one (the sheet kept in rosters/retired/, the history kept, out of the standings
+    and the contenders), bring one back, respec a sheet. Every change is kept in the
     league with its week and reason, and shown by `fedtool history`.
 
     \b
     Example:
       fedtool roster add jo-blaze --ruleset matchmatch --name "Jo Blaze" --owner-name Jo --owner-email jo@players.example
-      fedtool roster retire big-earl --reason "retired after week 5"
+      fedtool roster retire hank-morrow --reason "retired after week 5"
     """
 
 
@@ -1079,7 +1088,7 @@ def roster_check(fed: Fed, as_json: bool):
 @click.option("--name", required=True, help="The wrestler's name.")
 @click.option("--owner-name", required=True, help="The player's name.")
 @click.option("--owner-email", required=True, help="The player's address (strategies come from it).")
-@click.option("--reason", default="", help="Why: kept in his history.")
+@click.option("--reason", default="", help="Why: kept in the wrestler's history.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, ruleset, file, after_week.")
 @fed_option(writes=True)
 def roster_add(fed: Fed, wrestler: str, ruleset: str | None, name: str, owner_name: str, owner_email: str, reason: str, as_json: bool):
@@ -1099,28 +1108,33 @@ def roster_add(fed: Fed, wrestler: str, ruleset: str | None, name: str, owner_na
 
 @roster.command(name="retire")
 @click.argument("wrestler")
-@click.option("--reason", default="", help="Why: kept in his history.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, after_week, file.")
+@click.option("--reason", default="", help="Why: kept in the wrestler's history.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, after_week, file, warnings.")
 @fed_option(writes=True)
 def roster_retire(fed: Fed, wrestler: str, reason: str, as_json: bool):
-    """Retire WRESTLER after the latest run week: his sheet moves to rosters/retired/, his
-    history stays, he leaves the standings and the contenders and no card books him. A
-    champion must be vacated first.
+    """Retire WRESTLER after the latest run week: the sheet moves to rosters/retired/, the
+    history stays, the wrestler leaves the standings and the contenders and no card books
+    them. Refused for a champion (vacate the title first), a member of a team on the roster
+    (retire the team first) and a wrestler booked in a week opened and not yet run (run it
+    first, or take the match off the card); a card not yet opened that books the wrestler
+    is a warning.
 
     \b
     Example:
-      fedtool roster retire big-earl --reason "back to Tennessee"
+      fedtool roster retire hank-morrow --reason "back to Tennessee"
     """
     from fedtool.league.db import open_league
     from fedtool.roster.manage import retire
 
     done = retire(fed, open_league(fed.database), wrestler, reason)
-    _echo_json(done) if as_json else click.echo(f"{done['name']} retired after week {done['after_week']}; his sheet is kept in {done['file']}")
+    for warning in done["warnings"]:
+        click.echo(click.style("warning: ", fg="yellow") + warning, err=True)
+    _echo_json(done) if as_json else click.echo(f"{done['name']} retired after week {done['after_week']}; the sheet is kept in {done['file']}")
 
 
 @roster.command(name="return")
 @click.argument("wrestler")
-@click.option("--reason", default="", help="Why: kept in his history.")
+@click.option("--reason", default="", help="Why: kept in the wrestler's history.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, after_week, file.")
 @fed_option(writes=True)
 def roster_return(fed: Fed, wrestler: str, reason: str, as_json: bool):
@@ -1128,7 +1142,7 @@ def roster_return(fed: Fed, wrestler: str, reason: str, as_json: bool):
 
     \b
     Example:
-      fedtool roster return big-earl --reason "one more run"
+      fedtool roster return hank-morrow --reason "one more run"
     """
     from fedtool.league.db import open_league
     from fedtool.roster.manage import return_wrestler
@@ -1140,7 +1154,7 @@ def roster_return(fed: Fed, wrestler: str, reason: str, as_json: bool):
 @roster.command(name="respec")
 @click.argument("wrestler")
 @click.argument("sheet", type=click.Path(dir_okay=False, exists=True, path_type=Path))
-@click.option("--reason", required=True, help="Why: kept in his history.")
+@click.option("--reason", required=True, help="Why: kept in the wrestler's history.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, after_week, file.")
 @fed_option(writes=True)
 def roster_respec(fed: Fed, wrestler: str, sheet: Path, reason: str, as_json: bool):

@@ -207,7 +207,7 @@ def test_a_respec_that_does_not_stand_changes_nothing(fed, tmp_path):
     assert "42" in out  # MatchMatch I.1: "A new wrestler has 42 points to spend"
     other = tmp_path / "facemat.yaml"
     other.write_text((fed / "rosters" / "the-warden.yaml").read_text())
-    assert "a respec keeps his ruleset" in invoke("roster", "respec", "big-earl", other, "--reason", "x", "--fed", fed, code=1)
+    assert "a respec keeps the ruleset" in invoke("roster", "respec", "big-earl", other, "--reason", "x", "--fed", fed, code=1)
     assert snapshot(fed) == before
 
 

@@ -152,10 +152,18 @@ class SeasonSettings(FileModel):
     carry_over: dict[str, Literal["keep", "reset"]] = {}
 
 
+def _one_line(value: str) -> str:
+    """The fed's `name:`: it heads every page and goes into mail headers (From, Subject), so
+    one line of printable characters (no control, line-break or bidi-override character)."""
+    if not value.strip() or not value.isprintable():
+        raise ValueError(f"{value[:40]!r}: one line of 1 to 120 printable characters (no control characters: the name goes into mail headers and pages)")
+    return value
+
+
 class Settings(FileModel):
     """rosters/fed.yaml: the fed's own settings."""
 
-    name: str = Field(min_length=1, max_length=120)
+    name: Annotated[str, AfterValidator(_one_line)] = Field(max_length=120)
     secret: str = Field(min_length=8, description="Seeds every roll; keep it private")
     ruleset: str = "matchmatch"
     database: str = "fed.db"

@@ -7,9 +7,12 @@ no card books him, and he leaves the standings and the number-one contenders) an
 moves it back; `respec` replaces a sheet with a new one the ruleset accepts. Every change
 is a row of `roster_changes` in the league (the week after which it took effect, the
 reason, the sheet before and after), shown by `fedtool history`; `wrestlers.retired_after`
-says who is retired. The league commits before a file moves and a file that cannot be
-written rolls the league back; every sheet is written whole (fedtool.fed.files.atomic_write).
-The command line holds the fed's lock around each of these.
+says who is retired. `add` writes the new sheet inside the league's transaction (a file that
+cannot be written rolls the league back); `retire`, `return` and `respec` write down the file
+change, commit, then move or write the sheet: the league's commit decides, and the next
+writing command finishes a change a killed command left (fedtool.roster.settle). Every
+sheet is written whole (fedtool.roster.settle.write_whole). The command line holds the fed's
+lock around each of these.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import datetime
 import hashlib
 import json
 import os
+import re
 from importlib import resources
 from pathlib import Path
 from string import Template
@@ -25,7 +29,6 @@ from typing import Any
 
 from sqlite_utils import Database
 
-from fedtool.fed.files import atomic_write
 from fedtool.fed.settings import SETTINGS_FILE, Fed, check_wrestler_id
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
@@ -35,6 +38,8 @@ from fedtool.league.records import titles
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, check_ruleset, get_ruleset
 from fedtool.rulesets.base import WrestlerRecord
+
+from .settle import drop_pending, inside, write_pending, write_whole
 
 RULE = "fedtool roster"
 TEMPLATES = ("matchmatch", "facemat", "matclash")  # a template per ruleset (fedtool/roster/templates/ID.yaml)
@@ -55,7 +60,7 @@ def record_change(db: Database, wrestler: WrestlerRecord, action: str, reason: s
     upsert_wrestlers(db, [wrestler])
     row = {"wrestler_id": wrestler.id, "action": action, "after_week": latest_week(db), "reason": reason, "sheet": sheet,
            "previous": previous, "made_at": _now()}
-    db["roster_changes"].insert(row)
+    row["id"] = db["roster_changes"].insert(row).last_pk
     return row
 
 
@@ -124,7 +129,7 @@ def _free_id(fed: Fed, wrestler_id: str) -> None:
     if wrestler_id in fed.roster_files:
         raise FedError(Problem(fed.shown(fed.roster_files[wrestler_id]), None, f"{wrestler_id!r} is on the roster already", RULE))
     if wrestler_id in fed.retired_files:
-        raise FedError(Problem(fed.shown(fed.retired_files[wrestler_id]), None, f"{wrestler_id!r} is retired: `fedtool roster return {wrestler_id}` brings him back", RULE))
+        raise FedError(Problem(fed.shown(fed.retired_files[wrestler_id]), None, f"{wrestler_id!r} is retired: `fedtool roster return {wrestler_id}` brings the sheet back", RULE))
 
 
 def _forget_files(fed: Fed) -> None:
@@ -169,26 +174,21 @@ def _write_new(path: Path, text: str) -> None:
 
 
 def atomic_write_new(path: Path, text: str) -> None:
-    """`atomic_write`, refusing to replace an existing file (a link never replaces one)."""
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    """A file written whole, refusing to replace an existing one (a link never replaces one);
+    its temporary file is one `settle_roster` knows (fedtool.roster.settle.write_whole)."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise FedError(Problem(str(path), None, "appeared while fedtool was writing it; nothing was changed", RULE)) from None
-    finally:
-        Path(tmp).unlink(missing_ok=True)
+        write_whole(path, text, new=True)
+    except FileExistsError:
+        raise FedError(Problem(str(path), None, "appeared while fedtool was writing it; nothing was changed", RULE)) from None
 
 
 def retire(fed: Fed, db: Database, wrestler_id: str, reason: str = "") -> dict:
     """Move rosters/ID.yaml to rosters/retired/ID.yaml and record it. Refused for a title
-    holder (vacate first) and for a member of a team on the roster (retire the team first)."""
+    holder (vacate first), for a member of a team on the roster (retire the team first) and
+    for a wrestler booked in a week opened and not yet run (its card would no longer run);
+    a card not yet opened that books him is a warning (`warnings` in the result). The
+    league commits first, then the sheet moves (fedtool.roster.settle finishes a move a
+    killed command left)."""
     if wrestler_id not in fed.roster_files:
         if wrestler_id in fed.retired_files:
             raise FedError(Problem(None, None, f"{wrestler_id!r} is retired already", RULE))
@@ -205,23 +205,73 @@ def retire(fed: Fed, db: Database, wrestler_id: str, reason: str = "") -> dict:
         ruleset_id = str(data.get("ruleset", fed.settings.ruleset)) if isinstance(data, dict) else fed.settings.ruleset
         if ruleset_id in REGISTRY and wrestler_id in get_ruleset(ruleset_id).members_of(data):
             raise FedError(Problem(fed.shown(fed.roster_files[other_id]), "field members", f"{wrestler.name} is a member of this team: retire the team first", RULE))
+    refusals, warnings = booked_in(fed, db, wrestler_id, wrestler.name)
+    if refusals:
+        raise FedError(refusals)
     text = read_text(source, fed.shown(source))
     target = fed.retired / f"{wrestler_id}.yaml"
     if target.exists():
         raise FedError(Problem(fed.shown(target), None, "a retired sheet of this id is there already: move it away first", RULE))
     fed.retired.mkdir(exist_ok=True)
+    row = _move(fed, db, wrestler, "retired", reason, text, source, target, retired=True)
+    return {"id": wrestler_id, "name": wrestler.name, "after_week": row["after_week"], "file": fed.shown(target), "warnings": [str(w) for w in warnings]}
+
+
+def booked_in(fed: Fed, db: Database, wrestler_id: str, name: str) -> tuple[list[Problem], list[Problem]]:
+    """Where the cards book a wrestler in a week the league has not run: a week opened
+    (announced: its grids and deadline are in players' hands) refuses a retirement, a card
+    not yet opened is a warning. A card that does not read is left out (`fedtool status`
+    says why)."""
+    from fedtool.fed.card import load_card
+    from fedtool.league.db import ran_weeks
+
+    refusals: list[Problem] = []
+    warnings: list[Problem] = []
+    if not fed.strategies.is_dir():
+        return refusals, warnings
+    ran = set(ran_weeks(db))
+    for folder in sorted(fed.strategies.iterdir()):
+        found = re.fullmatch(r"week-(\d+)", folder.name)
+        if not found or int(found[1]) in ran or not (folder / "card.yaml").is_file():
+            continue
+        week = int(found[1])
+        try:
+            card = load_card(fed, folder, week)
+        except FedError:
+            continue
+        for match in card.matches:
+            if wrestler_id not in match.sides:
+                continue
+            where = f"line {match.sides_line or match.line}, match {match.id}"
+            if card.opened:
+                refusals.append(Problem(card.shown, where, f"{name} is booked in week {week}, opened and not yet run: retire after `fedtool run {week}`, "
+                                        "or take the match off the card first", f"{RULE} retire"))
+            else:
+                warnings.append(Problem(card.shown, where, f"{name} is booked in week {week} (not opened yet): change the card before "
+                                        f"`fedtool open {week}`", f"{RULE} retire"))
+    return refusals, warnings
+
+
+def _move(fed: Fed, db: Database, wrestler: WrestlerRecord, action: str, reason: str, text: str, source: Path, target: Path, retired: bool) -> dict:
+    """Record a retirement or return, commit, then move the sheet: the league's commit
+    decides, and a move a killed command left is made by the next (fedtool.roster.settle)."""
+    for folder in (source.parent, target.parent):
+        if not os.access(folder, os.W_OK | os.X_OK):  # refused before the commit, not after it
+            raise FedError(Problem(fed.shown(folder), None, "cannot be written: make it writable for the user running fedtool; nothing was changed", RULE))
     with db.atomic():
-        row = record_change(db, wrestler, "retired", reason, text, None)
-        db.execute("UPDATE wrestlers SET retired_after = ? WHERE id = ?", [row["after_week"], wrestler_id])
-        os.replace(source, target)  # last: a refusal rolls the league back
+        row = record_change(db, wrestler, action, reason, text, None)
+        db.execute("UPDATE wrestlers SET retired_after = ? WHERE id = ?", [row["after_week"] if retired else None, wrestler.id])
+        write_pending(fed, {"change": row["id"], "wrestler": wrestler.id, "action": action, "from": inside(fed, source), "to": inside(fed, target)})
+    os.replace(source, target)
+    drop_pending(fed)
     _forget_files(fed)
-    return {"id": wrestler_id, "name": wrestler.name, "after_week": row["after_week"], "file": fed.shown(target)}
+    return row
 
 
 def return_wrestler(fed: Fed, db: Database, wrestler_id: str, reason: str = "") -> dict:
     """Move rosters/retired/ID.yaml back to rosters/ and record it; the sheet must still stand."""
     if wrestler_id not in fed.retired_files:
-        where = "he is on the roster" if wrestler_id in fed.roster_files else f"there is no rosters/retired/{wrestler_id}.yaml"
+        where = "the sheet is on the roster" if wrestler_id in fed.roster_files else f"there is no rosters/retired/{wrestler_id}.yaml"
         raise FedError(Problem(None, None, f"{wrestler_id!r} is not retired: {where}", RULE))
     source = fed.retired_files[wrestler_id]
     target = fed.rosters / f"{wrestler_id}.yaml"
@@ -229,11 +279,7 @@ def return_wrestler(fed: Fed, db: Database, wrestler_id: str, reason: str = "") 
         raise FedError(Problem(fed.shown(target), None, "a sheet of this id is on the roster already", RULE))
     wrestler = read_roster_sheet(fed, wrestler_id)
     text = read_text(source, fed.shown(source))
-    with db.atomic():
-        row = record_change(db, wrestler, "returned", reason, text, None)
-        db.execute("UPDATE wrestlers SET retired_after = NULL WHERE id = ?", [wrestler_id])
-        os.replace(source, target)
-    _forget_files(fed)
+    row = _move(fed, db, wrestler, "returned", reason, text, source, target, retired=False)
     return {"id": wrestler_id, "name": wrestler.name, "after_week": row["after_week"], "file": fed.shown(target)}
 
 
@@ -244,10 +290,18 @@ def respec(fed: Fed, db: Database, wrestler_id: str, source: Path, reason: str) 
     if not reason.strip():
         raise FedError(Problem(None, "--reason", "a respec needs a reason (it is kept in the wrestler's history)", RULE))
     if wrestler_id not in fed.roster_files:
-        why = "he is retired: `fedtool roster return` him first" if wrestler_id in fed.retired_files else f"there is no rosters/{wrestler_id}.yaml"
+        why = f"{wrestler_id} is retired: `fedtool roster return {wrestler_id}` first" if wrestler_id in fed.retired_files else f"there is no rosters/{wrestler_id}.yaml"
         raise FedError(Problem(None, None, f"cannot respec {wrestler_id!r}: {why}", RULE))
     path = fed.roster_files[wrestler_id]
     shown = fed.shown(source) if source.is_absolute() or source.exists() else str(source)
+    for other_id, other in [*fed.roster_files.items(), *fed.retired_files.items()]:
+        if other_id != wrestler_id and source.exists() and other.exists() and os.path.samefile(source, other):
+            try:
+                other_name = read_roster_sheet(fed, other_id).name
+            except FedError:
+                other_name = other_id
+            raise FedError(Problem(shown, None, f"is {other_name}'s sheet ({other_id}): a respec would make {wrestler_id} a second {other_name}; copy "
+                                   "it to a file of its own, edit it, and respec from that", f"{RULE} respec"))
     text = read_text(source, shown)
     recorded = db.execute("SELECT sheet FROM roster_changes WHERE wrestler_id = ? AND sheet IS NOT NULL ORDER BY id DESC LIMIT 1", [wrestler_id]).fetchone()
     same_file = source.resolve() == path.resolve()
@@ -255,14 +309,17 @@ def respec(fed: Fed, db: Database, wrestler_id: str, source: Path, reason: str) 
     new = _read_text_as(fed, wrestler_id, text, shown)
     ruleset_before = _ruleset_of(fed, previous) if previous is not None else new.ruleset
     if new.ruleset != ruleset_before:
-        raise FedError(Problem(shown, "field ruleset", f"{wrestler_id} is a {ruleset_before} wrestler; a respec keeps his ruleset "
-                               "(retire him and add a new wrestler for another)", RULE))
+        raise FedError(Problem(shown, "field ruleset", f"{wrestler_id} is a {ruleset_before} wrestler; a respec keeps the ruleset "
+                               f"(retire {wrestler_id} and add a new wrestler for another)", RULE))
     if previous is not None and previous == text:
         raise FedError(Problem(shown, None, "is the sheet as the league has it already: nothing to respec", RULE))
     with db.atomic():
         row = record_change(db, new, "respec", reason.strip(), text, previous)
-        if not same_file:
-            atomic_write(path, text)
+        if not same_file:  # the league's commit decides: the sheet is written after it (fedtool.roster.settle)
+            write_pending(fed, {"change": row["id"], "wrestler": wrestler_id, "action": "respec", "to": inside(fed, path)})
+    if not same_file:
+        write_whole(path, text)
+        drop_pending(fed)
     _forget_files(fed)
     with db.atomic():
         sync_titles_if_they_stand(fed, db)

@@ -20,6 +20,7 @@ import csv
 import io
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -197,12 +198,18 @@ def read_roster_csv(fed: Fed, path: Path, unrecorded: set[str] = frozenset()) ->
             for p in exc.problems:  # the ruleset names the field; the line is the CSV's
                 problems.add(shown, where + (f", {p.place}" if p.place else ""), p.message, p.rule or RULE)
             continue
+    problems.problems.sort(key=_line_of)  # one list in line order: a row's own problems and its ruleset's were found in two passes
     problems.raise_if_any()
     if not rows:
         raise FedError(Problem(shown, None, "holds no wrestler", RULE))
     for row in rows:
         row.data = checked[row.wrestler_id]
     return rows
+
+
+def _line_of(problem: Problem) -> int:
+    found = re.match(r"line (\d+)", problem.place or "")
+    return int(found[1]) if found else 0
 
 
 def import_roster(fed: Fed, db: Database, path: Path, reason: str = "") -> list[str]:
@@ -322,6 +329,13 @@ def export_league(fed: Fed, db: Database, out: Path | None = None, formats: tupl
     if inputs is not None:  # an empty rosters/retired/ passed the test below, and the next export swapped a retired sheet away
         raise FedError(Problem(str(out), None, f"is in or holds the fed's {fed.shown(inputs)}/, which an export would replace whole: give a folder outside "
                                "rosters/, strategies/, templates/ and the backups", "fedtool export --out"))
+    if overlapping(out, [fed.outbox]) is not None and out.resolve() != (fed.outbox / "export").resolve():
+        target, outbox = out.resolve(), fed.outbox.resolve()
+        what = "is the fed's outbox" if target == outbox else "is in the fed's outbox" if outbox in target.parents else "holds the fed's outbox"
+        if target == (fed.outbox / "site").resolve():
+            what += " (outbox/site/ is where `fedtool site` builds the fed's website)"
+        raise FedError(Problem(str(out), None, f"{what}: fedtool writes the outbox's folders and replaces them whole; give a folder outside "
+                               "the outbox, or no --out for outbox/export/", "fedtool export --out"))
     if out.exists() and (not out.is_dir() or any(out.iterdir()) and not (out / MARKER).exists()):
         raise FedError(Problem(str(out), None, "is not empty and not an earlier export: give a new or empty folder (an export replaces the folder whole)", "fedtool export"))
     tables = league_tables(fed, db, private)

@@ -350,8 +350,9 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     replaces a folder it did not make. Standings and title lineages come from
     `records`; the rest is read from the league in a few queries, and the writeups one
     week at a time (`league.db.week_writeups`), only for the week pages rendered."""
+    given = out is not None
     out = Path(out) if out is not None else default_out(fed)
-    _check_out(fed, out)
+    _check_out(fed, out, given)
     db = open_league(fed.database, create=False)
     old = None if full else read_manifest(out)
     runs = _week_runs(db)
@@ -880,18 +881,21 @@ def wrestler_record(history: list[dict]) -> dict[str, int]:
     return {"wins": wins, "losses": losses, "draws": len(history) - wins - losses}
 
 
-def _check_out(fed: Fed, out: Path) -> None:
-    """Refuse a target that holds anything but an earlier site: a build replaces the folder whole."""
+def _check_out(fed: Fed, out: Path, given: bool = True) -> None:
+    """Refuse a target that holds anything but an earlier site: a build replaces the folder
+    whole. A refusal names `--out` when it was `given`, else the default folder's command."""
+    rule = "fedtool site --out" if given else "fedtool site"
     target = out.resolve()
     root = fed.root.resolve()
     if target == root or target in root.parents or (target.exists() and not target.is_dir()):
-        raise FedError(Problem(str(out), None, "the site needs a folder of its own (it replaces the folder whole at each build)", "fedtool site --out"))
+        raise FedError(Problem(str(out), None, "the site needs a folder of its own (it replaces the folder whole at each build)", rule))
     inputs = overlapping(out, [fed.rosters, fed.strategies, fed.templates, fed.backups])
     if inputs is not None:  # an empty rosters/retired/ or strategies/week-NN/ would be swapped away with what the fedhead puts in it
         raise FedError(Problem(str(out), None, f"is in or holds the fed's {fed.shown(inputs)}/, which a build would replace whole: give a folder outside "
-                               "rosters/, strategies/, templates/ and the backups", "fedtool site --out"))
+                               "rosters/, strategies/, templates/ and the backups", rule))
     if target.is_dir() and any(target.iterdir()) and not (target / SITE_MARKER).exists():
-        raise FedError(Problem(str(out), None, f"this folder holds files fedtool did not build (no {SITE_MARKER}); give a new or empty folder", "fedtool site --out"))
+        what = "give a new or empty folder" if given else "move them away, or build elsewhere with --out DIR"
+        raise FedError(Problem(str(out), None, f"this folder holds files fedtool did not build (no {SITE_MARKER}): {what}", rule))
 
 
 def _changes(league: League, week: int, names: dict[str, str]) -> list[dict]:
