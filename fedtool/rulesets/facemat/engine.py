@@ -1,3 +1,6 @@
+# cython: annotation_typing=False, binding=True
+# (Cython, when setup.py compiles this module: hints such as `entry: dict` are no type checks, a YAML
+# mapping is a dict subclass; the .py stays the pure-Python fallback, roll for roll the same)
 """Face to the Mat: a match, FAC by FAC (rulebook 4-10; docs/rulings/face-to-the-mat.md).
 
 One engine plays every match type with one token per side: singles and tag (two sides),
@@ -208,7 +211,7 @@ class _Prepared:
     track, the deck with each card's figures read out, each wrestler's qualifying spaces by
     skill, TV and Grudge points, kickout top and the purposes of his rolls."""
 
-    __slots__ = ("tables", "track", "deck", "men", "partners", "everyone", "plan_of", "moves_of", "info", "team",
+    __slots__ = ("tables", "track", "deck", "men", "partners", "everyone", "plan_of", "moves_of", "info", "sides", "team",
                  "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help")
 
 
@@ -250,6 +253,7 @@ def _prepare(setup: Setup) -> _Prepared:
         info[id(m)] = (able, tv.get(m.tv_grade), tiers, KICKOUT.get(m.tv_grade), f"{m.name} d6 points", f"{m.name} square icon 1d6",
                        tuple(f"{m.name} kickout {k + 1} (2d6 as d66)" for k in range(3)), f"{m.name} finisher (2d6 as d66)")
     prep.info = info
+    prep.sides = (tuple(m.name for m in men), tuple(info[id(m)] for m in men), tuple(prep.plan_of.get(id(m), NO_PLAN) for m in men))
     prep.team = teams_of(setup)
     prep.every_man = setup.mode in ("every_man", "four_play")
     prep.wild_purpose = f"Wild Card chart ({setup.chart}) 2d6"
@@ -326,12 +330,10 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     men = prep.men
     partners = prep.partners
     w = list(men)
-    names = [x.name for x in w]
-    skills_of = [x.skills for x in w]
+    names, info, side_plan = prep.sides  # each side's name, figures and plan (a tag changes them: copied)
+    names, info, side_plan = list(names), list(info), list(side_plan)
     infos = prep.info
-    info = [infos[id(x)] for x in w]
     plan_of = prep.plan_of
-    side_plan = [plan_of.get(id(x), NO_PLAN) for x in w]
     moves_of = prep.moves_of
     size = setup.ring or n
     ring = list(range(size))  # the sides in the ring, in billing order
@@ -517,7 +519,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 says("tag", "tag_out", i, name=names[i], partner=partner.name)
                 performers.clear()
                 performing[:] = [None] * n
-            w[i], names[i], skills_of[i], info[i], side_plan[i] = partner, partner.name, partner.skills, infos[id(partner)], plan_of[id(partner)]
+            w[i], names[i], info[i], side_plan[i] = partner, partner.name, infos[id(partner)], plan_of[id(partner)]
             if options.refreshment:  # 10.c.ii
                 for k in ring:
                     if team[k] != team[i] and pos[k] > start:
@@ -887,7 +889,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 ref_down = False
                 if record:
                     says("fac", "ref_up")
-        before = pos[:]
+        if boo_rule:
+            before = pos[:]
         if not special and scripted_bump != drawn:
             if two and skill:  # a skill card between two: `performer_of`, inlined
                 a = pos[0] in info[0][0].get(kind, NOWHERE)
@@ -978,16 +981,17 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             title_holder(card)
         if helping and winner is None:
             call_for_help()
-        if pos == before and winner is None:
-            quiet += 1
-            if boo_rule and quiet >= BOO_AFTER and 0 in ring:  # 10.a
-                k = dice.die(6, "Boo rule 1d6")
-                put(0, pos[0] + k)
-                says("boo", "boo", 0, name=names[0], spaces=k)
+        if boo_rule:  # 10.a counts the FACs that moved nothing (without the rule, nothing needs counting)
+            if pos == before and winner is None:
+                quiet += 1
+                if quiet >= BOO_AFTER and 0 in ring:
+                    k = dice.die(6, "Boo rule 1d6")
+                    put(0, pos[0] + k)
+                    says("boo", "boo", 0, name=names[0], spaces=k)
+                    quiet = 0
+                    attempt(0)
+            else:
                 quiet = 0
-                attempt(0)
-        else:
-            quiet = 0
     dice.round = 0
     if winner is None:  # the guard: told at the bell, not only in the headline (issue 16)
         says("bell", "time_limit", fac=drawn)

@@ -1,3 +1,6 @@
+# cython: annotation_typing=False, binding=True
+# (Cython, when setup.py compiles this module: hints such as `entry: dict` are no type checks, a YAML
+# mapping is a dict subclass; the .py stays the pure-Python fallback, roll for roll the same)
 """Face to the Mat battle royales (rulebook 9.e) and interview segments (10.d).
 
 The Four-Play method is the engine's own `four_play` mode. The Match-Up and Quick-Play
