@@ -371,8 +371,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             knocked[i] = space < pos[i]
             pos[i] = space
 
-    def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
-        if record:
+    if record:  # every plain line is told only with records
+        def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
             note((drawn, kind, text, who, points, tuple(pos)))
 
     def says(kind: str, phrase: str, who: int | None = None, points: int = 0, wrap: tuple | None = None, /, **values) -> None:
@@ -429,21 +429,19 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             return [k for k in ring if w[k].alignment == who][:1]
         return []
 
-    def plan(i: int) -> Plan:
-        return side_plan[i]
-
     def score(i: int, points: int, why: str, from_card: bool = False) -> None:
         nonlocal last_scorer
         if winner is not None:  # the match is over: nothing moves after the fall
             return
         if skip[i]:
             skip[i] = False
-            says("move", "move_wasted", i, name=names[i])
+            if record:
+                says("move", "move_wasted", i, name=names[i])
             return
         if points <= 0:
             return
         if from_card and held[i]:  # 10.b.iv: the player's use_object decides, and the story says so
-            choice = plan(i).use_object
+            choice = side_plan[i].use_object
             if wants_object(i):
                 held[i] = hidden[i] = False
                 points += options.object_bonus
@@ -470,7 +468,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     # time every match (issue 18: the odds play a match in tens of microseconds)
     if options.objects or options.weapons:
         def wants_object(i: int) -> bool:
-            choice = plan(i).use_object
+            choice = side_plan[i].use_object
             return choice == "always" or choice == "when_trailing" and trailing() == i
 
         if options.objects:
@@ -495,7 +493,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 others = [k for k in ring if team[k] != team[i]]
                 for k in others:
                     put(k, pos[k] + entry["other_scores"])
-                retell()
+                if record:
+                    retell()
                 for k in others:
                     attempt(k)
                     if winner is not None:
@@ -504,7 +503,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 return
             if entry.get("points"):
                 put(i, pos[i] + entry["points"])
-                retell()
+                if record:
+                    retell()
                 attempt(i)
                 if winner is not None:
                     return
@@ -544,7 +544,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         if pos[i] in pins:  # 8.a: three kickout rolls for the defender
             o = target(i)
             if ref_down:
-                says("pin", "pin_ref_down", i, attacker=names[i], defender=names[o])
+                if record:
+                    says("pin", "pin_ref_down", i, attacker=names[i], defender=names[o])
                 return
             if options.increased_kickouts:
                 grade = kickout_grade(o, pos[i])
@@ -552,18 +553,22 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             else:
                 grade, top = w[o].tv_grade, info[o][3]
             purposes = info[o][6]
-            rolls = []
+            rolls = []  # for the writeup only
             for k in range(3):
                 faces = roll(2, 6, purposes[k])
                 got = faces[0] * 10 + faces[1]  # d66 (3.e)
-                rolls.append(got)
                 if 11 <= got <= top:  # `kicks_out` (8.a)
-                    says("pin", "kickout", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
+                    if record:
+                        rolls.append(got)
+                        says("pin", "kickout", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
                     if pos[i] in kickout_chips:
                         kickout_chips.discard(pos[i])
                         card_chips[o] += 1
                     return
-            says("pin", "pinfall", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
+                if record:
+                    rolls.append(got)
+            if record:
+                says("pin", "pinfall", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
             fall(i, o, "pin")
         elif pos[i] == finish:  # 8.b
             faces = roll(2, 6, info[i][7])
@@ -571,13 +576,13 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             low, high = w[i].finisher_range
             if low <= got <= high:
                 if record:
-                    move = plan(i).finisher_name or w[i].finisher_name
+                    move = side_plan[i].finisher_name or w[i].finisher_name
                     says("finisher", "finisher_hit", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high)
                 fall(i, target(i), "finisher")
             else:
                 put(i, corner)
                 if record:
-                    move = plan(i).finisher_name or w[i].finisher_name
+                    move = side_plan[i].finisher_name or w[i].finisher_name
                     says("finisher", "finisher_countered", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high,
                          corner=corner)
 
@@ -591,17 +596,19 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             return
         ring.remove(o)
         out.append((o, i, how, drawn))
-        says("elimination", "elimination", i, loser=names[o], winner=names[i])
+        if record:
+            says("elimination", "elimination", i, loser=names[o], winner=names[i])
         performers.clear()
         if pool:  # 9.e.iii: "Replace eliminated wrestlers to extend the match"
             k = pool.pop(0)
             ring.append(k)
             ring.sort()
-            says("elimination", "replacement", k, name=names[k], replaced=names[o])
+            if record:
+                says("elimination", "replacement", k, name=names[k], replaced=names[o])
 
-    def retell() -> None:
-        """The last line shows the track after what it tells (its moves made since)."""
-        if record:
+    if record:
+        def retell() -> None:
+            """The last line shows the track after what it tells (its moves made since)."""
             lines[-1] = lines[-1][:5] + (tuple(pos),)
 
     def effect(eff, text: str | None, footage: bool = False) -> None:
@@ -626,7 +633,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 sides, step = whom(args["of"]), args["spaces"] if args["side"] == "ally" else -args["spaces"]
             for i in sides:
                 put(i, pos[i] + step)
-            retell()
+            if record:
+                retell()
             for i in sides:
                 attempt(i)
         elif kind == "score":
@@ -665,11 +673,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         mid-match (7.d) its `mid_text`, else its pre-match `text` told as footage from before
         the bell (never as if the bell had not rung: issue 16)."""
         eff = entry["effect"]
-        if not record:  # no text to tell: the effect alone
-            if not over and when == MID_MATCH and not entry.get("mid_text"):
-                effect(eff, None, footage=True)
-            else:
-                effect(eff, None)
+        if not record:  # no text to tell: the effect alone (told as footage or not, it does the same)
+            effect(eff, None)
             return
         named = None
         if isinstance(eff, dict):
@@ -692,6 +697,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         rolled again (rulings), at most CAST_REROLLS times, then nothing happens."""
         faces = roll(2, 6, purpose)
         entry = events[faces[0] + faces[1]]
+        if not _cast(entry):  # it names no heel or face: `cast_here`, inlined
+            return entry
         tries = 0
         while not cast_here(entry):
             tries += 1
@@ -899,6 +906,10 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                     i = last_scorer if control and last_scorer is not None else 0 if pos[0] <= pos[1] else 1
                 else:
                     i = 0 if a else 1 if b else None
+            elif two and (kind == "TV_MOVE" or kind == "SIGNATURE"):  # `performer_of` between two, inlined:
+                i = last_scorer if control and last_scorer is not None else 0 if pos[0] <= pos[1] else 1  # in control, else the trailing (tied, the favored)
+            elif two and kind == "TRAILING":
+                i = 1 if pos[1] <= pos[0] else 0  # 7: "For TRAILING cards, UNDERDOG is considered trailing if tied"
             else:
                 i = performer_of(card, kind, control)
             if i is None:
