@@ -1,3 +1,6 @@
+# cython: annotation_typing=False, binding=True
+# (Cython, when setup.py compiles this module: hints such as `entry: dict` are no type checks, a YAML
+# mapping is a dict subclass; the .py stays the pure-Python fallback, roll for roll the same)
 """Face to the Mat: a match, FAC by FAC (rulebook 4-10; docs/rulings/face-to-the-mat.md).
 
 One engine plays every match type with one token per side: singles and tag (two sides),
@@ -208,7 +211,7 @@ class _Prepared:
     track, the deck with each card's figures read out, each wrestler's qualifying spaces by
     skill, TV and Grudge points, kickout top and the purposes of his rolls."""
 
-    __slots__ = ("tables", "track", "deck", "men", "partners", "everyone", "plan_of", "moves_of", "info", "team",
+    __slots__ = ("tables", "track", "deck", "men", "partners", "everyone", "plan_of", "moves_of", "info", "sides", "team",
                  "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help")
 
 
@@ -250,6 +253,7 @@ def _prepare(setup: Setup) -> _Prepared:
         info[id(m)] = (able, tv.get(m.tv_grade), tiers, KICKOUT.get(m.tv_grade), f"{m.name} d6 points", f"{m.name} square icon 1d6",
                        tuple(f"{m.name} kickout {k + 1} (2d6 as d66)" for k in range(3)), f"{m.name} finisher (2d6 as d66)")
     prep.info = info
+    prep.sides = (tuple(m.name for m in men), tuple(info[id(m)] for m in men), tuple(prep.plan_of.get(id(m), NO_PLAN) for m in men))
     prep.team = teams_of(setup)
     prep.every_man = setup.mode in ("every_man", "four_play")
     prep.wild_purpose = f"Wild Card chart ({setup.chart}) 2d6"
@@ -326,12 +330,10 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     men = prep.men
     partners = prep.partners
     w = list(men)
-    names = [x.name for x in w]
-    skills_of = [x.skills for x in w]
+    names, info, side_plan = prep.sides  # each side's name, figures and plan (a tag changes them: copied)
+    names, info, side_plan = list(names), list(info), list(side_plan)
     infos = prep.info
-    info = [infos[id(x)] for x in w]
     plan_of = prep.plan_of
-    side_plan = [plan_of.get(id(x), NO_PLAN) for x in w]
     moves_of = prep.moves_of
     size = setup.ring or n
     ring = list(range(size))  # the sides in the ring, in billing order
@@ -369,8 +371,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             knocked[i] = space < pos[i]
             pos[i] = space
 
-    def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
-        if record:
+    if record:  # every plain line is told only with records
+        def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
             note((drawn, kind, text, who, points, tuple(pos)))
 
     def says(kind: str, phrase: str, who: int | None = None, points: int = 0, wrap: tuple | None = None, /, **values) -> None:
@@ -427,21 +429,19 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             return [k for k in ring if w[k].alignment == who][:1]
         return []
 
-    def plan(i: int) -> Plan:
-        return side_plan[i]
-
     def score(i: int, points: int, why: str, from_card: bool = False) -> None:
         nonlocal last_scorer
         if winner is not None:  # the match is over: nothing moves after the fall
             return
         if skip[i]:
             skip[i] = False
-            says("move", "move_wasted", i, name=names[i])
+            if record:
+                says("move", "move_wasted", i, name=names[i])
             return
         if points <= 0:
             return
         if from_card and held[i]:  # 10.b.iv: the player's use_object decides, and the story says so
-            choice = plan(i).use_object
+            choice = side_plan[i].use_object
             if wants_object(i):
                 held[i] = hidden[i] = False
                 points += options.object_bonus
@@ -468,7 +468,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     # time every match (issue 18: the odds play a match in tens of microseconds)
     if options.objects or options.weapons:
         def wants_object(i: int) -> bool:
-            choice = plan(i).use_object
+            choice = side_plan[i].use_object
             return choice == "always" or choice == "when_trailing" and trailing() == i
 
         if options.objects:
@@ -493,7 +493,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 others = [k for k in ring if team[k] != team[i]]
                 for k in others:
                     put(k, pos[k] + entry["other_scores"])
-                retell()
+                if record:
+                    retell()
                 for k in others:
                     attempt(k)
                     if winner is not None:
@@ -502,7 +503,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 return
             if entry.get("points"):
                 put(i, pos[i] + entry["points"])
-                retell()
+                if record:
+                    retell()
                 attempt(i)
                 if winner is not None:
                     return
@@ -517,7 +519,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 says("tag", "tag_out", i, name=names[i], partner=partner.name)
                 performers.clear()
                 performing[:] = [None] * n
-            w[i], names[i], skills_of[i], info[i], side_plan[i] = partner, partner.name, partner.skills, infos[id(partner)], plan_of[id(partner)]
+            w[i], names[i], info[i], side_plan[i] = partner, partner.name, infos[id(partner)], plan_of[id(partner)]
             if options.refreshment:  # 10.c.ii
                 for k in ring:
                     if team[k] != team[i] and pos[k] > start:
@@ -542,7 +544,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         if pos[i] in pins:  # 8.a: three kickout rolls for the defender
             o = target(i)
             if ref_down:
-                says("pin", "pin_ref_down", i, attacker=names[i], defender=names[o])
+                if record:
+                    says("pin", "pin_ref_down", i, attacker=names[i], defender=names[o])
                 return
             if options.increased_kickouts:
                 grade = kickout_grade(o, pos[i])
@@ -550,18 +553,22 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             else:
                 grade, top = w[o].tv_grade, info[o][3]
             purposes = info[o][6]
-            rolls = []
+            rolls = []  # for the writeup only
             for k in range(3):
                 faces = roll(2, 6, purposes[k])
                 got = faces[0] * 10 + faces[1]  # d66 (3.e)
-                rolls.append(got)
                 if 11 <= got <= top:  # `kicks_out` (8.a)
-                    says("pin", "kickout", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
+                    if record:
+                        rolls.append(got)
+                        says("pin", "kickout", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
                     if pos[i] in kickout_chips:
                         kickout_chips.discard(pos[i])
                         card_chips[o] += 1
                     return
-            says("pin", "pinfall", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
+                if record:
+                    rolls.append(got)
+            if record:
+                says("pin", "pinfall", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
             fall(i, o, "pin")
         elif pos[i] == finish:  # 8.b
             faces = roll(2, 6, info[i][7])
@@ -569,13 +576,13 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             low, high = w[i].finisher_range
             if low <= got <= high:
                 if record:
-                    move = plan(i).finisher_name or w[i].finisher_name
+                    move = side_plan[i].finisher_name or w[i].finisher_name
                     says("finisher", "finisher_hit", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high)
                 fall(i, target(i), "finisher")
             else:
                 put(i, corner)
                 if record:
-                    move = plan(i).finisher_name or w[i].finisher_name
+                    move = side_plan[i].finisher_name or w[i].finisher_name
                     says("finisher", "finisher_countered", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high,
                          corner=corner)
 
@@ -589,17 +596,19 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             return
         ring.remove(o)
         out.append((o, i, how, drawn))
-        says("elimination", "elimination", i, loser=names[o], winner=names[i])
+        if record:
+            says("elimination", "elimination", i, loser=names[o], winner=names[i])
         performers.clear()
         if pool:  # 9.e.iii: "Replace eliminated wrestlers to extend the match"
             k = pool.pop(0)
             ring.append(k)
             ring.sort()
-            says("elimination", "replacement", k, name=names[k], replaced=names[o])
+            if record:
+                says("elimination", "replacement", k, name=names[k], replaced=names[o])
 
-    def retell() -> None:
-        """The last line shows the track after what it tells (its moves made since)."""
-        if record:
+    if record:
+        def retell() -> None:
+            """The last line shows the track after what it tells (its moves made since)."""
             lines[-1] = lines[-1][:5] + (tuple(pos),)
 
     def effect(eff, text: str | None, footage: bool = False) -> None:
@@ -624,7 +633,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 sides, step = whom(args["of"]), args["spaces"] if args["side"] == "ally" else -args["spaces"]
             for i in sides:
                 put(i, pos[i] + step)
-            retell()
+            if record:
+                retell()
             for i in sides:
                 attempt(i)
         elif kind == "score":
@@ -663,11 +673,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         mid-match (7.d) its `mid_text`, else its pre-match `text` told as footage from before
         the bell (never as if the bell had not rung: issue 16)."""
         eff = entry["effect"]
-        if not record:  # no text to tell: the effect alone
-            if not over and when == MID_MATCH and not entry.get("mid_text"):
-                effect(eff, None, footage=True)
-            else:
-                effect(eff, None)
+        if not record:  # no text to tell: the effect alone (told as footage or not, it does the same)
+            effect(eff, None)
             return
         named = None
         if isinstance(eff, dict):
@@ -690,6 +697,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         rolled again (rulings), at most CAST_REROLLS times, then nothing happens."""
         faces = roll(2, 6, purpose)
         entry = events[faces[0] + faces[1]]
+        if not _cast(entry):  # it names no heel or face: `cast_here`, inlined
+            return entry
         tries = 0
         while not cast_here(entry):
             tries += 1
@@ -887,7 +896,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 ref_down = False
                 if record:
                     says("fac", "ref_up")
-        before = pos[:]
+        if boo_rule:
+            before = pos[:]
         if not special and scripted_bump != drawn:
             if two and skill:  # a skill card between two: `performer_of`, inlined
                 a = pos[0] in info[0][0].get(kind, NOWHERE)
@@ -896,6 +906,10 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                     i = last_scorer if control and last_scorer is not None else 0 if pos[0] <= pos[1] else 1
                 else:
                     i = 0 if a else 1 if b else None
+            elif two and (kind == "TV_MOVE" or kind == "SIGNATURE"):  # `performer_of` between two, inlined:
+                i = last_scorer if control and last_scorer is not None else 0 if pos[0] <= pos[1] else 1  # in control, else the trailing (tied, the favored)
+            elif two and kind == "TRAILING":
+                i = 1 if pos[1] <= pos[0] else 0  # 7: "For TRAILING cards, UNDERDOG is considered trailing if tied"
             else:
                 i = performer_of(card, kind, control)
             if i is None:
@@ -978,16 +992,17 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             title_holder(card)
         if helping and winner is None:
             call_for_help()
-        if pos == before and winner is None:
-            quiet += 1
-            if boo_rule and quiet >= BOO_AFTER and 0 in ring:  # 10.a
-                k = dice.die(6, "Boo rule 1d6")
-                put(0, pos[0] + k)
-                says("boo", "boo", 0, name=names[0], spaces=k)
+        if boo_rule:  # 10.a counts the FACs that moved nothing (without the rule, nothing needs counting)
+            if pos == before and winner is None:
+                quiet += 1
+                if quiet >= BOO_AFTER and 0 in ring:
+                    k = dice.die(6, "Boo rule 1d6")
+                    put(0, pos[0] + k)
+                    says("boo", "boo", 0, name=names[0], spaces=k)
+                    quiet = 0
+                    attempt(0)
+            else:
                 quiet = 0
-                attempt(0)
-        else:
-            quiet = 0
     dice.round = 0
     if winner is None:  # the guard: told at the bell, not only in the headline (issue 16)
         says("bell", "time_limit", fac=drawn)

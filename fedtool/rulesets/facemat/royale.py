@@ -1,3 +1,6 @@
+# cython: annotation_typing=False, binding=True
+# (Cython, when setup.py compiles this module: hints such as `entry: dict` are no type checks, a YAML
+# mapping is a dict subclass; the .py stays the pure-Python fallback, roll for roll the same)
 """Face to the Mat battle royales (rulebook 9.e) and interview segments (10.d).
 
 The Four-Play method is the engine's own `four_play` mode. The Match-Up and Quick-Play
@@ -10,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fedtool.kernel.dice import Dice
-from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, cast_of, match_facts, resolve, told_line
+from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, _cast, match_facts, resolve, told_line
 from .rules import data
 from .terms import GRADES
 
@@ -157,13 +160,13 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6")
     entry = events[faces[0] + faces[1]]
     for _ in range(CAST_REROLLS):  # rulings: an event naming a heel or a face the pair lacks is rolled again
-        missing = [role for role in cast_of(entry) if not aligned[role]]
+        missing = [role for role in _cast(entry) if not aligned[role]]  # `cast_of`, read once an event
         if not missing:
             break
         faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6 again: {' and '.join(missing)} not in the segment")
         entry = events[faces[0] + faces[1]]
     else:
-        if any(not aligned[role] for role in cast_of(entry)):
+        if any(not aligned[role] for role in _cast(entry)):
             entry = NOTHING
     if not record:
         return [], []
