@@ -56,11 +56,17 @@ class OptionalBuildExt(build_ext):
         except ImportError:
             _warn("Cython is not installed, so nothing is compiled")
             return []
-        try:
+        try:  # all at once, two processes
             done = cythonize(extensions, compiler_directives=DIRECTIVES, build_dir="build/cython", nthreads=2, quiet=True)
-        except Exception as exc:  # noqa: BLE001 - any failure of the optional path falls back
-            _warn(f"Cython could not translate the compiled modules ({exc})")
-            return []
+            return [Extension(ext.name, list(ext.sources)) for ext in done]  # setuptools' own Extension (cythonize may hand back another)
+        except Exception:  # noqa: BLE001 - then one at a time, to keep whatever can be compiled
+            pass
+        done = []
+        for ext in extensions:  # a module Cython cannot translate stays pure, the others are built
+            try:
+                done += cythonize([ext], compiler_directives=DIRECTIVES, build_dir="build/cython", quiet=True)
+            except Exception as exc:  # noqa: BLE001 - any failure of the optional path falls back
+                _warn(f"Cython could not translate {ext.name} ({exc})")
         return [Extension(ext.name, list(ext.sources)) for ext in done]  # setuptools' own Extension (cythonize may hand back another)
 
     def run(self) -> None:
