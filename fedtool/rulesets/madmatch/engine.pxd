@@ -18,10 +18,10 @@ cpdef Py_ssize_t _merged_at(list first, list second, Py_ssize_t k)
 cdef class Play:
     cdef public object deck, sides, dice, rules, tables, current
     cdef public str variation, label, _p_recall, _p_pick, _p_gamble
-    cdef public Py_ssize_t number, first, columns, per_turn, multi_grid, grid_monsters, turn, freeze_turn
+    cdef public Py_ssize_t fade, die, number, first, columns, per_turn, multi_grid, grid_monsters, turn, freeze_turn
     cdef public bint record, classic
     cdef public list cards, battle, mon, grid, grid_count, hands, colls, strikes, out, orphans, used, places, lost, unseen
-    cdef public list pair_value, pairs_held, pair_owner, spare_ok, gamble, log, pairs, _frozen_order
+    cdef public list deny, memories, pair_value, pairs_held, pair_owner, spare_ok, gamble, log, pairs, _frozen_order
     cdef public set frozen, seen, multi, paired, down
     cdef public dict known
 

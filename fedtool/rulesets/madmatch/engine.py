@@ -300,6 +300,9 @@ class Play:
         self.paired: set[int] = set()  # the monsters someone holds exactly two of
         self.spare_ok = [t.spares(side.strategy) for side in sides]
         self.gamble = [side.strategy.unknown == "half_remembered_first" for side in sides]
+        self.deny = [side.strategy.deny_spares for side in sides]
+        self.memories = [side.memory for side in sides]  # (read once: a recall is rolled in every other turn)
+        self.fade, self.die = rules.memory_fade, rules.memory_die
         self.down: set[int] = set(range(len(order)))  # face down in the grid
         self.turn = 0
         self.freeze_turn = 0  # the last Freeze turn
@@ -342,8 +345,8 @@ class Play:
         if pos in recalled:
             return recalled[pos]
         ago = self.turn - self.places[m][pos]
-        need = self.sides[p].memory - ago // self.rules.memory_fade
-        die = self.rules.memory_die
+        need = self.memories[p] - ago // self.fade
+        die = self.die
         if need >= die:
             ok = True
         elif need < 1:
@@ -467,7 +470,7 @@ class Play:
                             if pos in down and self._recall(p, pos, m, recalled):
                                 return pos, "remembered"
             # d. deny an opponent's spare: the third card of its pair is removed from play
-            if left == 1 and self.paired and self.sides[p].strategy.deny_spares:
+            if left == 1 and self.paired and self.deny[p]:
                 paired = self.paired
                 for m in (sorted(paired) if len(paired) > 1 else tuple(paired)):
                     if m in held:
