@@ -21,6 +21,7 @@ import random  # the test's own generator of random matches; the engines roll on
 import re
 import sys
 import time
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # the fast-path tests' generators
@@ -145,10 +146,10 @@ def main() -> None:
         digest, start = Digest(), time.process_time()
         play(random.Random(f"compiled vs pure: {name}"), args.matches, digest)
         out[name] = {"digest": digest.hash.hexdigest(), "plays": digest.count, "seconds": round(time.process_time() - start, 2)}
-    loaded = sorted(name for name, module in sys.modules.items() if name.startswith("fedtool")
-                    and (getattr(module, "__file__", "") or "").endswith(tuple(__import__("importlib.machinery").machinery.EXTENSION_SUFFIXES)))
-    print(json.dumps({"rulesets": out, "compiled": getattr(fedtool, "compiled_modules", list)(),  # (a tree from before the compiled path has none)
-                       "loaded_compiled": loaded}))
+    ours = {name: getattr(module, "__file__", None) or "" for name, module in sys.modules.items() if name.split(".")[0] == "fedtool"}
+    print(json.dumps({"rulesets": out, "imported": sorted(ours),
+                      "loaded_compiled": sorted(name for name, file in ours.items() if file.endswith(tuple(EXTENSION_SUFFIXES))),
+                      "compiled": getattr(fedtool, "compiled_modules", list)()}))  # (a tree from before the compiled path has none)
 
 
 if __name__ == "__main__":
