@@ -8,6 +8,10 @@ cimport cython
 @cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t, face=cython.Py_ssize_t, order=list)
 cpdef list shuffle(object cards, object dice, str purpose)
 
+@cython.locals(alive=list, per=cython.Py_ssize_t, rows=list, k=cython.Py_ssize_t, base=cython.Py_ssize_t, p=cython.Py_ssize_t, shown=list,
+               present=set, deck=list)
+cpdef tuple icon_battle(object cards, Py_ssize_t players, object dice, str label, list icons=*)
+
 @cython.locals(mine=object, a=cython.Py_ssize_t, b=cython.Py_ssize_t)
 cpdef object _newest_first(dict places, set lost)
 

@@ -192,13 +192,13 @@ def icon_battle(cards: list, players: int, dice: Dice, label: str, icons: list |
     rows = []
     for k in range(per):
         base = k * players
-        rows.append(tuple(deck[base + p] if p in alive else None for p in range(players)))
+        rows.append(tuple([deck[base + p] if p in alive else None for p in range(players)]))  # (lists, not generators: no closure for Cython)
         shown = [(p, icons[deck[base + p]]) for p in alive]
         present = {i for _, i in shown if i}
         if len(present) == 2:
             a, b = sorted(present)
             best = a if BEATS[a] == b else b
-        elif len(present) == 1 and any(i is None for _, i in shown):
+        elif len(present) == 1 and None in [i for _, i in shown]:
             best = next(iter(present))  # an icon beats no icon
         else:
             continue  # a tie: the next cards are compared
