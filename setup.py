@@ -20,6 +20,7 @@ from setuptools.command.build_ext import build_ext
 COMPILED = [
     "fedtool/kernel/dice.py",
     "fedtool/rulesets/madmatch/engine.py",
+    "fedtool/rulesets/madmatch/solitaire.py",
     "fedtool/rulesets/madmatch/strategy.py",
 ]
 
