@@ -136,8 +136,20 @@ def group_fed_option(group):
     return click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)(group)
 
 
+def _show_version(ctx: click.Context, _param, value: bool) -> None:
+    """`fedtool --version`: the version, and which modules run compiled (setup.py's COMPILED)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from . import compiled_modules
+
+    names = compiled_modules()
+    click.echo(f"fedtool, version {__version__}")
+    click.echo(f"compiled: {', '.join(names)}" if names else "compiled: nothing (pure Python)")
+    ctx.exit()
+
+
 @click.group(cls=FedGroup)
-@click.version_option(__version__, prog_name="fedtool")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version and the compiled modules, and exit.")
 @click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), envvar="FEDTOOL_FED", help=FED_HELP)
 def cli(fed_dir: Path | None):
     """fedtool: the fedhead's processor for play-by-mail pro-wrestling leagues.

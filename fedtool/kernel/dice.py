@@ -108,9 +108,7 @@ class SeededDice(Dice):
         super().__init__()
         self.seed = seed
         self._key = seed.to_bytes(16, "big", signed=True)
-        self._blocks: dict[bytes, int] = {}
-        self._other, self._other_at = b"", 0
-        self.roll = self._d6_roller()  # type: ignore[method-assign]
+        self.roll = self._rollers()  # type: ignore[method-assign]
 
     def d6_buffer(self, need: int, position: int | None = None) -> tuple[bytes, int]:
         """The d6 stream for a reader that takes its faces itself, unlogged (the odds'
@@ -119,7 +117,7 @@ class SeededDice(Dice):
         buffer this last returned) says how far the reader has read: the faces before it are
         rolled, and a reader that stops hands its position back (`d6_buffer(0, position)`).
         The faces are the ones `roll` would have given in the same order; nothing is logged."""
-        raise NotImplementedError  # replaced per instance by `_d6_roller`
+        raise NotImplementedError  # replaced per instance by `_rollers`
 
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
         """Dice other than d6 (grids, shuffles, bigger style dice): one shared stream, each
@@ -128,55 +126,55 @@ class SeededDice(Dice):
 
     def roll_each(self, sizes: list[int], purpose: str) -> bytes:
         """`Dice.roll_each` in one pass over the shared stream (a shuffle is many dice)."""
-        if any(not 1 <= sides <= 255 for sides in sizes):
-            raise ValueError(f"a die of {max(sizes)} or {min(sizes)} sides cannot be rolled")
-        faces = bytearray()
-        buffer, at = self._other, self._other_at
-        for sides in sizes:
-            usable = 256 - 256 % sides
-            while True:
-                if at >= len(buffer):
-                    buffer, at = self._block(b"other"), 0
-                byte = buffer[at]
-                at += 1
-                if byte < usable:
-                    faces.append(byte % sides + 1)
-                    break
-        self._other, self._other_at = buffer, at
-        faces = bytes(faces)
-        self._log.append((self.round, purpose, faces))
-        return faces
+        raise NotImplementedError  # replaced per instance by `_rollers`
 
-    def _block(self, stream: bytes) -> bytes:
-        block = self._blocks.get(stream, 0)
-        self._blocks[stream] = block + 1
-        return hashlib.shake_256(b"%b/%b/%d" % (self._key, stream, block)).digest(self._BLOCK)
-
-    def _d6_roller(self):
-        """`roll` with the d6 stream held in a closure: the engine's hot path (most rolls are
-        d6), where cell variables are cheaper than attributes. Other dice go to `roll`."""
+    def _rollers(self):
+        """`roll`, `roll_each` and `d6_buffer` with both streams held in a closure: the engines'
+        hot path, where cell variables are cheaper than attributes (and the compiled path,
+        setup.py, makes them C). Returns `roll`; sets the other two on the instance."""
         table, delete = _translation(6)
-        key, log, general = self._key, self._log, SeededDice.roll.__get__(self)
-        buffer, at, block = b"", 0, 0
+        key, log = self._key, self._log
+        buffer, at, block = b"", 0, 0  # the d6 stream: faces already mapped
+        other, spot, other_block = b"", 0, 0  # the shared stream: raw bytes
         me = self
+        one = _ONE_FACE
 
-        def roll(count: int, sides: int, purpose: str) -> bytes:
-            nonlocal buffer, at, block
-            if sides != 6:
-                if count != 1 or not 1 <= sides <= 255:
-                    return general(count, sides, purpose)
-                # one die of another size (a FAC draw): `roll_each`'s sampling, inlined
+        def roll_each(sizes: list[int], purpose: str) -> bytes:
+            nonlocal other, spot, other_block
+            if any(not 1 <= sides <= 255 for sides in sizes):
+                raise ValueError(f"a die of {max(sizes)} or {min(sizes)} sides cannot be rolled")
+            faces = bytearray()
+            for sides in sizes:
                 usable = 256 - 256 % sides
-                other, spot = me._other, me._other_at
                 while True:
                     if spot >= len(other):
-                        other, spot = me._block(b"other"), 0
+                        other, spot = hashlib.shake_256(b"%b/other/%d" % (key, other_block)).digest(SeededDice._BLOCK), 0
+                        other_block += 1
+                    byte = other[spot]
+                    spot += 1
+                    if byte < usable:
+                        faces.append(byte % sides + 1)
+                        break
+            faces = bytes(faces)
+            log.append((me.round, purpose, faces))
+            return faces
+
+        def roll(count: int, sides: int, purpose: str) -> bytes:
+            nonlocal buffer, at, block, other, spot, other_block
+            if sides != 6:
+                if count != 1 or not 1 <= sides <= 255:
+                    return roll_each([sides] * count, purpose)
+                # one die of another size (a FAC draw, a recall): `roll_each`'s sampling, inlined
+                usable = 256 - 256 % sides
+                while True:
+                    if spot >= len(other):
+                        other, spot = hashlib.shake_256(b"%b/other/%d" % (key, other_block)).digest(SeededDice._BLOCK), 0
+                        other_block += 1
                     byte = other[spot]
                     spot += 1
                     if byte < usable:
                         break
-                me._other, me._other_at = other, spot
-                faces = bytes((byte % sides + 1,))
+                faces = one[byte % sides + 1]
                 log.append((me.round, purpose, faces))
                 return faces
             end = at + count
@@ -204,7 +202,11 @@ class SeededDice(Dice):
             return buffer, at
 
         me.d6_buffer = d6_buffer  # type: ignore[method-assign]
+        me.roll_each = roll_each  # type: ignore[method-assign]
         return roll
+
+
+_ONE_FACE = [bytes((face,)) for face in range(256)]  # a roll of one die: the same bytes object for each face
 
 
 _TRANSLATIONS: dict[int, tuple[bytes, bytes]] = {}

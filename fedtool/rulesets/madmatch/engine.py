@@ -192,13 +192,13 @@ def icon_battle(cards: list, players: int, dice: Dice, label: str, icons: list |
     rows = []
     for k in range(per):
         base = k * players
-        rows.append(tuple(deck[base + p] if p in alive else None for p in range(players)))
+        rows.append(tuple([deck[base + p] if p in alive else None for p in range(players)]))  # (lists, not generators: no closure for Cython)
         shown = [(p, icons[deck[base + p]]) for p in alive]
         present = {i for _, i in shown if i}
         if len(present) == 2:
             a, b = sorted(present)
             best = a if BEATS[a] == b else b
-        elif len(present) == 1 and any(i is None for _, i in shown):
+        elif len(present) == 1 and None in [i for _, i in shown]:
             best = next(iter(present))  # an icon beats no icon
         else:
             continue  # a tie: the next cards are compared
@@ -222,6 +222,20 @@ def _newest_first(places: dict, lost: set) -> tuple | list:
         a, b = mine
         return (a, b) if places[a] >= places[b] else (b, a)
     return sorted(mine, key=places.get, reverse=True)
+
+
+def _merged_at(first: list, second: list, k: int) -> int:
+    """The k-th (from 0) of two sorted lists with nothing in common, merged in order (the
+    second short): what `sorted(set(first) | set(second))[k]` is, with no set built."""
+    before = 0  # how many of `second` come before the answer
+    for i, x in enumerate(second):
+        at = i + bisect_left(first, x)  # x's place in the merged order
+        if at == k:
+            return x
+        if at > k:
+            break
+        before = i + 1
+    return first[k - before]
 
 
 class Play:
@@ -286,6 +300,9 @@ class Play:
         self.paired: set[int] = set()  # the monsters someone holds exactly two of
         self.spare_ok = [t.spares(side.strategy) for side in sides]
         self.gamble = [side.strategy.unknown == "half_remembered_first" for side in sides]
+        self.deny = [side.strategy.deny_spares for side in sides]
+        self.memories = [side.memory for side in sides]  # (read once: a recall is rolled in every other turn)
+        self.fade, self.die = rules.memory_fade, rules.memory_die
         self.down: set[int] = set(range(len(order)))  # face down in the grid
         self.turn = 0
         self.freeze_turn = 0  # the last Freeze turn
@@ -328,8 +345,8 @@ class Play:
         if pos in recalled:
             return recalled[pos]
         ago = self.turn - self.places[m][pos]
-        need = self.sides[p].memory - ago // self.rules.memory_fade
-        die = self.rules.memory_die
+        need = self.memories[p] - ago // self.fade
+        die = self.die
         if need >= die:
             ok = True
         elif need < 1:
@@ -396,7 +413,6 @@ class Play:
         mon, grid, places_of, down, lost = self.mon, self.grid, self.places, self.down, self.lost[p]
         classic = self.classic
         gamble = self.gamble[p]
-        recall, newest = self._recall, _newest_first
         # a. mates for the monsters face up now (this turn's first, then frozen)
         if up or self.frozen:
             face: dict[int, int] = {}
@@ -415,9 +431,9 @@ class Play:
                     continue
                 if count == 1 and not classic and owner[m] >= 0:
                     continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
-                for pos in newest(places, lost):
+                for pos in _newest_first(places, lost):
                     if pos in down:
-                        if recall(p, pos, m, recalled):
+                        if self._recall(p, pos, m, recalled):
                             return pos, "remembered"
                         if hazy is None:
                             hazy = (pos, m)
@@ -430,11 +446,15 @@ class Play:
             if not lost:
                 best = min(multi, key=rank) if len(multi) > 1 else next(iter(multi))
             else:
-                best = next((m for m in sorted(multi, key=rank) if len(places_of[m].keys() - lost) >= 2), None)
+                best = None  # (a loop, not next() over a generator: the compiled path allows no closure here)
+                for m in sorted(multi, key=rank):
+                    if len(places_of[m].keys() - lost) >= 2:
+                        best = m
+                        break
             if best is not None:
                 got = 0
-                for pos in newest(places_of[best], lost):
-                    if pos in down and recall(p, pos, best, recalled):
+                for pos in _newest_first(places_of[best], lost):
+                    if pos in down and self._recall(p, pos, best, recalled):
                         if got:
                             return got[0], "remembered"
                         got = (pos,)
@@ -446,38 +466,44 @@ class Play:
                 for m in (sorted(held) if len(held) > 1 else held):
                     places = places_of[m]
                     if places and spare_ok[m]:
-                        for pos in newest(places, lost):
-                            if pos in down and recall(p, pos, m, recalled):
+                        for pos in _newest_first(places, lost):
+                            if pos in down and self._recall(p, pos, m, recalled):
                                 return pos, "remembered"
             # d. deny an opponent's spare: the third card of its pair is removed from play
-            if left == 1 and self.paired and self.sides[p].strategy.deny_spares:
+            if left == 1 and self.paired and self.deny[p]:
                 paired = self.paired
                 for m in (sorted(paired) if len(paired) > 1 else tuple(paired)):
                     if m in held:
                         continue
                     places = places_of[m]
                     if places:
-                        for pos in newest(places, lost):
-                            if pos in down and recall(p, pos, m, recalled):
+                        for pos in _newest_first(places, lost):
+                            if pos in down and self._recall(p, pos, m, recalled):
                                 return pos, "denied"
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
         unseen = self.unseen
         forgot = lost & down if lost else lost
+        extra = None
         if gamble:
-            pool, how = (sorted(forgot.union(unseen)) if forgot else unseen), "an unknown card"
+            pool, how = unseen, "an unknown card"
+            if forgot:  # the pool is sorted(forgot | unseen): a card forgotten was seen, so never in `unseen`, and the
+                extra = sorted(forgot)  # pool is the two sorted lists merged (`_merged_at`), with no set built or sorted
         elif unseen:
             pool, how = unseen, "an unseen card"
         else:
             pool, how = sorted(forgot), "a card it has forgotten"
-        if not pool:
+        size = len(pool) + len(extra) if extra else len(pool)
+        if not size:
             pool, how = sorted(down), "a card it remembers but cannot use"
-        size = len(pool)
+            size = len(pool)
         if size == 1:
-            return pool[0], how
+            return (pool[0] if pool else extra[0]), how
         if self.record:
             face_ = self.dice.roll(1, size, f"{self.label} turn {self.turn}: {self.sides[p].name} turns {how} ({size} to choose from)")[0]
         else:
             face_ = self.dice.roll(1, size, self._p_pick)[0]
+        if extra:
+            return _merged_at(pool, extra, face_ - 1), how
         return pool[face_ - 1], how
 
     def _gamble(self, p: int, pos: int, m: int) -> tuple[int, str]:
@@ -533,12 +559,12 @@ class Play:
         left = self.per_turn
         t = self.tables
         is_action, is_freeze = t.action, t.freeze
-        down, grid, choose = self.down, self.grid, self._choose
+        down, grid = self.down, self.grid
         seen, unseen = self.seen, self.unseen
         while left > 0:
             if not down:
                 break
-            pos, how = choose(p, up, left, recalled)
+            pos, how = self._choose(p, up, left, recalled)  # (methods called on self: the compiled path calls them in C)
             # turned face up: no longer face down, unseen or forgotten
             down.discard(pos)
             if pos not in seen:
@@ -655,8 +681,8 @@ class Play:
         if self.record:
             self.current.board = self.board_codes(self.current)
             self.current.faces = {pos: self.grid[pos] for pos in self.frozen}
-            self.current.faces.update((pos, c) for pos, c, _ in self.current.reveals)
-            self.current.scores = tuple(self.score(q) for q in range(len(self.sides)))
+            self.current.faces.update([(pos, c) for pos, c, _ in self.current.reveals])  # (lists, not generators: no closure for Cython)
+            self.current.scores = tuple([self.score(q) for q in range(len(self.sides))])
             self.log.append(self.current)
 
     def thaw(self) -> None:
@@ -746,16 +772,16 @@ class Play:
         limit = self.rules.turn_limit
         extra = self.classic and self.rules.classic_extra_turn
         thaw = self.rules.frozen_cards == "turn_back"
-        play_turn, collectable, pairs = self.play_turn, self.collectable, self.pairs
+        pairs = self.pairs
         while True:
             if self.turn >= limit:
                 called = True
                 break
             before = pairs[p]
-            forced = play_turn(p, forced)
+            forced = self.play_turn(p, forced)
             if thaw:
                 self.thaw()
-            if not collectable():
+            if not self.collectable():
                 break
             if not (extra and pairs[p] > before):
                 p = (p + 1) % n

@@ -135,23 +135,10 @@ class Strategy:
                 targets = [q for q in range(n) if q != p]
             strike_only = rule.target == "strike"
             kind, steal = action.cards, action.effect == "steal"
+            taking = 3 if kind == "set" else 2 if kind == "two" else 1  # (a set: every card, at most three)
             for q in targets:
-                theirs_strikes = strikes[q]
-                for m, cards in enumerate(colls[q]):
-                    if not cards:
-                        continue
-                    struck = m in theirs_strikes
-                    if strike_only and not struck:
-                        continue
-                    k = len(cards)
-                    taken = k if kind == "set" else (2 if k >= 2 else k) if kind == "two" else 1
-                    row = values[m]
-                    swing = (strike_values[m] if struck and k >= 3 else row[k]) - row[k - taken]
-                    if steal:
-                        mine = len(mine_coll[m])
-                        swing += row[mine + taken] - (strike_values[m] if mine >= 3 and m in mine_strikes else row[mine])
-                    if swing >= least and (best is None or swing > best[0]):
-                        best = (swing, c, q, m)
+                best = _best_swing(best, least, taking, steal, strike_only, c, q, colls[q], strikes[q], mine_coll, mine_strikes, values,
+                                   strike_values)
         return None if best is None else best[1:]
 
     def _least(self, when: str, play, p: int, facts: dict) -> int | None:
@@ -203,6 +190,30 @@ class Strategy:
                 text = f"used {when}, on {who}"
             out.append(Reading(rule.line, f"{action.name} ({action.effect} {'the set' if action.cards == 'set' else 'one card'}): {text}"))
         return out
+
+
+def _best_swing(best: tuple | None, least: int, taking: int, steal: bool, strike_only: bool, c: int, q: int, theirs: list, theirs_strikes: set,
+                mine_coll: list, mine_strikes: set, values: list, strike_values: list) -> tuple | None:
+    """`Strategy.action_to_use` on one target: `best` (swing, card, target, monster) kept or
+    beaten by card c used on player q's monsters, in the monsters' order (typed for the
+    compiled path by strategy.pxd). `taking` is how many cards the card takes of a monster
+    (three for a set: a collection holds three at most)."""
+    for m in range(len(theirs)):
+        k = len(theirs[m])
+        if not k:
+            continue
+        struck = m in theirs_strikes
+        if strike_only and not struck:
+            continue
+        taken = k if taking > k else taking
+        row = values[m]
+        swing = (strike_values[m] if struck and k >= 3 else row[k]) - row[k - taken]
+        if steal:
+            mine = len(mine_coll[m])
+            swing += row[mine + taken] - (strike_values[m] if mine >= 3 and m in mine_strikes else row[mine])
+        if swing >= least and (best is None or swing > best[0]):
+            best = (swing, c, q, m)
+    return best
 
 
 @dataclass

@@ -1,0 +1,75 @@
+# Types for the compiled path only (setup.py's COMPILED; docs/architecture.md, "The compiled path"):
+# Cython reads this beside engine.py and makes `Play` an extension type with typed attributes and
+# C-level method calls. Plain Python never reads it. Every attribute stays public (the writeups,
+# the strategy and the tests read them) and every method cpdef (a Python subclass may override it).
+cimport cython
+
+
+@cython.locals(n=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t, face=cython.Py_ssize_t, order=list)
+cpdef list shuffle(object cards, object dice, str purpose)
+
+@cython.locals(alive=list, per=cython.Py_ssize_t, rows=list, k=cython.Py_ssize_t, base=cython.Py_ssize_t, p=cython.Py_ssize_t, shown=list,
+               present=set, deck=list)
+cpdef tuple icon_battle(object cards, Py_ssize_t players, object dice, str label, list icons=*)
+
+@cython.locals(mine=object, a=cython.Py_ssize_t, b=cython.Py_ssize_t)
+cpdef object _newest_first(dict places, set lost)
+
+@cython.locals(before=cython.Py_ssize_t, i=cython.Py_ssize_t, x=cython.Py_ssize_t, at=cython.Py_ssize_t)
+cpdef Py_ssize_t _merged_at(list first, list second, Py_ssize_t k)
+
+
+cdef class Play:
+    cdef public object deck, sides, dice, rules, tables, current
+    cdef public str variation, label, _p_recall, _p_pick, _p_gamble
+    cdef public Py_ssize_t fade, die, number, first, columns, per_turn, multi_grid, grid_monsters, turn, freeze_turn
+    cdef public bint record, classic
+    cdef public list cards, battle, mon, grid, grid_count, hands, colls, strikes, out, orphans, used, places, lost, unseen
+    cdef public list deny, memories, pair_value, pairs_held, pair_owner, spare_ok, gamble, log, pairs, _frozen_order
+    cdef public set frozen, seen, multi, paired, down
+    cdef public dict known
+
+    @cython.locals(total=cython.Py_ssize_t, k=cython.Py_ssize_t, m=cython.Py_ssize_t, values=list, strike_values=list, strikes=set)
+    cpdef Py_ssize_t score(self, Py_ssize_t p)
+
+    cpdef list frozen_order(self)
+
+    @cython.locals(ago=cython.Py_ssize_t, need=cython.Py_ssize_t, die=cython.Py_ssize_t, ok=bint)
+    cpdef bint _recall(self, Py_ssize_t p, Py_ssize_t pos, Py_ssize_t m, dict recalled)
+
+    @cython.locals(m=cython.Py_ssize_t, places=dict, lost=set)
+    cpdef _see(self, Py_ssize_t pos)
+
+    @cython.locals(c=cython.Py_ssize_t, m=cython.Py_ssize_t, left=cython.Py_ssize_t, places=dict, lost=set)
+    cpdef _gone(self, Py_ssize_t pos)
+
+    @cython.locals(mon=list, grid=list, places_of=list, down=set, lost=set, classic=bint, gamble=bint, pos=cython.Py_ssize_t,
+                   m=cython.Py_ssize_t, count=cython.Py_ssize_t, face=dict, owner=list, places=dict, held=set, spare_ok=list,
+                   paired=set, multi=set, unseen=list, extra=list, size=cython.Py_ssize_t, face_=cython.Py_ssize_t)
+    cpdef tuple _choose(self, Py_ssize_t p, list up, Py_ssize_t left, dict recalled)
+
+    @cython.locals(known=dict, lost=set, down=set, pool=list, q=cython.Py_ssize_t, face=cython.Py_ssize_t)
+    cpdef tuple _gamble(self, Py_ssize_t p, Py_ssize_t pos, Py_ssize_t m)
+
+    cpdef _held(self, Py_ssize_t p, Py_ssize_t m)
+
+    @cython.locals(record=bint, freeze=bint, extends=bint, up=list, recalled=dict, left=cython.Py_ssize_t, is_action=list,
+                   is_freeze=list, down=set, grid=list, seen=set, unseen=list, pos=cython.Py_ssize_t, c=cython.Py_ssize_t)
+    cpdef bint play_turn(self, Py_ssize_t p, bint forced_freeze)
+
+    @cython.locals(mon=list, grid=list, frozen=set, face=list, groups=dict, keep=list, record=bint, classic=bint, colls=list,
+                   m=cython.Py_ssize_t, coll=list, before=cython.Py_ssize_t, pos=cython.Py_ssize_t, q=cython.Py_ssize_t,
+                   c=cython.Py_ssize_t, down=set, seen=set, places_of=list, known=dict, multi=set, turn=cython.Py_ssize_t, lost=set)
+    cpdef _collect(self, Py_ssize_t p, list up, bint freeze)
+
+    cpdef _finish_turn(self, Py_ssize_t p)
+
+    cpdef thaw(self)
+
+    @cython.locals(n=cython.Py_ssize_t, taken=cython.Py_ssize_t, lose=cython.Py_ssize_t, gain=cython.Py_ssize_t, mine=cython.Py_ssize_t)
+    cpdef Py_ssize_t swing(self, Py_ssize_t p, Py_ssize_t q, Py_ssize_t m, object action)
+
+    cpdef _use_action(self, Py_ssize_t p, Py_ssize_t c, Py_ssize_t q, Py_ssize_t m)
+
+    @cython.locals(owner=list, spare_ok=list, grid_count=list, m=cython.Py_ssize_t)
+    cpdef bint collectable(self)
