@@ -9,6 +9,7 @@ FEDTOOL_PURE_PYTHON=1 is set, the build warns and installs pure Python, which ru
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sys
 
@@ -17,8 +18,12 @@ from setuptools.command.build_ext import build_ext
 
 # The modules compiled (paths from the repository's root); each keeps its .py, the pure fallback.
 # tests/test_compiled.py plays every ruleset compiled and pure and finds this list itself.
+SOURCE_MARK = ".compiled-from.sha256"  # fedtool.SOURCE_MARK: setup.py cannot import the package it builds
+
 COMPILED = [
     "fedtool/kernel/dice.py",
+    "fedtool/rulesets/facemat/engine.py",
+    "fedtool/rulesets/facemat/royale.py",
     "fedtool/rulesets/madmatch/engine.py",
     "fedtool/rulesets/madmatch/solitaire.py",
     "fedtool/rulesets/madmatch/strategy.py",
@@ -81,6 +86,27 @@ class OptionalBuildExt(build_ext):
             super().build_extension(ext)
         except Exception as exc:  # noqa: BLE001 - this module stays pure Python
             _warn(f"{ext.name} could not be compiled ({exc})")
+            return
+        # the source it was built from, by its SHA-256 beside it: fedtool (fedtool/__init__.py, `_fresh`)
+        # runs a module's .py instead of its build once the .py has changed
+        with open(ext.name.replace(".", "/") + ".py", "rb") as text:
+            digest = hashlib.sha256(text.read()).hexdigest()
+        with open(self._mark(self.get_ext_fullpath(ext.name), ext), "w", encoding="ascii") as mark:
+            mark.write(digest + "\n")
+
+    @staticmethod
+    def _mark(built: str, ext: Extension) -> str:
+        return os.path.join(os.path.dirname(built), ext.name.rpartition(".")[2] + SOURCE_MARK)
+
+    def copy_extensions_to_source(self) -> None:
+        """An in-place (editable) build: each module's mark goes beside it too."""
+        super().copy_extensions_to_source()
+        build_py = self.get_finalized_command("build_py")
+        for ext in self.extensions:
+            built = self._mark(os.path.join(self.build_lib, self.get_ext_filename(ext.name)), ext)
+            if os.path.exists(built):
+                package, _, _ = ext.name.rpartition(".")
+                self.copy_file(built, self._mark(os.path.join(build_py.get_package_dir(package), "x"), ext), level=self.verbose)
 
 
 def _extension(path: str) -> Extension:

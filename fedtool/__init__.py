@@ -6,28 +6,69 @@ __version__ = "0.1.0"
 
 _HERE = _os.path.dirname(_os.path.abspath(__file__))
 
-if _os.environ.get("FEDTOOL_PURE_PYTHON"):
-    # The compiled path (setup.py's COMPILED) leaves a C extension beside some modules' .py, and
-    # Python's import prefers the extension. FEDTOOL_PURE_PYTHON=1 imports the .py instead: a path
-    # hook that, for fedtool's own folders only, finds source and bytecode but no extension
-    # (tests/test_compiled.py plays every ruleset both ways and compares the dice, roll for roll).
-    import sys as _sys
-    from importlib import machinery as _machinery
+_PURE = bool(_os.environ.get("FEDTOOL_PURE_PYTHON"))
+SOURCE_MARK = ".compiled-from.sha256"  # beside a compiled module: the SHA-256 of the .py it was built from (setup.py)
 
-    def _pure_finder(path: str):
-        if path != _HERE and not path.startswith(_HERE + _os.sep):
-            raise ImportError  # not fedtool's: the next hook finds it as usual
-        return _machinery.FileFinder(path, (_machinery.SourceFileLoader, _machinery.SOURCE_SUFFIXES),
-                                     (_machinery.SourcelessFileLoader, _machinery.BYTECODE_SUFFIXES))
 
-    _sys.path_hooks.insert(0, _pure_finder)
-    for _path in [p for p in _sys.path_importer_cache if p == _HERE or p.startswith(_HERE + _os.sep)]:
-        del _sys.path_importer_cache[_path]
+def _fresh(extension: str, source: str) -> bool:
+    """Whether the C extension at `extension` was built from `source` as it is now: setup.py
+    writes the source's SHA-256 beside each module it compiles. A .py edited since the build
+    (a developer's change, a mutation test) is then run as written, not the stale build."""
+    if not _os.path.exists(source):
+        return True  # an install without its sources: the extension is all there is
+    folder, name = _os.path.split(extension)
+    try:
+        with open(_os.path.join(folder, name.partition(".")[0] + SOURCE_MARK), encoding="ascii") as mark:
+            recorded = mark.read().strip()
+        with open(source, "rb") as text:
+            import hashlib
+
+            return hashlib.sha256(text.read()).hexdigest() == recorded
+    except OSError:
+        return False
+
+
+# The compiled path (setup.py's COMPILED) leaves a C extension beside some modules' .py, and
+# Python's import prefers an extension. For fedtool's own folders only, this path hook finds an
+# extension only when it is fresh (`_fresh`) and FEDTOOL_PURE_PYTHON is unset; otherwise the .py
+# (tests/test_compiled.py plays every ruleset both ways and compares the dice, roll for roll).
+import sys as _sys  # noqa: E402  (both already imported by Python's start-up)
+from importlib import machinery as _machinery  # noqa: E402
+
+_PURE_LOADERS = ((_machinery.SourceFileLoader, _machinery.SOURCE_SUFFIXES), (_machinery.SourcelessFileLoader, _machinery.BYTECODE_SUFFIXES))
+
+
+class _Finder(_machinery.FileFinder):
+    def __init__(self, path: str) -> None:
+        super().__init__(path, (_machinery.ExtensionFileLoader, _machinery.EXTENSION_SUFFIXES), *_PURE_LOADERS)
+        self._pure = _machinery.FileFinder(path, *_PURE_LOADERS)
+
+    def find_spec(self, fullname, target=None):
+        spec = super().find_spec(fullname, target)
+        if spec is not None and isinstance(spec.loader, _machinery.ExtensionFileLoader):
+            if _PURE or not _fresh(spec.origin, _os.path.join(self.path, fullname.rpartition(".")[2] + ".py")):
+                return self._pure.find_spec(fullname, target)
+        return spec
+
+    def invalidate_caches(self) -> None:
+        super().invalidate_caches()
+        self._pure.invalidate_caches()
+
+
+def _fedtool_finder(path: str):
+    if path != _HERE and not path.startswith(_HERE + _os.sep):
+        raise ImportError  # not fedtool's: the next hook finds it as usual
+    return _Finder(path)
+
+
+_sys.path_hooks.insert(0, _fedtool_finder)
+for _path in [p for p in _sys.path_importer_cache if p == _HERE or p.startswith(_HERE + _os.sep)]:
+    del _sys.path_importer_cache[_path]
 
 
 def compiled_modules() -> list[str]:
     """fedtool's modules this process runs compiled (built as C extensions by setup.py; none
-    under FEDTOOL_PURE_PYTHON=1): a module imported already counts as it was loaded, one not yet
+    under FEDTOOL_PURE_PYTHON=1, nor one whose .py changed since it was built): a module imported already counts as it was loaded, one not yet
     imported as it would be."""
     import sys
     from importlib.machinery import EXTENSION_SUFFIXES
@@ -45,6 +86,6 @@ def compiled_modules() -> list[str]:
             if loaded is not None:
                 if (getattr(loaded, "__file__", "") or "").endswith(suffix):
                     found.append(module)
-            elif not _os.environ.get("FEDTOOL_PURE_PYTHON"):
+            elif not _PURE and _fresh(_os.path.join(folder, name), _os.path.join(folder, name[: -len(suffix)] + ".py")):
                 found.append(module)
     return sorted(found)
