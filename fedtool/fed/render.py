@@ -458,6 +458,28 @@ _CACHED_MAX = 256  # the headers that repeat (Content-Type, From, Date) are few;
 MAIL_POLICY = MailPolicy()  # every mail fedtool writes or reads back from the outbox
 
 
+def _headers(sender: str, to_name: str, to_address: str, subject: str, message_id: str, reply_to: str | None,
+             date: datetime.datetime | None, references: str | None) -> list[tuple[str, str]]:
+    """A mail's headers before its content's, in order, as `email` sets them and `email_text` writes them."""
+    headers = [("From", sender), ("To", formataddr((one_line(to_name), to_address))), ("Subject", one_line(subject)),
+               ("Date", format_datetime(date or clock.now())), ("Message-ID", message_id)]
+    if references:
+        headers += [("In-Reply-To", references), ("References", references)]
+    if reply_to:
+        headers.append(("Reply-To", reply_to))
+    headers.append(("Auto-Submitted", "auto-generated"))  # RFC 3834: no autoreplies to us
+    return headers
+
+
+def _boundary(message_id: str, text: str, html: str) -> str:
+    """A boundary from the Message-ID, not a random one, so a rerun writes the same bytes;
+    never one that a line of either part holds (RFC 2046 5.1.1)."""
+    boundary = "=_fedtool_" + hashlib.sha256(message_id.encode()).hexdigest()[:24]
+    while f"--{boundary}" in text or f"--{boundary}" in html:
+        boundary = "=_fedtool_" + hashlib.sha256(boundary.encode()).hexdigest()[:24]
+    return boundary
+
+
 def email(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str | None, message_id: str, reply_to: str | None = None,
           date: datetime.datetime | None = None, references: str | None = None) -> EmailMessage:
     """One mail: Markdown as the text part, HTML as the alternative.
@@ -468,26 +490,55 @@ def email(sender: str, to_name: str, to_address: str, subject: str, text: str, h
     time, so the mails of one run agree; default: the clock (`fedtool.kernel.clock`).
     `references` is the Message-ID of the mail this one corrects or repeats."""
     message = EmailMessage(policy=MAIL_POLICY)
-    message["From"] = sender
-    message["To"] = formataddr((one_line(to_name), to_address))
-    message["Subject"] = one_line(subject)
-    message["Date"] = format_datetime(date or clock.now())
-    message["Message-ID"] = message_id
-    if references:
-        message["In-Reply-To"] = references
-        message["References"] = references
-    if reply_to:
-        message["Reply-To"] = reply_to
-    message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no autoreplies to us
+    for name, value in _headers(sender, to_name, to_address, subject, message_id, reply_to, date, references):
+        message[name] = value
     text = plain_text(text)
     message.set_content(text)
     if html is not None:
         html = plain_text(html)
         message.add_alternative(html, subtype="html")
-        # a boundary from the Message-ID, not a random one, so a rerun writes the same bytes;
-        # never one that a line of either part holds (RFC 2046 5.1.1)
-        boundary = "=_fedtool_" + hashlib.sha256(message_id.encode()).hexdigest()[:24]
-        while f"--{boundary}" in text or f"--{boundary}" in html:
-            boundary = "=_fedtool_" + hashlib.sha256(boundary.encode()).hexdigest()[:24]
-        message.set_boundary(boundary)
+        message.set_boundary(_boundary(message_id, text, html))
     return message
+
+
+def email_text(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str, message_id: str, reply_to: str | None = None,
+               date: datetime.datetime | None = None, references: str | None = None) -> str:
+    """`email(...).as_string()` of a mail with both parts, the same text, written without
+    building each message (issue 18: the email package building a week's mails was a
+    fifth of a run): each header line folded by the mails' policy, as the generator
+    writes it; the two parts encoded and written by the email package once per pair of
+    texts (`_alternative_parts`: the players of one match get the same writeups), between
+    the mail's own boundary lines as the generator writes them.
+    tests/test_startup.py compares the two over thousands of mails."""
+    text, html = plain_text(text), plain_text(html)
+    boundary = _boundary(message_id, text, html)
+    headers = _headers(sender, to_name, to_address, subject, message_id, reply_to, date, references)
+    headers += [("MIME-Version", "1.0"), ("Content-Type", f'multipart/alternative; boundary="{boundary}"')]
+    plain, rich = _alternative_parts(text, html)
+    lines = [MAIL_POLICY.fold(name, MAIL_POLICY.header_store_parse(name, value)[1]) for name, value in headers]
+    return "".join(lines) + f"\n--{boundary}\n{plain}\n--{boundary}\n{rich}\n--{boundary}--\n"
+
+
+_PARTS: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+def _alternative_parts(text: str, html: str) -> tuple[str, str]:
+    """The text and HTML parts of a mail of these texts as the generator writes them (each
+    with its headers), made by the email package and kept for the process's next mail of
+    the same texts: a mail's written form is its headers, a blank line, then its parts
+    between lines of its boundary, which neither part holds (`_boundary`)."""
+    found = _PARTS.get((text, html))
+    if found is None:
+        message = EmailMessage(policy=MAIL_POLICY)
+        message.set_content(text)
+        message.add_alternative(html, subtype="html")
+        boundary = _boundary("", text, html)
+        message.set_boundary(boundary)
+        body = message.as_string().split("\n\n", 1)[1]
+        head, tail = f"--{boundary}\n", f"\n--{boundary}--\n"
+        assert body.startswith(head) and body.endswith(tail), "the email package wrote a multipart of another shape"
+        plain, rich = body[len(head):-len(tail)].split(f"\n--{boundary}\n")
+        if len(_PARTS) >= 64:
+            _PARTS.clear()
+        found = _PARTS[(text, html)] = (plain, rich)
+    return found
