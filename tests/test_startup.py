@@ -63,6 +63,8 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     assert [m for m in fedtool if m.startswith(("fedtool.rulesets.matclash", "fedtool.rulesets.facemat", "fedtool.mail", "fedtool.site"))] == []
     assert {"fedtool.week.odds", "fedtool.week.verify", "fedtool.fed.skeleton"}.isdisjoint(fedtool)
     assert top(modules, ("mailparser_reply", "imapclient", "concurrent", "multiprocessing")) == []
+    # the lock taken with fcntl (no filelock, no logging); mails written as text, tables not printed, no plugin search
+    assert top(modules, ("filelock", "logging", "tabulate", "markdown")) == [] and "importlib.metadata" not in modules
     # every strategy on week 1's card is YAML: the reader of the rulebook's plain-text layout is not needed
     assert "fedtool.rulesets.matchmatch.plaintext" not in fedtool
     assert top(modules, ("email_validator", "idna")) == []  # the sheets' and settings' addresses are all of the plain kind (below)
