@@ -138,7 +138,7 @@ def restore(fed: Fed, name: str) -> Restored:
         _copy(snapshot.path, tmp, read_only=True)
         from sqlite_utils import Database
 
-        restored = Database(tmp)
+        restored = Database(tmp, execute_plugins=False)  # no search of every installed package for sqlite-utils plugins (fedtool.league.db.open_league)
         try:
             migrations.apply(restored)  # a snapshot of an older fedtool is brought up to date
             if database.exists() and not damaged:

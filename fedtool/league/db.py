@@ -310,15 +310,18 @@ def open_league(path: Path, create: bool = True) -> Database:
     if path.is_file() and path.stat().st_size == 0:
         raise FedError(Problem(str(path), None, "is empty (0 bytes), not a league: fedtool never leaves one empty, so something else emptied it; "
                                "restore a snapshot (`fedtool restore` lists them), or delete the file to start a new league", RULE))
+    # execute_plugins=False: sqlite-utils would otherwise look through every installed
+    # package's entry points for its plugins at each open (issue 18: 15-30 ms, and
+    # importlib.metadata); the league's SQL functions are fedtool's own (register_functions)
     if not create and not path.exists():
-        db = Database(memory=True)
+        db = Database(memory=True, execute_plugins=False)
         _empty_league().backup(db.conn)  # the schema made once a process, copied (issue 18: a run opens it a dozen times)
     else:
         db = None
         try:
             if not path.exists():
                 _create(path)
-            db = Database(path)
+            db = Database(path, execute_plugins=False)
             # write-ahead logging: a commit is one append and one fsync (0.2 ms here, against
             # 0.7 ms for a rollback journal's create, write, fsync and delete), which is what
             # lets `send` record every mail before and after it goes (at most once) and stay
@@ -462,7 +465,7 @@ def _empty_league() -> sqlite3.Connection:
             template.close()
             from sqlite_utils import Database
 
-            migrated = Database(memory=True)
+            migrated = Database(memory=True, execute_plugins=False)
             register_functions(migrated.conn)
             migrated.execute("PRAGMA foreign_keys = ON")
             migrations.apply(migrated)
