@@ -403,3 +403,38 @@ def test_the_league_read_without_sqlite_utils_reads_as_sqlite_utils_reads_it(tmp
     assert isinstance(league.read_league(tmp_path / "fed.db"), league.League)
     empty = league.read_league(tmp_path / "none.db")
     assert empty.memory and not (tmp_path / "none.db").exists() and list(empty["weeks"].rows) == []
+
+
+_LATIN = st.lists(st.sampled_from([*"ab =.\t\r\n\x00\x7f\xa0\xe9\xff", "=3D", " \n", "\t\n", "x" * 70, "y" * 200]), max_size=60).map("".join)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_LATIN, st.integers(4, 100))
+def test_quoted_printable_is_the_email_packages(body, width):
+    """Issue 18: a mail's long text is quote-printed by `_quoted_printable`, the email
+    package's `quoprimime.body_encode` with the characters to quote found by one regular
+    expression; the two write the same text for any body and line width (escapes at the
+    line's end, blanks before a break, every character below 256)."""
+    from email import quoprimime
+
+    from fedtool.fed.render import _quoted_printable
+
+    assert _quoted_printable(body, width) == quoprimime.body_encode(body, width)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([*"ab =.\t\n é€😀", "x" * 90, "=" * 40, " \n"]), max_size=80).map("".join), st.sampled_from([None, None, "7bit", "quoted-printable", "base64"]))
+def test_a_text_part_is_encoded_as_the_email_package_encodes_it(text, cte):
+    """The transfer encoding `_encode_text` chooses, and the body it writes, are the email
+    package's (`email.contentmanager._encode_text`), whatever the text and however many lines."""
+    from email.contentmanager import _encode_text as package
+
+    from fedtool.fed.render import MAIL_POLICY, _encode_text
+
+    try:
+        expected = package(text, "utf-8", cte, MAIL_POLICY)
+    except (UnicodeError, ValueError) as exc:  # 7bit asked of non-ASCII text
+        with pytest.raises(type(exc)):
+            _encode_text(text, "utf-8", cte, MAIL_POLICY)
+        return
+    assert _encode_text(text, "utf-8", cte, MAIL_POLICY) == expected

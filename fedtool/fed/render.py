@@ -530,8 +530,8 @@ def _alternative_parts(text: str, html: str) -> tuple[str, str]:
     found = _PARTS.get((text, html))
     if found is None:
         message = EmailMessage(policy=MAIL_POLICY)
-        message.set_content(text)
-        message.add_alternative(html, subtype="html")
+        message.set_content(text, content_manager=_FAST_TEXT)
+        message.add_alternative(html, subtype="html", content_manager=_FAST_TEXT)
         boundary = _boundary("", text, html)
         message.set_boundary(boundary)
         body = message.as_string().split("\n\n", 1)[1]
@@ -542,3 +542,103 @@ def _alternative_parts(text: str, html: str) -> tuple[str, str]:
             _PARTS.clear()
         found = _PARTS[(text, html)] = (plain, rich)
     return found
+
+
+# ---------------------------------------------------------------- quoted-printable, made faster
+
+# A mail's text part is one line a paragraph, so its parts are mostly quoted-printable, and
+# the email package's encoder (`quoprimime.body_encode`) maps every character through a
+# 256-entry list (str.translate on a list: most of a week's mail encoding, issue 18). The
+# content manager below sets a text part as the email package's own `set_text_content`
+# does, through its own `_encode_text` but for a body it would quote-print whole, which is
+# encoded by `_quoted_printable`: `body_encode` with the characters that need it found by
+# one regular expression. tests/test_startup.py compares the two encoders and the mails.
+
+def _set_text_content(msg, string, subtype="plain", charset="utf-8", cte=None, disposition=None, filename=None, cid=None, params=None, headers=None):
+    """email.contentmanager.set_text_content, its body encoded by `_encode_text`."""
+    import email.charset
+    from email import contentmanager
+
+    contentmanager._prepare_set(msg, "text", subtype, headers)
+    cte, payload = _encode_text(string, charset, cte, msg.policy)
+    msg.set_payload(payload)
+    msg.set_param("charset", email.charset.ALIASES.get(charset, charset), replace=True)
+    msg["Content-Transfer-Encoding"] = cte
+    contentmanager._finalize_set(msg, disposition, filename, cid, params)
+
+
+def _encode_text(string: str, charset: str, cte: str | None, policy) -> tuple[str, str]:
+    """email.contentmanager._encode_text: the transfer encoding its heuristics choose and the
+    body so encoded; a body of more than ten lines, some longer than the policy's lines, that
+    its first ten lines say to quote-print is encoded by `_quoted_printable`."""
+    import binascii
+    from email import quoprimime
+    from email.contentmanager import _encode_text as encode_text
+
+    lines = string.encode(charset).splitlines()
+    if cte is not None or len(lines) <= 10 or max(len(x) for x in lines) <= policy.max_line_length:
+        return encode_text(string, charset, cte, policy)
+    sniff = policy.linesep.encode("ascii").join(lines[:10]) + policy.linesep.encode("ascii")
+    if len(quoprimime.body_encode(sniff.decode("latin-1"), policy.max_line_length)) > len(binascii.b2a_base64(sniff)):
+        return encode_text(string, charset, "base64", policy)
+    return "quoted-printable", _quoted_printable((b"\n".join(lines) + b"\n").decode("latin-1"), policy.max_line_length)
+
+
+_QP_QUOTED = re.compile("[^\t\n\r -<>-~]")  # what quoprimime's body map writes as =XX (a body is latin-1 here: every character below 256)
+_QP_CODES = ["=%02X" % c for c in range(256)]
+
+
+def _quoted_printable(body: str, maxlinelen: int = 76, eol: str = "\n") -> str:
+    """email.quoprimime.body_encode, the same text: the characters it quotes found by one
+    regular expression rather than a translation of every character."""
+    if maxlinelen < 4:
+        raise ValueError("maxlinelen must be at least 4")
+    if not body:
+        return body
+    body = _QP_QUOTED.sub(lambda found: _QP_CODES[ord(found.group())], body)
+    soft_break = "=" + eol
+    maxlinelen1 = maxlinelen - 1
+    encoded_body: list[str] = []
+    append = encoded_body.append
+    for line in body.splitlines():
+        start = 0
+        laststart = len(line) - 1 - maxlinelen
+        while start <= laststart:
+            stop = start + maxlinelen1
+            if line[stop - 2] == "=":  # never break an escape
+                append(line[start:stop - 1])
+                start = stop - 2
+            elif line[stop - 1] == "=":
+                append(line[start:stop])
+                start = stop - 1
+            else:
+                append(line[start:stop] + "=")
+                start = stop
+        if line and line[-1] in " \t":  # a blank at the end of a line is quoted
+            room = start - laststart
+            if room >= 3:
+                q = _QP_CODES[ord(line[-1])]
+            elif room == 2:
+                q = line[-1] + soft_break
+            else:
+                q = soft_break + _QP_CODES[ord(line[-1])]
+            append(line[start:-1] + q)
+        else:
+            append(line[start:])
+    if body[-1] in "\r\n":
+        append("")
+    return eol.join(encoded_body)
+
+
+def _text_manager():
+    """The email package's content manager for raw data, its text parts set by `_set_text_content`."""
+    from email.contentmanager import ContentManager, raw_data_manager
+
+    manager = ContentManager()
+    manager.get_handlers = dict(raw_data_manager.get_handlers)
+    manager.set_handlers = dict(raw_data_manager.set_handlers)
+    manager.add_set_handler(str, _set_text_content)
+    return manager
+
+
+_FAST_TEXT = _text_manager()
