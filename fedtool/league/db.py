@@ -9,12 +9,10 @@ sheet says for a wrestler the league has not seen change.
 from __future__ import annotations
 
 import errno
-import glob
 import json
 import os
 import re
 import sqlite3
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 from collections.abc import Iterable, Iterator
@@ -519,6 +517,9 @@ def _create(path: Path) -> None:
     mode) and every migration (copied from `_empty_league`), flushed, then linked to the
     league's name (a link never replaces a file another process made meanwhile). Leftovers
     of a creation killed before its link are removed."""
+    import glob
+    import tempfile  # here, not at the top: a command that reads the league makes none (issue 18)
+
     for leftover in path.parent.glob(f".{glob.escape(path.name)}.new-*"):
         leftover.unlink(missing_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
@@ -631,6 +632,8 @@ def _unwritable(folder: Path) -> str | None:
     """Why nothing can be created in `folder` (\"Permission denied\"), or None when it can:
     found by trying, since permission bits do not tell (root, read-only mounts, immutable files)."""
     try:
+        import tempfile
+
         with tempfile.TemporaryFile(dir=folder):
             return None
     except OSError as exc:
