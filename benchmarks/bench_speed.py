@@ -12,7 +12,9 @@ for the commands timed. In a checkout never run without it, every process would 
 fedtool's own source anew (about 0.01 s of CPU for `--help`'s four modules, 0.08 s for the
 standings' 36, 0.09 s for a week's run's 47, measured by compiling them).
 
-- the floor: `python -c pass` (the interpreter's own start-up, site-packages and all);
+- the floor: `python -c pass` (the interpreter's own start-up, site-packages and all); and
+  the readers' floor, `python -c "import sqlite3, yaml"` (what reading a league and a sheet
+  cannot do without), beside the run and the standings;
 - `fedtool --help`: target under 3x the floor;
 - `fedtool run 1`, the demo week, on a fresh copy of the repository root's fed (the copy
   made outside the timing): target under 0.25 s;
@@ -85,6 +87,7 @@ def main() -> None:
     parser.add_argument("--skip-odds", "--startup-only", dest="skip_odds", action="store_true", help="the start-up figures alone")
     parser.add_argument("--root", type=Path, help="another checkout's code and demo fed (figures before a change)")
     parser.add_argument("--against", type=Path, help="another checkout (before a change): its `run 1` and `standings` timed in the same passes")
+    parser.add_argument("--imports", action="store_true", help="also print what `run 1` and `standings` spend importing, by top-level package (-X importtime)")
     options = parser.parse_args()
     if options.root:
         global ROOT
@@ -93,6 +96,7 @@ def main() -> None:
     ENV.pop("PYTHONDONTWRITEBYTECODE", None)
 
     floor: list[float] = []
+    readers: list[float] = []  # python -c "import sqlite3, yaml"
     helps: list[float] = []
     runs: list[float] = []
     standings: list[float] = []
@@ -112,6 +116,7 @@ def main() -> None:
             fed = Path(tmp) / f"run{n}"
             shutil.copytree(base, fed)
             floor.append(wall([PYTHON, "-c", "pass"], cpu["floor"]))
+            readers.append(wall([PYTHON, "-c", "import sqlite3, yaml"]))
             helps.append(wall([*FEDTOOL, "--help"], cpu["help"]))
             runs.append(wall([*FEDTOOL, "--fed", str(fed), "run", "1"], cpu["run"]))
             standings.append(wall([*FEDTOOL, "--fed", str(fed), "standings"], cpu["standings"]))
@@ -123,9 +128,18 @@ def main() -> None:
         print(f"start-up, {options.repeats} interleaved passes on {os.cpu_count()} cores (python {sys.version.split()[0]}, compiled modules kept); "
               f"load average {os.getloadavg()[0]:.1f} (other work on the machine slows every figure)")
         print(line("python -c pass (the floor)", floor, "", None, "-", True))
+        print(line('python -c "import sqlite3, yaml"', readers, "the floor", floor, "-", True))
         print(line("fedtool --help", helps, "the floor", floor, "< 3x the floor", min(helps) < 3 * min(floor)))
         print(line("fedtool run 1 (the demo week)", runs, "the floor", floor, "< 0.25 s", min(runs) < 0.25))
         print(line("fedtool standings (after week 1)", standings, "the floor", floor, "< 0.15 s", min(standings) < 0.15))
+        for label, times in (("fedtool run 1 (the demo week)", runs), ("fedtool standings (after week 1)", standings)):
+            print(f"  {label:<42} {min(times) / min(readers):5.2f}x / {statistics.median(times) / statistics.median(readers):5.2f}x "
+                  '`python -c "import sqlite3, yaml"` (best / median)')
+        FIGURES[:] = [_figure("python -c pass (the floor)", floor, floor, None),
+                      _figure('python -c "import sqlite3, yaml"', readers, floor, None),
+                      _figure("fedtool --help", helps, floor, "< 3x the floor", min(helps) < 3 * min(floor)),
+                      _figure("fedtool run 1 (the demo week)", runs, floor, "< 0.25 s", min(runs) < 0.25),
+                      _figure("fedtool standings (after week 1)", standings, floor, "< 0.15 s", min(standings) < 0.15)]
         print("the same runs' CPU time (user + system: what a busy machine inflates least)")
         for label, key in (("python -c pass (the floor)", "floor"), ("fedtool --help", "help"), ("fedtool run 1 (the demo week)", "run"),
                            ("fedtool standings (after week 1)", "standings")):
@@ -141,6 +155,14 @@ def main() -> None:
                           f"{min(theirs) / min(floor if kind == 'wall' else cpu['floor']):5.2f}x the floor;  "
                           f"this one {min(ours) / min(theirs):5.2f}x / {statistics.median(ours) / statistics.median(theirs):5.2f}x (best / median)")
 
+        if options.imports:
+            print("\nimports (python -X importtime, one run each: ms of its modules' own import time by package; the bare interpreter's left out)")
+            for label, args, fed in (("run 1", ["run", "1"], Path(tmp) / "imports"), ("standings", ["standings"], Path(tmp) / "run0")):
+                if label == "run 1":
+                    shutil.copytree(base, fed)
+                profile = import_profile([*FEDTOOL, "--fed", str(fed), *args])
+                total = sum(profile.values())
+                print(f"  {label:<10} {total:6.1f} ms: " + ", ".join(f"{name} {ms:.1f}" for name, ms in sorted(profile.items(), key=lambda kv: -kv[1])[:14]))
         if options.skip_odds:
             return
         odds_fed = Path(tmp) / "run0"
@@ -180,6 +202,52 @@ def main() -> None:
             print(f"{label:<44} best {max(rates):8,.0f}/s  median {statistics.median(rates):8,.0f}/s   "
                   + (f"needed for {target:g} s on {os.cpu_count()} idle cores: {need:8,.0f}/s ({need / max(rates):.1f}x the best)" if need
                      else f"start-up alone took {target:g} s or more"))
+
+
+def import_profile(args: list[str]) -> dict[str, float]:
+    """Milliseconds a command spends importing, by top-level package (fedtool's by its
+    packages): the sum of its modules' own times, from `python -X importtime`; what the bare
+    interpreter imports (`python -c pass`) is left out."""
+    def levels(command: list[str]) -> dict[str, float]:
+        done = subprocess.run([command[0], "-X", "importtime", *command[1:]], capture_output=True, text=True, cwd=tempfile.gettempdir(), env=ENV)
+        out: dict[str, float] = {}
+        for row in done.stderr.splitlines():
+            if not row.startswith("import time:") or "|" not in row or "cumulative" in row:
+                continue
+            own, _, name = row.split("|")
+            package = name.strip().split(".")[0]
+            if package == "fedtool":
+                package = ".".join(name.strip().split(".")[:2])  # fedtool's own by package: fedtool.league, fedtool.rulesets, ...
+            out[package] = out.get(package, 0.0) + int(own.split(":")[1]) / 1000
+        return out
+
+    bare = levels([PYTHON, "-c", "pass"])
+    return {name: ms for name, ms in levels(args).items() if name not in bare}
+
+
+FIGURES: list[dict] = []  # the last run's figures, as `figures()` returns them
+
+
+def _figure(what: str, times: list[float], floor: list[float], target: str | None, met: bool = True) -> dict:
+    return {"what": what, "best": min(times), "median": statistics.median(times), "unit": "s", "floor_best": min(floor),
+            "floor_median": statistics.median(floor), "ratio": min(times) / min(floor), "target": target, "met": met}
+
+
+def figures(repeats: int = 9) -> list[dict]:
+    """The start-up figures (the floor, the readers' floor, `--help`, `run 1`, `standings`),
+    measured as `main` measures them (`--startup-only`), each a dict: what, best, median,
+    unit, floor_best, floor_median, ratio (best over the floor's best), target, met."""
+    import contextlib
+    import io
+
+    arguments = sys.argv
+    sys.argv = [arguments[0], "--startup-only", "--repeats", str(repeats)]
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            main()
+    finally:
+        sys.argv = arguments
+    return list(FIGURES)
 
 
 RATES = """

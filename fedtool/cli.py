@@ -166,6 +166,24 @@ def cli(fed_dir: Path | None):
     # its first validator (a scan of site-packages in every command, issue 18); fedtool uses
     # none. PYDANTIC_DISABLE_PLUGINS set (empty: every plugin) is left as it is.
     os.environ.setdefault("PYDANTIC_DISABLE_PLUGINS", "__all__")
+    _skip_plugin_loader()
+
+
+def _skip_plugin_loader() -> None:
+    """With every pydantic plugin disabled, pydantic's plugin loader (`get_plugins`) answers
+    none without looking; but importing it imports importlib.metadata (and the email
+    package's parser with it: a tenth of `fedtool standings`, issue 18). So, while plugins
+    are disabled and the loader not yet imported, a module that answers as it answers then
+    (no plugins, none loaded) stands in its place. tests/test_startup.py checks the two agree."""
+    name = "pydantic.plugin._loader"
+    if os.environ.get("PYDANTIC_DISABLE_PLUGINS") in ("__all__", "1", "true") and name not in sys.modules:
+        import types
+
+        loader = types.ModuleType(name, "pydantic's plugin loader while every plugin is disabled (fedtool.cli)")
+        loader.get_plugins = lambda: ()  # type: ignore[attr-defined]
+        loader._plugins = None  # type: ignore[attr-defined]
+        loader._loading_plugins = False  # type: ignore[attr-defined]
+        sys.modules[name] = loader
 
 
 @cli.command()
@@ -300,9 +318,9 @@ def results(fed: Fed, week: int, as_json: bool):
     Example:
       fedtool results 1 --json
     """
-    from fedtool.league.db import open_league, result_phrase, week_results
+    from fedtool.league.db import read_league, result_phrase, week_results
 
-    rows = week_results(open_league(fed.database, create=False), week, {t.id: t.name for t in fed.settings.titles})
+    rows = week_results(read_league(fed.database), week, {t.id: t.name for t in fed.settings.titles})
     if as_json:
         click.echo(_json_dumps(rows, indent=2, ensure_ascii=False))
         return
@@ -482,12 +500,12 @@ def away(fed: Fed, email: str | None, start: str | None, end: str | None, clear:
       fedtool away
     """
     from fedtool.league.away import away_list, clear_away, set_away
-    from fedtool.league.db import open_league
+    from fedtool.league.db import read_league
 
     if email is None:
         if start is not None or clear:
             raise click.UsageError("give EMAIL")
-        rows = away_list(open_league(fed.database, create=False))
+        rows = away_list(read_league(fed.database))
         for row in rows:
             click.echo(f"{row['email']} ({row['name']}): away {row['from_day']} to {row['to_day']}")
         click.echo(f"{len(rows)} player{'' if len(rows) == 1 else 's'} marked away")
@@ -746,11 +764,11 @@ def standings(fed: Fed, ruleset: str | None, as_json: bool):
       fedtool standings
       fedtool standings --ruleset matchmatch --json
     """
-    from fedtool.league.db import open_league
+    from fedtool.league.db import read_league
     from fedtool.league.records import standings as league_standings
     from fedtool.league.tables import format_standings
 
-    tables = league_standings(fed, open_league(fed.database, create=False), ruleset)
+    tables = league_standings(fed, read_league(fed.database), ruleset)
     click.echo(_json_dumps(tables, indent=2, ensure_ascii=False) if as_json else format_standings(tables))
 
 
@@ -766,11 +784,11 @@ def titles(fed: Fed, as_json: bool):
       fedtool titles
       fedtool titles --json
     """
-    from fedtool.league.db import open_league
+    from fedtool.league.db import read_league
     from fedtool.league.records import titles as league_titles
     from fedtool.league.tables import format_titles
 
-    rows = league_titles(fed, open_league(fed.database, create=False))
+    rows = league_titles(fed, read_league(fed.database))
     click.echo(_json_dumps(rows, indent=2, ensure_ascii=False) if as_json else format_titles(rows))
 
 
@@ -787,11 +805,11 @@ def history(fed: Fed, wrestler: str, as_json: bool):
       fedtool history silent-crane
       fedtool history silent-crane --json
     """
-    from fedtool.league.db import open_league
+    from fedtool.league.db import read_league
     from fedtool.league.records import history as league_history
     from fedtool.league.tables import format_history
 
-    record = league_history(fed, open_league(fed.database, create=False), wrestler)
+    record = league_history(fed, read_league(fed.database), wrestler)
     click.echo(_json_dumps(record, indent=2, ensure_ascii=False) if as_json else format_history(record))
 
 
@@ -866,12 +884,12 @@ def records(fed: Fed, season: int | None, ruleset: str | None, as_json: bool):
       fedtool records
       fedtool records --season 1 --ruleset matchmatch --json
     """
-    from fedtool.league.db import open_league
+    from fedtool.league.db import read_league
     from fedtool.league.recordbook import hall_of_fame, record_book
     from fedtool.league.seasons import season_archive
     from fedtool.league.tables import format_record_book
 
-    db = open_league(fed.database, create=False)
+    db = read_league(fed.database)
     weeks = None
     if season is not None:
         from fedtool.league.seasons import closed_seasons
@@ -955,10 +973,10 @@ def season_list(fed: Fed, as_json: bool):
     Example:
       fedtool season list --json
     """
-    from fedtool.league.db import open_league
+    from fedtool.league.db import read_league
     from fedtool.league.seasons import closed_seasons, current_season
 
-    db = open_league(fed.database, create=False)
+    db = read_league(fed.database)
     closed, current = closed_seasons(db), current_season(db)
     if as_json:
         click.echo(_json_dumps({"closed": closed, "current": current}, indent=2, ensure_ascii=False))
@@ -980,11 +998,11 @@ def season_show(fed: Fed, number: int, as_json: bool):
     Example:
       fedtool season show 1
     """
-    from fedtool.league.db import open_league
+    from fedtool.league.db import read_league
     from fedtool.league.seasons import season_archive
     from fedtool.league.tables import format_season
 
-    archive = season_archive(open_league(fed.database, create=False), number)
+    archive = season_archive(read_league(fed.database), number)
     click.echo(_json_dumps(archive, indent=2, ensure_ascii=False) if as_json else format_season(archive))
 
 

@@ -63,6 +63,8 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     assert [m for m in fedtool if m.startswith(("fedtool.rulesets.matclash", "fedtool.rulesets.facemat", "fedtool.mail", "fedtool.site"))] == []
     assert {"fedtool.week.odds", "fedtool.week.verify", "fedtool.fed.skeleton"}.isdisjoint(fedtool)
     assert top(modules, ("mailparser_reply", "imapclient", "concurrent", "multiprocessing")) == []
+    # the lock taken with fcntl (no filelock, no logging); mails written as text, tables not printed, no plugin search
+    assert top(modules, ("filelock", "logging", "tabulate", "markdown")) == [] and "importlib.metadata" not in modules
     # every strategy on week 1's card is YAML: the reader of the rulebook's plain-text layout is not needed
     assert "fedtool.rulesets.matchmatch.plaintext" not in fedtool
     assert top(modules, ("email_validator", "idna")) == []  # the sheets' and settings' addresses are all of the plain kind (below)
@@ -100,15 +102,44 @@ try:
 except SystemExit:
     pass
 loader = sys.modules.get("pydantic.plugin._loader")
-print(json.dumps([os.environ.get("PYDANTIC_DISABLE_PLUGINS"), loader is not None, loader is not None and loader._plugins is None]))
+from fedtool.fed.settings import Settings
+print(json.dumps([os.environ.get("PYDANTIC_DISABLE_PLUGINS"), Settings.__pydantic_complete__, loader is not None and loader._plugins is None,
+                  "importlib.metadata" in sys.modules]))
 """
     env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
     run = [sys.executable, "-c", code, "--fed", str(demo_fed), "standings"]
     done = subprocess.run(run, capture_output=True, text=True, timeout=60, cwd=demo_fed, env={**env, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["__all__", True, True]  # validators were built; no plugin was looked for
+    # validators were built; no plugin was looked for, and the loader's importlib.metadata never imported (fedtool.cli._skip_plugin_loader)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["__all__", True, True, False]
     done = subprocess.run(run, capture_output=True, text=True, timeout=60, cwd=demo_fed, env={**env, "PYTHONPATH": str(ROOT), "PYDANTIC_DISABLE_PLUGINS": ""})
-    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["", True, False]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == ["", True, False, True]
+
+
+def test_the_plugin_loader_standing_in_answers_as_pydantics_own():
+    """While every plugin is disabled, the module standing in for pydantic's plugin loader
+    answers as pydantic's own does (no plugins, none loaded), and it is all pydantic asks of
+    that module (its one import from it, `get_plugins`)."""
+    import inspect
+
+    import pydantic.plugin._schema_validator as schema_validator
+
+    code = """
+import json, os, sys
+os.environ["PYDANTIC_DISABLE_PLUGINS"] = sys.argv[1]
+if sys.argv[2] == "stand-in":
+    from fedtool.cli import _skip_plugin_loader
+    _skip_plugin_loader()
+from pydantic.plugin import _loader
+print(json.dumps([list(_loader.get_plugins()), _loader._plugins, _loader._loading_plugins]))
+"""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for setting in ("__all__", "1", "true"):
+        answers = [subprocess.run([sys.executable, "-c", code, setting, kind], capture_output=True, text=True, timeout=60, env=env, check=True).stdout
+                   for kind in ("pydantic's", "stand-in")]
+        assert answers[0] == answers[1] == "[[], null, false]\n"
+    source = inspect.getsource(schema_validator)
+    assert source.count("_loader") == 1 and "from ._loader import get_plugins\n" in source
 
 
 def test_a_ruleset_imports_its_engine_when_first_used():
@@ -275,3 +306,135 @@ def test_the_plain_kind_is_the_usual_kind_and_its_lists_are_email_validators():
     assert all(validation._plain_address(*a.rpartition("@")[::2]) or validation.reserved_domain(a) for a in plain)
     assert [validation._mail_address(a) for a in plain] == [validation._checked_address(a) for a in plain] == plain
     assert not validation._plain_address("bob", "Players.Example") and not validation._plain_address("postmaster", "dcw.com")
+
+
+# ---------------------------------------------------------------- a week's mails written without the email package building each
+
+_COLLIDING_ID = "<0.results@dcw.test>"  # a Message-ID whose boundary a text below holds: the next boundary is taken
+_PIECES = [*"ab <>&=-_.\n\r\t é€😀\u202e\x00", "=20", "From ", "\n.\n", "x" * 80, "y" * 1000, "--=_fedtool_",
+           "--=_fedtool_" + __import__("hashlib").sha256(_COLLIDING_ID.encode()).hexdigest()[:24]]
+_MAIL_TEXT = st.lists(st.sampled_from(_PIECES), max_size=40).map("".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.tuples(_MAIL_TEXT, _MAIL_TEXT), st.sampled_from([_COLLIDING_ID, "<1.results@dcw.test>", "<x@y>"]),
+       st.sampled_from(["Bob", "Zoë Ångström", "a" * 90, "Smith, Bob", 'Q "x"']),
+       st.sampled_from(["Fed: Week 1 results", "Corrected: " + "Long Fed Name " * 8 + "results", "Ünïcode fed: week 2"]),
+       st.sampled_from([None, "<abc.results@dcw.test>"]), st.sampled_from([None, "replies@dcw.test"]), st.booleans())
+def test_a_mail_written_as_text_is_the_email_packages_mail(texts, message_id, name, subject, references, reply_to, repeat):
+    """Issue 18: `email_text` writes a run's mails without building each as an
+    EmailMessage (a part is encoded once per text); it writes what `email(...).as_string()`
+    writes, byte for byte, whatever the texts (a boundary in them, long lines, any
+    character), names and headers; the second mail of the same texts (its parts kept) too."""
+    import datetime
+
+    from fedtool.fed.render import email, email_text
+
+    text, html = texts
+    args = ("fed@dcw.test", name, "bob@players.test", subject, text, html, message_id, reply_to)
+    when = datetime.datetime(2026, 11, 27, 18, 0, tzinfo=datetime.timezone.utc)
+    expected = email(*args, date=when, references=references).as_string()
+    assert email_text(*args, date=when, references=references) == expected
+    if repeat:
+        assert email_text(*args, date=when, references=references) == expected
+
+
+# ---------------------------------------------------------------- terminal tables without importing tabulate
+
+_CELLS = st.one_of(st.integers(-5, 10**6), st.booleans(), st.none(), st.floats(allow_nan=False, width=16),
+                   st.lists(st.sampled_from([*"aZ09 -.,()/'éßĀǅɐ中\u00a0\u00ad\t\n\x01", "e\u0301", "1.5", "007", "1e3", "True", "\x1b[1m"]), max_size=8).map("".join))
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1, 5).flatmap(lambda n: st.tuples(st.lists(st.text("ab c-", max_size=8), min_size=n, max_size=n),
+                                                     st.lists(st.lists(_CELLS, min_size=n - (n > 1), max_size=n + 1), max_size=6))))
+def test_a_table_is_laid_out_as_tabulate_lays_it_out(table):
+    """Issue 18: `fedtool standings`, `titles` and `history` lay their usual tables out
+    without importing tabulate; every table reads as tabulate's "simple" layout of it
+    (numbers not parsed), whatever its cells (numbers, text with blanks, tabs, line breaks,
+    escapes, accents, wide and combining characters, rows short or long)."""
+    from tabulate import tabulate
+
+    from fedtool.league.tables import _table
+
+    headers, rows = table
+    assert _table(rows, headers) == tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+def test_the_standings_lay_out_their_tables_without_tabulate(demo_fed):
+    """The demo's standings (Latin names, whole numbers) are laid out without tabulate or importlib.metadata."""
+    modules = modules_after("--fed", str(demo_fed), "standings", cwd=demo_fed)
+    assert top(modules, ("tabulate", "sqlite_utils")) == [] and "importlib.metadata" not in modules
+
+
+def test_the_league_read_without_sqlite_utils_reads_as_sqlite_utils_reads_it(tmp_path):
+    """`read_league` (issue 18: the commands that only read import sqlite3 alone) gives what
+    sqlite-utils' Database gives: rows as dicts, in order, filtered and limited; a missing
+    table no rows; counts; views read through the league's functions. A league with a
+    migration pending, or none at all, goes through `open_league` (migrated; empty in memory)."""
+    import sqlite3
+
+    from sqlite_utils.migrations import Migrations
+
+    from fedtool.league import db as league
+
+    assert league.MIGRATIONS_TABLE == Migrations.migrations_table and league.migrations.names == [m.name for m in league.migrations._migrations]
+    written = league.open_league(tmp_path / "fed.db")
+    written["weeks"].insert_all([{"week": w, "title": f"Week {w}", "ran_at": "x", "dice_source": "seeded"} for w in (3, 1, 2)])
+    written.close()
+    read, usual = league.read_league(tmp_path / "fed.db"), league.open_league(tmp_path / "fed.db", create=False)
+    assert isinstance(read, league.League) and not read.memory
+    for name in ("weeks", "match_summaries", "no_such_table", "wrestlers"):
+        assert list(read[name].rows) == list(usual[name].rows) and read[name].exists() == usual[name].exists()
+    assert list(read["weeks"].rows_where("week > ?", [1], order_by="week desc", select="week, title", limit=1)) == [{"week": 3, "title": "Week 3"}]
+    assert read["weeks"].count == 3 and read.execute("SELECT max(week) FROM weeks").fetchone() == (3,)
+    assert league.ran_weeks(read) == league.ran_weeks(usual) == [1, 2, 3] and league.week_results(read, 1) == league.week_results(usual, 1)
+    assert sorted(read.table_names()) == sorted(usual.table_names())
+
+    connection = sqlite3.connect(tmp_path / "fed.db")
+    connection.execute("DELETE FROM _sqlite_migrations WHERE name = ?", [league.migrations.names[-1]])  # m017 pending, its objects gone
+    for view in ("match_writeups", "rounds", "dice_rolls", "match_summaries"):
+        connection.execute(f"DROP VIEW IF EXISTS [{view}]")
+    for table in ("lean_writeups", "lean_rounds", "lean_dice"):
+        connection.execute(f"DROP TABLE [{table}]")
+    connection.commit()
+    connection.close()
+    assert not isinstance(league.read_league(tmp_path / "fed.db"), league.League)  # migrated by open_league, as before
+    assert isinstance(league.read_league(tmp_path / "fed.db"), league.League)
+    empty = league.read_league(tmp_path / "none.db")
+    assert empty.memory and not (tmp_path / "none.db").exists() and list(empty["weeks"].rows) == []
+
+
+_LATIN = st.lists(st.sampled_from([*"ab =.\t\r\n\x00\x7f\xa0\xe9\xff", "=3D", " \n", "\t\n", "x" * 70, "y" * 200]), max_size=60).map("".join)
+
+
+@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_LATIN, st.integers(4, 100))
+def test_quoted_printable_is_the_email_packages(body, width):
+    """Issue 18: a mail's long text is quote-printed by `_quoted_printable`, the email
+    package's `quoprimime.body_encode` with the characters to quote found by one regular
+    expression; the two write the same text for any body and line width (escapes at the
+    line's end, blanks before a break, every character below 256)."""
+    from email import quoprimime
+
+    from fedtool.fed.render import _quoted_printable
+
+    assert _quoted_printable(body, width) == quoprimime.body_encode(body, width)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([*"ab =.\t\n é€😀", "x" * 90, "=" * 40, " \n"]), max_size=80).map("".join), st.sampled_from([None, None, "7bit", "quoted-printable", "base64"]))
+def test_a_text_part_is_encoded_as_the_email_package_encodes_it(text, cte):
+    """The transfer encoding `_encode_text` chooses, and the body it writes, are the email
+    package's (`email.contentmanager._encode_text`), whatever the text and however many lines."""
+    from email.contentmanager import _encode_text as package
+
+    from fedtool.fed.render import MAIL_POLICY, _encode_text
+
+    try:
+        expected = package(text, "utf-8", cte, MAIL_POLICY)
+    except (UnicodeError, ValueError) as exc:  # 7bit asked of non-ASCII text
+        with pytest.raises(type(exc)):
+            _encode_text(text, "utf-8", cte, MAIL_POLICY)
+        return
+    assert _encode_text(text, "utf-8", cte, MAIL_POLICY) == expected

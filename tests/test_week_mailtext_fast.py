@@ -95,7 +95,7 @@ def test_the_run_s_pages_are_of_the_plain_kind_and_read_the_same(demo_fed: Path,
     pages = []
     monkeypatch.setattr(run, "mail_text", lambda page: pages.append(page) or mailtext.mail_text(page))
     run.run_week(Fed.load(demo_fed), 1)
-    assert len(pages) >= 10
+    assert len(pages) >= 6 and len(set(pages)) == len(pages)  # each page read once: the players of one match get the same page (issue 18)
     for page in pages:
         assert mailtext._events(plain_text(page)) is not None
         assert mailtext.mail_text(page) == _by_html_parser(page)

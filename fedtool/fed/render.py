@@ -458,6 +458,28 @@ _CACHED_MAX = 256  # the headers that repeat (Content-Type, From, Date) are few;
 MAIL_POLICY = MailPolicy()  # every mail fedtool writes or reads back from the outbox
 
 
+def _headers(sender: str, to_name: str, to_address: str, subject: str, message_id: str, reply_to: str | None,
+             date: datetime.datetime | None, references: str | None) -> list[tuple[str, str]]:
+    """A mail's headers before its content's, in order, as `email` sets them and `email_text` writes them."""
+    headers = [("From", sender), ("To", formataddr((one_line(to_name), to_address))), ("Subject", one_line(subject)),
+               ("Date", format_datetime(date or clock.now())), ("Message-ID", message_id)]
+    if references:
+        headers += [("In-Reply-To", references), ("References", references)]
+    if reply_to:
+        headers.append(("Reply-To", reply_to))
+    headers.append(("Auto-Submitted", "auto-generated"))  # RFC 3834: no autoreplies to us
+    return headers
+
+
+def _boundary(message_id: str, text: str, html: str) -> str:
+    """A boundary from the Message-ID, not a random one, so a rerun writes the same bytes;
+    never one that a line of either part holds (RFC 2046 5.1.1)."""
+    boundary = "=_fedtool_" + hashlib.sha256(message_id.encode()).hexdigest()[:24]
+    while f"--{boundary}" in text or f"--{boundary}" in html:
+        boundary = "=_fedtool_" + hashlib.sha256(boundary.encode()).hexdigest()[:24]
+    return boundary
+
+
 def email(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str | None, message_id: str, reply_to: str | None = None,
           date: datetime.datetime | None = None, references: str | None = None) -> EmailMessage:
     """One mail: Markdown as the text part, HTML as the alternative.
@@ -468,26 +490,155 @@ def email(sender: str, to_name: str, to_address: str, subject: str, text: str, h
     time, so the mails of one run agree; default: the clock (`fedtool.kernel.clock`).
     `references` is the Message-ID of the mail this one corrects or repeats."""
     message = EmailMessage(policy=MAIL_POLICY)
-    message["From"] = sender
-    message["To"] = formataddr((one_line(to_name), to_address))
-    message["Subject"] = one_line(subject)
-    message["Date"] = format_datetime(date or clock.now())
-    message["Message-ID"] = message_id
-    if references:
-        message["In-Reply-To"] = references
-        message["References"] = references
-    if reply_to:
-        message["Reply-To"] = reply_to
-    message["Auto-Submitted"] = "auto-generated"  # RFC 3834: no autoreplies to us
+    for name, value in _headers(sender, to_name, to_address, subject, message_id, reply_to, date, references):
+        message[name] = value
     text = plain_text(text)
     message.set_content(text)
     if html is not None:
         html = plain_text(html)
         message.add_alternative(html, subtype="html")
-        # a boundary from the Message-ID, not a random one, so a rerun writes the same bytes;
-        # never one that a line of either part holds (RFC 2046 5.1.1)
-        boundary = "=_fedtool_" + hashlib.sha256(message_id.encode()).hexdigest()[:24]
-        while f"--{boundary}" in text or f"--{boundary}" in html:
-            boundary = "=_fedtool_" + hashlib.sha256(boundary.encode()).hexdigest()[:24]
-        message.set_boundary(boundary)
+        message.set_boundary(_boundary(message_id, text, html))
     return message
+
+
+def email_text(sender: str, to_name: str, to_address: str, subject: str, text: str, html: str, message_id: str, reply_to: str | None = None,
+               date: datetime.datetime | None = None, references: str | None = None) -> str:
+    """`email(...).as_string()` of a mail with both parts, the same text, written without
+    building each message (issue 18: the email package building a week's mails was a
+    fifth of a run): each header line folded by the mails' policy, as the generator
+    writes it; the two parts encoded and written by the email package once per pair of
+    texts (`_alternative_parts`: the players of one match get the same writeups), between
+    the mail's own boundary lines as the generator writes them.
+    tests/test_startup.py compares the two over thousands of mails."""
+    text, html = plain_text(text), plain_text(html)
+    boundary = _boundary(message_id, text, html)
+    headers = _headers(sender, to_name, to_address, subject, message_id, reply_to, date, references)
+    headers += [("MIME-Version", "1.0"), ("Content-Type", f'multipart/alternative; boundary="{boundary}"')]
+    plain, rich = _alternative_parts(text, html)
+    lines = [MAIL_POLICY.fold(name, MAIL_POLICY.header_store_parse(name, value)[1]) for name, value in headers]
+    return "".join(lines) + f"\n--{boundary}\n{plain}\n--{boundary}\n{rich}\n--{boundary}--\n"
+
+
+_PARTS: dict[tuple[str, str], tuple[str, str]] = {}
+
+
+def _alternative_parts(text: str, html: str) -> tuple[str, str]:
+    """The text and HTML parts of a mail of these texts as the generator writes them (each
+    with its headers), made by the email package and kept for the process's next mail of
+    the same texts: a mail's written form is its headers, a blank line, then its parts
+    between lines of its boundary, which neither part holds (`_boundary`)."""
+    found = _PARTS.get((text, html))
+    if found is None:
+        message = EmailMessage(policy=MAIL_POLICY)
+        message.set_content(text, content_manager=_FAST_TEXT)
+        message.add_alternative(html, subtype="html", content_manager=_FAST_TEXT)
+        boundary = _boundary("", text, html)
+        message.set_boundary(boundary)
+        body = message.as_string().split("\n\n", 1)[1]
+        head, tail = f"--{boundary}\n", f"\n--{boundary}--\n"
+        assert body.startswith(head) and body.endswith(tail), "the email package wrote a multipart of another shape"
+        plain, rich = body[len(head):-len(tail)].split(f"\n--{boundary}\n")
+        if len(_PARTS) >= 64:
+            _PARTS.clear()
+        found = _PARTS[(text, html)] = (plain, rich)
+    return found
+
+
+# ---------------------------------------------------------------- quoted-printable, made faster
+
+# A mail's text part is one line a paragraph, so its parts are mostly quoted-printable, and
+# the email package's encoder (`quoprimime.body_encode`) maps every character through a
+# 256-entry list (str.translate on a list: most of a week's mail encoding, issue 18). The
+# content manager below sets a text part as the email package's own `set_text_content`
+# does, through its own `_encode_text` but for a body it would quote-print whole, which is
+# encoded by `_quoted_printable`: `body_encode` with the characters that need it found by
+# one regular expression. tests/test_startup.py compares the two encoders and the mails.
+
+def _set_text_content(msg, string, subtype="plain", charset="utf-8", cte=None, disposition=None, filename=None, cid=None, params=None, headers=None):
+    """email.contentmanager.set_text_content, its body encoded by `_encode_text`."""
+    import email.charset
+    from email import contentmanager
+
+    contentmanager._prepare_set(msg, "text", subtype, headers)
+    cte, payload = _encode_text(string, charset, cte, msg.policy)
+    msg.set_payload(payload)
+    msg.set_param("charset", email.charset.ALIASES.get(charset, charset), replace=True)
+    msg["Content-Transfer-Encoding"] = cte
+    contentmanager._finalize_set(msg, disposition, filename, cid, params)
+
+
+def _encode_text(string: str, charset: str, cte: str | None, policy) -> tuple[str, str]:
+    """email.contentmanager._encode_text: the transfer encoding its heuristics choose and the
+    body so encoded; a body of more than ten lines, some longer than the policy's lines, that
+    its first ten lines say to quote-print is encoded by `_quoted_printable`."""
+    import binascii
+    from email import quoprimime
+    from email.contentmanager import _encode_text as encode_text
+
+    lines = string.encode(charset).splitlines()
+    if cte is not None or len(lines) <= 10 or max(len(x) for x in lines) <= policy.max_line_length:
+        return encode_text(string, charset, cte, policy)
+    sniff = policy.linesep.encode("ascii").join(lines[:10]) + policy.linesep.encode("ascii")
+    if len(quoprimime.body_encode(sniff.decode("latin-1"), policy.max_line_length)) > len(binascii.b2a_base64(sniff)):
+        return encode_text(string, charset, "base64", policy)
+    return "quoted-printable", _quoted_printable((b"\n".join(lines) + b"\n").decode("latin-1"), policy.max_line_length)
+
+
+_QP_QUOTED = re.compile("[^\t\n\r -<>-~]")  # what quoprimime's body map writes as =XX (a body is latin-1 here: every character below 256)
+_QP_CODES = ["=%02X" % c for c in range(256)]
+
+
+def _quoted_printable(body: str, maxlinelen: int = 76, eol: str = "\n") -> str:
+    """email.quoprimime.body_encode, the same text: the characters it quotes found by one
+    regular expression rather than a translation of every character."""
+    if maxlinelen < 4:
+        raise ValueError("maxlinelen must be at least 4")
+    if not body:
+        return body
+    body = _QP_QUOTED.sub(lambda found: _QP_CODES[ord(found.group())], body)
+    soft_break = "=" + eol
+    maxlinelen1 = maxlinelen - 1
+    encoded_body: list[str] = []
+    append = encoded_body.append
+    for line in body.splitlines():
+        start = 0
+        laststart = len(line) - 1 - maxlinelen
+        while start <= laststart:
+            stop = start + maxlinelen1
+            if line[stop - 2] == "=":  # never break an escape
+                append(line[start:stop - 1])
+                start = stop - 2
+            elif line[stop - 1] == "=":
+                append(line[start:stop])
+                start = stop - 1
+            else:
+                append(line[start:stop] + "=")
+                start = stop
+        if line and line[-1] in " \t":  # a blank at the end of a line is quoted
+            room = start - laststart
+            if room >= 3:
+                q = _QP_CODES[ord(line[-1])]
+            elif room == 2:
+                q = line[-1] + soft_break
+            else:
+                q = soft_break + _QP_CODES[ord(line[-1])]
+            append(line[start:-1] + q)
+        else:
+            append(line[start:])
+    if body[-1] in "\r\n":
+        append("")
+    return eol.join(encoded_body)
+
+
+def _text_manager():
+    """The email package's content manager for raw data, its text parts set by `_set_text_content`."""
+    from email.contentmanager import ContentManager, raw_data_manager
+
+    manager = ContentManager()
+    manager.get_handlers = dict(raw_data_manager.get_handlers)
+    manager.set_handlers = dict(raw_data_manager.set_handlers)
+    manager.add_set_handler(str, _set_text_content)
+    return manager
+
+
+_FAST_TEXT = _text_manager()

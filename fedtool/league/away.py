@@ -15,10 +15,8 @@ A side of a ruleset whose strategy is optional that sent none is not recorded.
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
-
-from sqlite_utils import Database
 
 from fedtool.fed.settings import Fed
 from fedtool.kernel import clock
@@ -26,6 +24,9 @@ from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.yamlio import load_yaml
 
 from .db import open_league
+
+if TYPE_CHECKING:  # sqlite-utils where the league is written (fedtool.league.db.read_league reads without it)
+    from sqlite_utils import Database
 
 RULE = "fedtool away"
 RECORDS = ("on_time", "late", "missing", "away")  # a side's record, as stored and as the JSON keys name it

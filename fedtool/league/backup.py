@@ -27,14 +27,16 @@ import sqlite3
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from fedtool.fed.settings import Fed
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 
 from .db import RULE as DB_RULE, check_league_path, is_text_file, migrations
+
+if TYPE_CHECKING:  # sqlite-utils where the league is written (fedtool.league.db.read_league reads without it)
+    from sqlite_utils import Database
 
 SNAPSHOT_NAME = re.compile(r"^(\d{8}T\d{6}Z)-([a-z0-9-]+)\.db$")
 KEPT_ON_RESTORE = ("sent_mail", "inbox_seen", "player_passwords", "week_runs")
@@ -134,7 +136,9 @@ def restore(fed: Fed, name: str) -> Restored:
     tmp = Path(tmp_name)
     try:
         _copy(snapshot.path, tmp, read_only=True)
-        restored = Database(tmp)
+        from sqlite_utils import Database
+
+        restored = Database(tmp, execute_plugins=False)  # no search of every installed package for sqlite-utils plugins (fedtool.league.db.open_league)
         try:
             migrations.apply(restored)  # a snapshot of an older fedtool is brought up to date
             if database.exists() and not damaged:

@@ -14,8 +14,7 @@ in the league too. Both only write `fed.db`; the caller holds the transaction.
 from __future__ import annotations
 
 import json
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING
 
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError
@@ -24,6 +23,9 @@ from fedtool.kernel.yamlio import load_yaml
 from .db import upsert_wrestlers
 from .records import _lineages, check_title_settings
 from .sheets import read_roster_sheet
+
+if TYPE_CHECKING:  # sqlite-utils where the league is written (fedtool.league.db.read_league reads without it)
+    from sqlite_utils import Database
 
 
 def sync_titles(fed: Fed, db: Database, check: bool = True) -> int:

@@ -9,25 +9,73 @@ sheet says for a wrestler the league has not seen change.
 from __future__ import annotations
 
 import errno
-import glob
 import json
 import os
 import re
 import sqlite3
-import tempfile
 from fractions import Fraction
 from pathlib import Path
 from collections.abc import Iterable, Iterator
-from typing import Any
-
-from sqlite_utils import Database
-from sqlite_utils.migrations import Migrations
+from typing import TYPE_CHECKING, Any
 
 from fedtool.kernel.dice import seed_text
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.rulesets import REGISTRY, get_ruleset
 
-migrations = Migrations("fedtool")
+if TYPE_CHECKING:  # sqlite-utils is imported where the league is written or migrated (issue 18: a read imports sqlite3 alone)
+    from sqlite_utils import Database
+
+
+def __getattr__(name: str):
+    """`Database` (sqlite-utils'), imported when asked for: as it was before reads went without it."""
+    if name == "Database":
+        from sqlite_utils import Database
+
+        return Database
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+MIGRATIONS_TABLE = "_sqlite_migrations"  # where sqlite-utils records the migrations applied (a test checks it is its name)
+
+
+class _Migrations:
+    """sqlite-utils' `Migrations("fedtool")`, made when first used: the migrations below are
+    registered in order as the module is read, and the first use of anything else (`apply`,
+    `applied`, ...) makes sqlite-utils' own object with them, so reading the league imports
+    no sqlite-utils (issue 18). `names` are the migrations' names, in order."""
+
+    def __init__(self, name: str):
+        self.set_name = self._set = name
+        self._registered: list[tuple[Any, dict]] = []
+        self._real = None
+
+    def __call__(self, **options):
+        def register(function):
+            self._registered.append((function, options))
+            if self._real is not None:
+                self._real(**options)(function)
+            return function
+
+        return register
+
+    @property
+    def names(self) -> list[str]:
+        return [options.get("name") or function.__name__ for function, options in self._registered]
+
+    def __getattr__(self, attribute: str):
+        if attribute.startswith("__") or attribute in ("_set", "_registered", "_real", "set_name"):
+            raise AttributeError(attribute)
+        if self._real is None:
+            from sqlite_utils.migrations import Migrations
+
+            real = Migrations(self._set)
+            for function, options in self._registered:
+                real(**options)(function)
+            self._real = real
+        return getattr(self._real, attribute)
+
+
+migrations = _Migrations("fedtool")
 
 
 @migrations()
@@ -254,19 +302,24 @@ def open_league(path: Path, create: bool = True) -> Database:
     would quietly forget every week run; the message says to restore a snapshot or delete
     the file.
     """
+    from sqlite_utils import Database
+
     check_league_path(path)
     if path.is_file() and path.stat().st_size == 0:
         raise FedError(Problem(str(path), None, "is empty (0 bytes), not a league: fedtool never leaves one empty, so something else emptied it; "
                                "restore a snapshot (`fedtool restore` lists them), or delete the file to start a new league", RULE))
+    # execute_plugins=False: sqlite-utils would otherwise look through every installed
+    # package's entry points for its plugins at each open (issue 18: 15-30 ms, and
+    # importlib.metadata); the league's SQL functions are fedtool's own (register_functions)
     if not create and not path.exists():
-        db = Database(memory=True)
+        db = Database(memory=True, execute_plugins=False)
         _empty_league().backup(db.conn)  # the schema made once a process, copied (issue 18: a run opens it a dozen times)
     else:
         db = None
         try:
             if not path.exists():
                 _create(path)
-            db = Database(path)
+            db = Database(path, execute_plugins=False)
             # write-ahead logging: a commit is one append and one fsync (0.2 ms here, against
             # 0.7 ms for a rollback journal's create, write, fsync and delete), which is what
             # lets `send` record every mail before and after it goes (at most once) and stay
@@ -291,8 +344,100 @@ def open_league(path: Path, create: bool = True) -> Database:
     return db
 
 
+def read_league(path: Path) -> "Database | League":
+    """The league to read (never to write): `fed.db` opened with the standard library's
+    sqlite3 alone (issue 18: sqlite-utils' import was a fifth of `fedtool standings`), as a
+    `League`, which reads as sqlite-utils' Database reads (`execute`, `db[table].rows`,
+    `rows_where`, `exists`, `count`). Anything else goes through `open_league(create=False)`
+    as before: no league yet (an empty one in memory), a migration pending (applied), a file
+    that is empty, not a league or not a database (the error it gives)."""
+    if not path.exists() and not path.is_symlink():
+        check_league_path(path)  # a folder that is not there: the `database:` setting is wrong
+        league = League(sqlite3.connect(":memory:"))  # no league yet: an empty one in memory, its schema copied
+        _empty_league().backup(league.conn)
+        register_functions(league.conn)
+        league.memory = True
+        return league
+    try:
+        if path.is_file() and path.stat().st_size > 0:
+            connection = sqlite3.connect(path)
+            try:
+                register_functions(connection)
+                if _migrated(connection):
+                    return League(connection)
+            except sqlite3.Error:
+                pass
+            connection.close()
+    except OSError:
+        pass
+    return open_league(path, create=False)
+
+
+def _migrated(connection: sqlite3.Connection) -> bool:
+    """Whether every migration is recorded as applied, as `_up_to_date` asks it."""
+    keys = [row[1] for row in connection.execute(f"PRAGMA table_info([{MIGRATIONS_TABLE}])").fetchall() if row[5]]
+    if keys != ["id"]:
+        return False
+    applied = {row[0] for row in connection.execute(f"SELECT name FROM [{MIGRATIONS_TABLE}] WHERE migration_set = ?", [migrations.set_name]).fetchall()}
+    return set(migrations.names) <= applied
+
+
+class League:
+    """A league opened to be read (`read_league`): what of sqlite-utils' Database the
+    commands that only read use, over a sqlite3 connection."""
+
+    memory = False
+
+    def __init__(self, connection: sqlite3.Connection):
+        self.conn = connection
+
+    def execute(self, sql: str, parameters: Iterable | dict | None = None) -> sqlite3.Cursor:
+        return self.conn.execute(sql, parameters) if parameters is not None else self.conn.execute(sql)
+
+    def __getitem__(self, name: str) -> "_Table":
+        return _Table(self, name)
+
+    def table_names(self) -> list[str]:
+        return [row[0] for row in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()]
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class _Table:
+    """A table or view of a `League`, read as sqlite-utils reads one."""
+
+    def __init__(self, db: League, name: str):
+        self.db = db
+        self.name = name
+
+    def exists(self) -> bool:
+        return self.db.conn.execute("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?", [self.name]).fetchone() is not None
+
+    @property
+    def count(self) -> int:
+        return self.db.conn.execute(f"SELECT count(*) FROM [{self.name}]").fetchone()[0]
+
+    @property
+    def rows(self) -> Iterator[dict]:
+        return self.rows_where()
+
+    def rows_where(self, where: str | None = None, where_args: Iterable | dict | None = None, order_by: str | None = None,
+                   select: str = "*", limit: int | None = None, offset: int | None = None) -> Iterator[dict]:
+        if not self.exists():
+            return
+        sql = f"select {select} from [{self.name}]" + (f" where {where}" if where is not None else "") + (f" order by {order_by}" if order_by is not None else "")
+        if limit is not None:
+            sql += f" limit {limit}"
+        if offset is not None:
+            sql += f" offset {offset}"
+        cursor = self.db.conn.execute(sql, where_args or [])
+        columns = [c[0] for c in cursor.description]
+        for row in cursor:
+            yield dict(zip(columns, row))
+
+
 _EMPTY: sqlite3.Connection | None = None
-_NAMES = None  # every migration's name, once all are registered
 
 
 def _up_to_date(db: Database) -> bool:
@@ -301,32 +446,29 @@ def _up_to_date(db: Database) -> bool:
     dozen queries a migration are spared (issue 18: a run opens the league several times).
     Anything else (a migration pending, an older table's layout, no table) goes through
     `migrations.apply` as before."""
-    global _NAMES
-    if _NAMES is None:
-        registered = getattr(migrations, "_migrations", None)  # sqlite-utils keeps them there; else apply as ever
-        if registered is None:
-            return False
-        _NAMES = frozenset(m.name for m in registered)
-    table = migrations.migrations_table
-    keys = [row[1] for row in db.execute(f"PRAGMA table_info([{table}])").fetchall() if row[5]]
-    if keys != ["id"]:
-        return False
-    applied = {row[0] for row in db.execute(f"SELECT name FROM [{table}] WHERE migration_set = ?", [migrations.name]).fetchall()}
-    return _NAMES <= applied
+    return _migrated(db.conn)
 
 
 def _empty_league() -> sqlite3.Connection:
     """An empty league in memory with every migration applied, made once per process:
-    `open_league(create=False)` of a fed with no league copies it rather than run each
-    migration again."""
+    `open_league(create=False)` and `read_league` of a fed with no league copy it rather
+    than run each migration again. Made from `empty_league.sql` with sqlite3 alone (a
+    command that reads imports no sqlite-utils); by the migrations if the script is stale."""
     global _EMPTY
     if _EMPTY is None:
-        template = Database(memory=True)
-        register_functions(template.conn)
+        template = sqlite3.connect(":memory:")
+        register_functions(template)
         template.execute("PRAGMA foreign_keys = ON")
         if not _from_schema(template):
-            migrations.apply(template)
-        _EMPTY = template.conn
+            template.close()
+            from sqlite_utils import Database
+
+            migrated = Database(memory=True, execute_plugins=False)
+            register_functions(migrated.conn)
+            migrated.execute("PRAGMA foreign_keys = ON")
+            migrations.apply(migrated)
+            template = migrated.conn
+        _EMPTY = template
     return _EMPTY
 
 
@@ -343,27 +485,28 @@ def schema_script(db: Database) -> str:
     return _SCHEMA_HEAD + " ".join(names) + "\n" + "".join(f"{sql};\n" for sql in statements)
 
 
-def _from_schema(db: Database) -> bool:
+def _from_schema(db: Database | sqlite3.Connection) -> bool:
     """The empty league made from `empty_league.sql` when it holds every migration registered
     (issue 18: a run of a new fed migrated an empty league in memory first, about a tenth of
     the run's work): its statements, then each migration recorded as `migrations.apply`
     records it. Without the file, or with a migration it lacks, False: apply them."""
-    registered = getattr(migrations, "_migrations", None)
+    connection = getattr(db, "conn", db)
+    names = migrations.names
     try:
         text = SCHEMA.read_text(encoding="utf-8")
     except OSError:
         return False
     head, _, script = text.partition("\n")
-    if registered is None or not head.startswith(_SCHEMA_HEAD) or head[len(_SCHEMA_HEAD):].split() != [m.name for m in registered]:
+    if not head.startswith(_SCHEMA_HEAD) or head[len(_SCHEMA_HEAD):].split() != names:
         return False
     import datetime
 
-    with db.conn:
-        db.conn.executescript("BEGIN;\n" + script + "COMMIT;")
+    with connection:
+        connection.executescript("BEGIN;\n" + script + "COMMIT;")
     now = str(datetime.datetime.now(datetime.timezone.utc))
-    with db.conn:
-        db.conn.executemany(f"INSERT INTO [{migrations.migrations_table}] (migration_set, name, applied_at) VALUES (?, ?, ?)",
-                            [(migrations.name, m.name, now) for m in registered])
+    with connection:
+        connection.executemany(f"INSERT INTO [{MIGRATIONS_TABLE}] (migration_set, name, applied_at) VALUES (?, ?, ?)",
+                               [(migrations.set_name, name, now) for name in names])
     return True
 
 
@@ -374,6 +517,9 @@ def _create(path: Path) -> None:
     mode) and every migration (copied from `_empty_league`), flushed, then linked to the
     league's name (a link never replaces a file another process made meanwhile). Leftovers
     of a creation killed before its link are removed."""
+    import glob
+    import tempfile  # here, not at the top: a command that reads the league makes none (issue 18)
+
     for leftover in path.parent.glob(f".{glob.escape(path.name)}.new-*"):
         leftover.unlink(missing_ok=True)
     fd, name = tempfile.mkstemp(prefix=f".{path.name}.new-", dir=path.parent)
@@ -486,6 +632,8 @@ def _unwritable(folder: Path) -> str | None:
     """Why nothing can be created in `folder` (\"Permission denied\"), or None when it can:
     found by trying, since permission bits do not tell (root, read-only mounts, immutable files)."""
     try:
+        import tempfile
+
         with tempfile.TemporaryFile(dir=folder):
             return None
     except OSError as exc:

@@ -27,9 +27,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from fractions import Fraction
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError
@@ -37,6 +35,9 @@ from fedtool.rulesets import REGISTRY, check_ruleset, get_ruleset, ruleset_order
 
 from .db import read_summary, states_through, stored_stars
 from .records import _names, _sheet, titles as league_titles
+
+if TYPE_CHECKING:  # sqlite-utils where the league is written (fedtool.league.db.read_league reads without it)
+    from sqlite_utils import Database
 
 TOP = 10
 CATEGORIES = ("longest_reigns", "most_reigns", "most_defences", "win_streaks", "head_to_head", "upsets", "best_matches")

@@ -18,11 +18,8 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sqlite_utils import Database
-
-from fedtool.fed.card import Card
 from fedtool.fed.settings import Fed, TitleSettings
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place
@@ -32,6 +29,11 @@ from fedtool.rulesets.base import Ruleset
 from .away import RECORDS, player_records, wrestler_records
 from .db import read_summary, states_before
 from .sheets import read_roster_sheet
+
+if TYPE_CHECKING:  # sqlite-utils where the league is written (fedtool.league.db.read_league reads without it)
+    from sqlite_utils import Database
+
+    from fedtool.fed.card import Card
 
 RULE = "fed settings: titles"
 NEVER_BY_DEFAULT = ("dq", "countout")  # "as in wrestling": the title does not change on these

@@ -20,9 +20,7 @@ and their lineages run on across seasons.
 from __future__ import annotations
 
 import json
-from typing import Any
-
-from sqlite_utils import Database
+from typing import TYPE_CHECKING, Any
 
 from fedtool.fed.settings import Fed
 from fedtool.kernel import clock
@@ -34,6 +32,9 @@ from .backup import take_snapshot
 from .db import STATE_KEYS, state_row, states_before
 from .records import _names, _sheet, standings, titles as league_titles
 from .recordbook import record_book
+
+if TYPE_CHECKING:  # sqlite-utils where the league is written (fedtool.league.db.read_league reads without it)
+    from sqlite_utils import Database
 
 RULE = "fedtool season"
 SETTING = "fed settings: seasons: carry_over"

@@ -10,14 +10,17 @@ ruleset's matches imports no other.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from fedtool.fed.card import Card
 from fedtool.fed.settings import Fed, check_wrestler_id
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place
 from fedtool.kernel.yamlio import load_yaml
 from fedtool.rulesets import check_ruleset, get_ruleset
 from fedtool.rulesets.base import WrestlerRecord
+
+if TYPE_CHECKING:  # the card's module and its models are a week's, not the standings' (issue 18)
+    from fedtool.fed.card import Card
 
 
 def load_fed(root: Path | str) -> Fed:

@@ -27,7 +27,7 @@ from markupsafe import Markup
 from fedtool.fed.card import OPENING_FILE, Card, load_card, strategy_path
 from fedtool.fed.files import StagedDir, atomic_write, settle
 from fedtool.fed.mailtext import absolute_links, mail_html, mail_text
-from fedtool.fed.render import MarkdownText, email, environment, markdown_page, md_escape, render
+from fedtool.fed.render import MarkdownText, email_text, environment, markdown_page, md_escape, render
 from fedtool.fed.schedule import next_deadline, shown_time
 from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
@@ -160,12 +160,11 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
             # one mail per side, its subject the one to submit with, so a reply files correctly
             # the announcement's Markdown as a page, then as readable text (fedtool.fed.mailtext)
             page = absolute_links(_page(env, f"{fed.settings.name}: week {week}", markdown_page(body)), fed.settings.site_url)
-            message = email(
+            files[f"mail/{match.id}-{wrestler.id}.eml"] = email_text(
                 fed.settings.mail.from_address, wrestler.owner_name, wrestler.owner_email,
                 f"{fed.settings.name}: Week {week} {wrestler.id} {match.id} is open", mail_text(page), mail_html(page),
                 _message_id(fed, week, f"open-{match.id}", wrestler.id), fed.settings.mail.reply_to, date=now,
             )
-            files[f"mail/{match.id}-{wrestler.id}.eml"] = message.as_string()
     files["dice.txt"] = "".join(logs)
     with StagedDir(outbox) as stage:
         for name, content in files.items():
@@ -757,22 +756,28 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
         for p in played:
             where = f"{site}{site_week_page(week)}#match-{p.booking.match.id}"
             pages[f"{p.booking.match.id}.html"] = pages[f"{p.booking.match.id}.md"] = where
+    parts: dict[str, tuple[str, str]] = {}  # a page -> its mail's two parts: the players of one match get the same page
+
+    def mail_parts(page: str) -> tuple[str, str]:
+        if page not in parts:
+            parts[page] = (mail_text(page), mail_html(page))
+        return parts[page]
+
     for address, (owner_name, texts, fragments) in sorted(per_owner.items()):
         _, note_html = _correction_note(run, label, corrections, owners_matches[address])
         page = absolute_links(_page(env, f"{fed.settings.name}: {title}", note_html + Markup("\n").join(Markup(f) for f in fragments)), site, pages)
-        message = email(mail.from_address, owner_name, address, f"{prefix}{fed.settings.name}: {title} results", mail_text(page), mail_html(page),
-                        _message_id(fed, label, "results", address, run), mail.reply_to, date=date,
-                        references=_message_id(fed, label, "results", address) if run > 1 else None)
-        files[f"mail/{_mail_name(address)}.eml"] = message.as_string()
+        files[f"mail/{_mail_name(address)}.eml"] = email_text(
+            mail.from_address, owner_name, address, f"{prefix}{fed.settings.name}: {title} results", *mail_parts(page),
+            _message_id(fed, label, "results", address, run), mail.reply_to, date=date,
+            references=_message_id(fed, label, "results", address) if run > 1 else None)
     if mail.list_address:
         body = Markup(render(env, "card.html.j2", **card_context))  # escaped by its template
         if not site and played:  # the writeups themselves, since no link can lead to them
             body += Markup("\n<h2>The matches</h2>\n") + Markup("\n").join(Markup(writeup_fragments[p.booking.match.id]) for p in played)
         page = absolute_links(_page(env, f"{fed.settings.name}: {title}", body), site, pages)
-        message = email(mail.from_address, fed.settings.name, mail.list_address, f"{prefix}{fed.settings.name}: {title}", mail_text(page), mail_html(page),
-                        _message_id(fed, label, "card", mail.list_address, run), mail.reply_to, date=date,
-                        references=_message_id(fed, label, "card", mail.list_address) if run > 1 else None)
-        files["mail/card.eml"] = message.as_string()
+        files["mail/card.eml"] = email_text(mail.from_address, fed.settings.name, mail.list_address, f"{prefix}{fed.settings.name}: {title}", *mail_parts(page),
+                                            _message_id(fed, label, "card", mail.list_address, run), mail.reply_to, date=date,
+                                            references=_message_id(fed, label, "card", mail.list_address) if run > 1 else None)
     return files
 
 
