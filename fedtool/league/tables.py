@@ -1,5 +1,5 @@
 """`fedtool standings`, `titles` and `history` as terminal tables (tabulate's "simple"
-layout), from the plain data fedtool.league.records returns; each ruleset's own columns come
+layout: a maintained library that gets wide and combining characters' widths right), from the plain data fedtool.league.records returns; each ruleset's own columns come
 from its hooks."""
 
 from __future__ import annotations
@@ -17,28 +17,10 @@ def ruleset_name(ruleset_id: str) -> str:
 
 
 def _table(rows: list[list], headers: list[str]) -> str:
-    """tabulate's "simple" table of `rows` under `headers` (numbers not parsed). A table of
-    the usual kind (whole numbers, nothing (None) and one-line Latin text without blanks at
-    either end, as many cells as headers) is laid out here as tabulate lays it out, without importing it
-    (issue 18: its import, importlib.metadata with it, was a tenth of `fedtool standings`);
-    any other by tabulate. tests/test_startup.py holds the two together."""
-    if rows and all(len(row) == len(headers) for row in rows) and all(map(_plain_cell, headers)):
-        cells = [["" if c is None else str(c) if type(c) is int else c for c in row] for row in rows]  # None: tabulate's missing value
-        if all(_plain_cell(c) for row in cells for c in row):
-            widths = [max(len(h) + 2, *(len(row[i]) for row in cells)) for i, h in enumerate(headers)]
-            lines = ["  ".join(h.ljust(w) for h, w in zip(headers, widths)).rstrip(), "  ".join("-" * w for w in widths)]
-            lines += ["  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip() for row in cells]
-            return "\n".join(lines)
+    """tabulate's "simple" table of `rows` under `headers` (numbers not parsed: "007" stays)."""
     from tabulate import tabulate
 
     return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
-
-
-def _plain_cell(cell: object) -> bool:
-    """A cell tabulate shows as it is, one column a character whether or not wcwidth is
-    installed: printable Latin text (below U+0250: no combining or wide character), no blank
-    at either end."""
-    return type(cell) is str and (not cell or max(cell) < "\u0250") and cell.isprintable() and cell == cell.strip()
 
 
 def _heading(text: str) -> str:
