@@ -229,27 +229,38 @@ class _Book:
 
 class _UpsetBook:
     """`_upsets`, week by week: the states going into each week (`states_streamed`) and each
-    side's record so far; keeps the biggest TOP upsets of every ruleset (and so of them all)."""
+    side's record so far; keeps the biggest TOP upsets of every ruleset (and so of them all).
+
+    With a `cache` (`record_book_streamed`'s `upsets`): what it kept, and through which week,
+    is put in it at the end; a later call whose weeks up to that one are the same (their key:
+    `_chain`) starts from it and looks for upsets only in the weeks after."""
 
     def __init__(self, fed: Fed, db: Database, names: dict[str, str], cache: dict | None = None, salt: str = ""):
         self.fed, self.db, self.names = fed, db, names
-        self.cache = cache
-        if cache is not None:
-            self.old = dict(cache)
-            cache.clear()
-            self.runs = {week: [run, at] for week, run, at in db.execute("SELECT week, MAX(run), MAX(ran_at) FROM week_runs GROUP BY week")}
-            seasons = db.execute("SELECT season, last_week, closed_at FROM seasons ORDER BY season").fetchall() if db["seasons"].exists() else []
-            self.chain = hashlib.sha256(json.dumps([salt, seasons]).encode()).hexdigest()
-            self.chained = -(1 << 30)  # the chain covers the runs of the weeks before this
         self.starts: dict[str, dict] = {}
         self.record: dict[str, dict] = defaultdict(lambda: {"wins": 0, "losses": 0})
         self.states = None
-        self.kept: dict[str, list[tuple]] = defaultdict(list)  # ruleset -> its biggest: (-gap, order, upset)
+        self.kept: dict[str, list[list]] = defaultdict(list)  # ruleset -> its biggest: [-gap, order, upset (no names)]
         self.seen = 0
         self.weeks = _Feed()
+        self.last = None
+        self.cache, self.salt, self.through = cache, salt, None
+        if cache is not None:
+            # each run week, its time and its latest run: a week rerun, undone or restored away changes its key
+            self.runs = db.execute("SELECT w.week, w.ran_at, (SELECT MAX(run) FROM week_runs r WHERE r.week = w.week) FROM weeks w ORDER BY w.week").fetchall()
+            self.seasons = db.execute("SELECT season, last_week, closed_at FROM seasons ORDER BY season").fetchall() if db["seasons"].exists() else []
+            through, kept = cache.get("through"), cache.get("kept")
+            if type(through) is int and cache.get("key") == self._chain(through) and type(cache.get("seen")) is int and _kept_ok(kept):
+                self.through, self.seen = through, cache["seen"]
+                self.kept.update({ruleset: [list(u) for u in upsets] for ruleset, upsets in kept.items()})
+
+    def _chain(self, through: int) -> str:
+        """The key of the weeks up to `through`: every run week's number, time and run, the closed seasons, the salt."""
+        return hashlib.sha256(json.dumps([self.salt, self.seasons, [list(r) for r in self.runs if r[0] <= through]]).encode()).hexdigest()
 
     def week(self, matches: list[dict]) -> None:
         week = matches[0]["week"]
+        self.last = week
         if self.states is None:  # the record going into the first week counted: every match before it
             for wid, outcome in self.db.execute("SELECT s.wrestler_id, s.outcome FROM match_sides s JOIN matches m ON m.id = s.match_id WHERE m.week < ?", [week]):
                 if outcome in ("win", "loss"):
@@ -258,37 +269,25 @@ class _UpsetBook:
         self.weeks.put(week)
         _, states = next(self.states)
         record = self.record
-        found = None
-        if self.cache is not None:
-            for number in sorted(w for w in self.runs if self.chained <= w <= week):
-                self.chain = hashlib.sha256(json.dumps([self.chain, number, self.runs[number]]).encode()).hexdigest()
-            self.chained = week + 1
-            kept = self.old.get(str(week))
-            if isinstance(kept, dict) and kept.get("key") == self.chain and isinstance(kept.get("upsets"), list) \
-                    and all(isinstance(u, dict) and isinstance(u.get("gap"), (int, float)) and {"ruleset", "winner", "beaten"} <= u.keys() for u in kept["upsets"]):
-                found = kept["upsets"]
-        if found is None:
-            found = []
+        if self.through is None or week > self.through:  # a week the cache holds nothing of
+            found: list[dict] = []
             for m in matches:
                 self._upset(m, states, found)
-        if self.cache is not None:
-            self.cache[str(week)] = {"key": self.chain, "upsets": [{k: v for k, v in u.items() if k not in ("winner_name", "beaten_name")} for u in found]}
-        for upset in found:
-            self.seen += 1
-            upset = dict(upset, winner_name=self.names.get(upset["winner"], upset["winner"]), beaten_name=self.names.get(upset["beaten"], upset["beaten"]))
-            kept = self.kept[upset["ruleset"]]
-            kept.append((-upset["gap"], self.seen, upset))
-            if len(kept) > TOP:
-                kept.sort(key=lambda u: u[:2])
-                del kept[TOP:]
+            for upset in found:
+                self.seen += 1
+                kept = self.kept[upset["ruleset"]]
+                kept.append([-upset["gap"], self.seen, upset])
+                if len(kept) > TOP:
+                    kept.sort(key=lambda u: u[:2])
+                    del kept[TOP:]
         for m in matches:
             for wid, outcome in m["sides"]:
                 if outcome in ("win", "loss"):
                     record[wid]["wins" if outcome == "win" else "losses"] += 1
 
     def _upset(self, m: dict, states, found: list) -> None:
-        """The match's upset, if it is one, added to `found`."""
-        fed, names, record, starts = self.fed, self.names, self.record, self.starts
+        """The match's upset, if it is one, added to `found` (its names added by `result`)."""
+        fed, record, starts = self.fed, self.record, self.starts
         known = get_ruleset(m["ruleset"]) if m["ruleset"] in REGISTRY else None
         ids = [wid for wid, _ in m["sides"]]
         if known is not None and m["winner"] in ids:
@@ -298,14 +297,28 @@ class _UpsetBook:
                 favourite = max(beaten, key=lambda o: key[o])
                 gap = key[favourite][0] - key[m["winner"]][0]
                 if key[favourite] > key[m["winner"]] and gap > 0:
-                    found.append({"week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "winner": m["winner"],
-                                  "winner_name": names.get(m["winner"], m["winner"]), "beaten": favourite,
-                                  "beaten_name": names.get(favourite, favourite), "method": m["method"],
-                                  "gap": _number(gap), "measure": _measure(known)})
+                    found.append({"week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "winner": m["winner"], "beaten": favourite,
+                                  "method": m["method"], "gap": _number(gap), "measure": _measure(known)})
 
     def result(self) -> list[dict]:
         """Every ruleset's biggest upsets, biggest gap first (equal gaps in week order): the first TOP of any ruleset, or of them all, are in it."""
-        return [u for _, _, u in sorted((u for kept in self.kept.values() for u in kept), key=lambda u: u[:2])]
+        if self.cache is not None:
+            self.cache.clear()
+            if self.last is not None:
+                through = max(self.last, self.through or self.last)
+                self.cache.update({"through": through, "key": self._chain(through), "seen": self.seen, "kept": dict(self.kept)})
+        names = self.names
+        return [{"week": u["week"], "match": u["match"], "ruleset": u["ruleset"], "winner": u["winner"], "winner_name": names.get(u["winner"], u["winner"]),
+                 "beaten": u["beaten"], "beaten_name": names.get(u["beaten"], u["beaten"]), "method": u["method"], "gap": u["gap"], "measure": u["measure"]}
+                for _, _, u in sorted((u for kept in self.kept.values() for u in kept), key=lambda u: u[:2])]
+
+
+def _kept_ok(kept) -> bool:
+    """Whether a cached `_UpsetBook.kept` reads as one."""
+    return isinstance(kept, dict) and all(
+        isinstance(upsets, list) and all(isinstance(u, list) and len(u) == 3 and isinstance(u[0], (int, float)) and type(u[1]) is int and isinstance(u[2], dict)
+                                         and {"week", "match", "ruleset", "winner", "beaten", "method", "gap", "measure"} <= u[2].keys() for u in upsets)
+        for upsets in kept.values())
 
 
 class _Feed:

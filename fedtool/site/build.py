@@ -461,9 +461,12 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             if not site.wanted(path, fingerprint):
                 return
             late = values.pop("late", None)
-            if late is not None:
-                values.update(late())
+            made = late() if late is not None else {}
+            values.update(made)
             site.write(path, render(env, f"site/{template}", root=root, **values), fingerprint)
+            for value in made.values():  # a week's writeups: let go now, not when a rendering's cycles are collected
+                if type(value) is list:
+                    value.clear()
         else:
             site.write(path, render(env, f"site/{template}", root=root, **values))
 
@@ -602,8 +605,8 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         page("news.html", "news.html.j2", entries=newest_last(entries)[::-1],
              deadlines=[d for week, d in sorted(deadlines.items()) if week not in run_weeks])
         site.write("style.css", render(env, "site/style.css.j2"))
-        site.write(FEED, atom_feed(fed, entries, shown_updated).decode("utf-8"))
-        site.write(CALENDAR, deadline_calendar(fed, list(deadlines.values()), shown_updated).decode("utf-8"))
+        site.write(FEED, atom_feed(fed, entries, shown_updated))
+        site.write(CALENDAR, deadline_calendar(fed, list(deadlines.values()), shown_updated))
     return SiteReport(out, sorted(p for p in site.pages if p.endswith(".html")), len(weeks), len(wrestlers), len(titles),
                       written=sorted(site.written), removed=sorted(site.removed), full=site.full)
 
@@ -853,8 +856,8 @@ class _SiteWriter:
         self.keys[path] = key
         return True
 
-    def write(self, path: str, text: str, fingerprint: str | None = None) -> None:
-        data = text.encode("utf-8")
+    def write(self, path: str, text: str | bytes, fingerprint: str | None = None) -> None:
+        data = text if type(text) is bytes else text.encode("utf-8")
         fingerprint = fingerprint or hashlib.sha256(data).hexdigest()
         self.pages[path] = fingerprint
         if not self.full and self.old["pages"].get(path) == fingerprint and (self.out / path).is_file():
