@@ -93,47 +93,65 @@ def record_book_streamed(fed: Fed, db: Database, weeks: tuple[int, int] | None =
     counts only the pairs SQL finds together in two matches or more (`_pairs_met_twice`);
     the upsets, win streaks and best matches keep their leaders only.
 
-    `upsets`, when given, is a week's upsets kept from an earlier call (by `str(week)`:
-    {"key", "upsets"}); it is used for each week whose key is the same, and refilled with
-    this call's. A week's key chains every run of the league up to it (`week_runs`), the
-    closed seasons and `salt` (what else the upsets are made from: the caller's digest of
-    the roster sheets and fedtool's code): a week's upsets are the same while its key is."""
-    if ruleset is not None:
-        check_ruleset(ruleset, (None, "--ruleset"))
-    low, high = weeks or (-(1 << 30), 1 << 30)
-    names = _names(fed, db)
-    reigns = _reigns(fed, db, low, high, names)
-    candidates = _pairs_met_twice(db, low, high)
-    books: dict[str | None, _Book] = {}
-    upsets = _UpsetBook(fed, db, names, upsets, salt)
-    for week_matches in _week_matches(db, low, high):
-        upsets.week(week_matches)
+    `upsets`, when given, is what an earlier call kept of the upsets (`_UpsetBook`), and is
+    refilled with this call's: a later call whose weeks up to the ones it kept are the same
+    (every run week's number, time and run, the closed seasons, and `salt`: what else the
+    upsets are made from, the caller's digest of the roster sheets and fedtool's code)
+    starts from it."""
+    book = RecordBook(fed, db, weeks, upsets, salt)
+    for week_matches in _week_matches(db, *book.span):
+        book.add(week_matches)
+    return book.book(ruleset)
+
+
+class RecordBook:
+    """`record_book_streamed`, fed a week's matches at a time by the caller (the site, which reads
+    them for its pages anyway): `add` each week's, in week order, each match as `_matches`
+    makes it; then `book`."""
+
+    def __init__(self, fed: Fed, db: Database, weeks: tuple[int, int] | None = None, upsets: dict | None = None, salt: str = ""):
+        self.fed, self.db, self.weeks, self.salt = fed, db, weeks, salt
+        self.span = weeks or (-(1 << 30), 1 << 30)
+        self.names = _names(fed, db)
+        self.candidates = _pairs_met_twice(db, *self.span)
+        self.books: dict[str | None, _Book] = {}
+        self.upsets = _UpsetBook(fed, db, self.names, upsets, salt)
+
+    def add(self, week_matches: list[dict]) -> None:
+        if not week_matches:
+            return
+        self.upsets.week(week_matches)
         for m in week_matches:
             for scope in (None, m["ruleset"]):
-                book = books.get(scope)
+                book = self.books.get(scope)
                 if book is None:
-                    book = books[scope] = _Book(names, candidates)
+                    book = self.books[scope] = _Book(self.names, self.candidates)
                 book.add(m)
-    used = sorted({r for r in books if r is not None} | {r["ruleset"] for r in reigns}, key=lambda r: (ruleset_order(r), r))
-    scopes = [ruleset] if ruleset is not None else [None, *used]
-    found = upsets.result()
-    sections = []
-    for scope in scopes:
-        book = books.get(scope) or _Book(names, candidates)
-        held = [r for r in reigns if scope is None or r["ruleset"] == scope]
-        sections.append({
-            "ruleset": scope,
-            "records": {
-                "longest_reigns": sorted(held, key=lambda r: (-r["weeks"], r["won_week"], r["name"].casefold()))[:TOP],
-                "most_reigns": _most_reigns(held),
-                "most_defences": [r for r in sorted(held, key=lambda r: (-r["defences"], r["won_week"], r["name"].casefold())) if r["defences"]][:TOP],
-                "win_streaks": book.win_streaks(),
-                "head_to_head": book.head_to_head(),
-                "upsets": [u for u in found if scope is None or u["ruleset"] == scope][:TOP],
-                "best_matches": book.best_matches(),
-            },
-        })
-    return {"weeks": list(weeks) if weeks else None, "sections": sections}
+
+    def book(self, ruleset: str | None = None) -> dict[str, Any]:
+        if ruleset is not None:
+            check_ruleset(ruleset, (None, "--ruleset"))
+        reigns = _reigns(self.fed, self.db, *self.span, self.names)
+        used = sorted({r for r in self.books if r is not None} | {r["ruleset"] for r in reigns}, key=lambda r: (ruleset_order(r), r))
+        scopes = [ruleset] if ruleset is not None else [None, *used]
+        found = self.upsets.result()
+        sections = []
+        for scope in scopes:
+            book = self.books.get(scope) or _Book(self.names, self.candidates)
+            held = [r for r in reigns if scope is None or r["ruleset"] == scope]
+            sections.append({
+                "ruleset": scope,
+                "records": {
+                    "longest_reigns": sorted(held, key=lambda r: (-r["weeks"], r["won_week"], r["name"].casefold()))[:TOP],
+                    "most_reigns": _most_reigns(held),
+                    "most_defences": [r for r in sorted(held, key=lambda r: (-r["defences"], r["won_week"], r["name"].casefold())) if r["defences"]][:TOP],
+                    "win_streaks": book.win_streaks(),
+                    "head_to_head": book.head_to_head(),
+                    "upsets": [u for u in found if scope is None or u["ruleset"] == scope][:TOP],
+                    "best_matches": book.best_matches(),
+                },
+            })
+        return {"weeks": list(self.weeks) if self.weeks else None, "sections": sections}
 
 
 def _week_matches(db: Database, low: int, high: int):

@@ -60,7 +60,7 @@ from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.league import records
 from fedtool.kernel.dice import commitment
-from fedtool.league.recordbook import CATEGORIES, HEADINGS, hall_of_fame, record_book_streamed
+from fedtool.league.recordbook import CATEGORIES, HEADINGS, RecordBook, hall_of_fame, record_book_streamed
 from fedtool.league.seasons import closed_seasons, current_season, season_archive
 from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_now, stored_stars, week_writeups
 from fedtool.league.sheets import read_roster_sheet
@@ -476,10 +476,13 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
     with site:
         entries = []
-        for week in weeks:  # a week at a time: its page, its feed entry
-            number = week["week"]
-            shown = matches.week(number)
-            state_changes = matches.changes(number)
+        # the record book, fed the matches as the weeks go by (a match of no run week, a hand edit's, is read by it alone)
+        book = RecordBook(fed, db, upsets=upsets, salt=_fingerprint(_code_stamp(), sheets))
+        astray = db.execute("SELECT 1 FROM matches WHERE week NOT IN (SELECT week FROM weeks) LIMIT 1").fetchone() is not None
+        for week, (number, shown, state_changes) in zip(weeks, matches.stream(week_numbers)):  # a week at a time: its page, its feed entry
+            if not astray:
+                book.add([{"id": m["id"], "week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "card_title": m["title"] or None, "winner": m["winner"],
+                           "method": m["method"], "sides": [(s["wrestler_id"], s["outcome"]) for s in m["sides"]], "rating": m["rating"]} for m in shown])
             changes = [{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in state_changes if reason] + title_changes.get(number, [])
             entries.append(_week_entry(week, shown, state_changes, title_changes.get(number, []), names, first_runs))
 
@@ -594,7 +597,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         page("titles/index.html", "titles.html.j2", titles=titles)
         for title in titles:
             page(f"titles/{page_name(title['id'])}.html", "title.html.j2", title=title)
-        page("records.html", "records.html.j2", book=record_book_streamed(fed, db, upsets=upsets, salt=_fingerprint(_code_stamp(), sheets)), hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
+        page("records.html", "records.html.j2", book=record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book(), hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
         page("seasons/index.html", "seasons.html.j2", archives=archives, in_play=in_play)
         for archive in archives:
             page(season_page(archive["season"]), "season.html.j2", subject=True, season=archive, closed=True, categories=CATEGORIES, headings=HEADINGS,
@@ -630,7 +633,7 @@ class _Matches:
         return self._read("id IN (SELECT match_id FROM match_sides WHERE wrestler_id = ?)", [wrestler_id])
 
     def _read(self, where: str, params: list) -> list[dict]:
-        db, names = self.db, self.names
+        db = self.db
         rows = [dict(row) for row in db["matches"].rows_where(where, params, order_by="week, position")]
         if not rows:
             return []
@@ -640,6 +643,52 @@ class _Matches:
         for row in db["match_sides"].rows_where(f"match_id IN ({marks})", ids, order_by="match_id, side"):
             sides[row["match_id"]].append(row)
         for_title = dict(db.execute(f"SELECT match_id, title_id FROM title_matches WHERE match_id IN ({marks})", ids).fetchall()) if self.titles else {}
+        return self._finish(rows, sides, for_title)
+
+    def stream(self, numbers: list[int], descending: bool = False, changes: bool = True):
+        """Each of the weeks `numbers` (in the order asked for: ascending, or `descending`) with
+        its matches (as `week` reads them) and, with `changes`, its state changes (as `changes`
+        reads them), from one stream of rows for each table: a week at a time, never all."""
+        db, order = self.db, "DESC" if descending else "ASC"
+        rows = db.execute(f"SELECT * FROM matches ORDER BY week {order}, position")
+        columns = [d[0] for d in rows.description]
+        at = columns.index("week")
+        sides = db.execute(f"SELECT m.week, s.* FROM match_sides s JOIN matches m ON m.id = s.match_id ORDER BY m.week {order}, s.match_id, s.side")
+        side_columns = [d[0] for d in sides.description][1:]
+        of_match = side_columns.index("match_id")
+        titles = db.execute(f"SELECT m.week, t.match_id, t.title_id FROM title_matches t JOIN matches m ON m.id = t.match_id ORDER BY m.week {order}") \
+            if self.titles else iter(())
+        moved = db.execute(f"SELECT week, wrestler_id, reason FROM wrestler_states ORDER BY week {order}, wrestler_id, rowid") if changes else iter(())
+        row, side, title, change = next(rows, None), next(sides, None), next(titles, None), next(moved, None)
+        for number in numbers:
+            matches: list[dict] = []
+            while row is not None and (row[at] > number if descending else row[at] < number):
+                row = next(rows, None)
+            while row is not None and row[at] == number:
+                matches.append(dict(zip(columns, row)))
+                row = next(rows, None)
+            its_sides: dict[str, list[dict]] = defaultdict(list)
+            while side is not None and (side[0] > number if descending else side[0] < number):
+                side = next(sides, None)
+            while side is not None and side[0] == number:
+                its_sides[side[1 + of_match]].append(dict(zip(side_columns, side[1:])))
+                side = next(sides, None)
+            for_title = {}
+            while title is not None and (title[0] > number if descending else title[0] < number):
+                title = next(titles, None)
+            while title is not None and title[0] == number:
+                for_title[title[1]] = title[2]
+                title = next(titles, None)
+            its_changes = []
+            while change is not None and (change[0] > number if descending else change[0] < number):
+                change = next(moved, None)
+            while change is not None and change[0] == number:
+                its_changes.append((change[1], change[2]))
+                change = next(moved, None)
+            yield number, self._finish(matches, its_sides, for_title), its_changes
+
+    def _finish(self, rows: list[dict], sides: dict[str, list[dict]], for_title: dict[str, str]) -> list[dict]:
+        names = self.names
         for match in rows:
             match["sides"] = sides.get(match["id"], [])
             found = self.headlines.get(str(match["week"]))
@@ -669,14 +718,27 @@ class _Matches:
 
 
 class _WeeksMatches(Mapping):
-    """`matches_by_week` for the list of every week: each week's matches read when the page asks for them, and not kept."""
+    """`matches_by_week` for the list of every week: each week's matches read when the page asks
+    for them, and not kept; asked for newest first (as fedtool's template does), from one stream
+    (`_Matches.stream`), else a week at a time."""
 
     def __init__(self, matches: _Matches, weeks: list[int]):
-        self.matches, self.weeks = matches, weeks
+        self.matches, self.weeks, self.known = matches, weeks, set(weeks)
+        self.stream = None
+        self.ahead = None
 
     def __getitem__(self, week):
-        if week not in self.weeks:
+        if week not in self.known:
             raise KeyError(week)
+        if self.stream is None:
+            self.stream = self.matches.stream(self.weeks[::-1], descending=True, changes=False)
+            self.ahead = next(self.stream, None)
+        while self.ahead is not None and self.ahead[0] > week:
+            self.ahead = next(self.stream, None)
+        if self.ahead is not None and self.ahead[0] == week:
+            found, self.ahead = self.ahead[1], None
+            self.ahead = next(self.stream, None)
+            return found
         return self.matches.week(week)
 
     def __iter__(self):
