@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import gc
 import hashlib
 import json
 import math
@@ -332,6 +333,35 @@ def _site_finalize(context, value):
 _MARKDOWN_NAMES: dict = {}  # template name -> whether it is a Markdown one (`_site_finalize`)
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+def _quick_lookups(env) -> None:
+    """The sandbox's `x.y` and `f(x)`, quicker where the answer is known: `x.y` of a dict with no
+    attribute `y` is its item "y" (what the sandbox finds after dict's attributes, as an exception
+    is raised and caught), and the site's own page-name functions are called as they are. The
+    same values; every other lookup and call goes through the sandbox as before."""
+    sandboxed_getattr, sandboxed_call = env.getattr, env.call
+
+    def getattr_(obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return sandboxed_getattr(obj, attribute)
+
+    def call(context, obj, *args, **kwargs):
+        if obj is week_page or obj is page_name or obj is season_page:
+            kwargs.pop("_block_vars", None)  # what jinja hands every call for a context function (`Context.call` drops them too)
+            kwargs.pop("_loop_vars", None)
+            return obj(*args, **kwargs)
+        return sandboxed_call(context, obj, *args, **kwargs)
+
+    env.getattr = getattr_
+    env.call = call
+
+
 def _text(value) -> Markup:
     """A value as a site template prints it: `plain_text`, then escaped (fedtool.fed.render's finalize and autoescape)."""
     return escape(plain_text(value))
@@ -367,7 +397,19 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     `out` must be a new or empty folder or one fedtool built before: fedtool never
     replaces a folder it did not make. Standings and title lineages come from
     `records`; the writeups are read one week at a time (`league.db.week_writeups`), only
-    for the week pages rendered."""
+    for the week pages rendered.
+
+    Python's collector is kept off what was there before the build (`gc.freeze`): its full
+    passes would otherwise walk every object fedtool and its libraries made, over and over,
+    for the cycles of the build's own (each page's rendering makes a few)."""
+    gc.freeze()
+    try:
+        return _build_site(fed, out, full)
+    finally:
+        gc.unfreeze()
+
+
+def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     out = Path(out) if out is not None else default_out(fed)
     _check_out(fed, out)
     db = open_league(fed.database, create=False)
@@ -385,6 +427,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     env.filters["day"] = day
     env.finalize = _site_finalize  # the same text as render's, numbers without the cleaning they never need
     env.auto_reload = False  # a template does not change during a build: not checked on disk at each page
+    _quick_lookups(env)
     week_numbers = [w["week"] for w in weeks]
     run_weeks = set(week_numbers)
     ran_at = {w["week"]: w["ran_at"] for w in weeks}
