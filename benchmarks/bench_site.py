@@ -70,9 +70,11 @@ def demo_writeups(tmp: Path) -> list[dict]:
     return [dict(r) for r in db["match_writeups"].rows]
 
 
-def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after_week=None) -> Fed:
+def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after_week=None, seed: int = 52, ratings: bool = False) -> Fed:
     """A fed on disk (settings and sheets) and a league holding `weeks` weeks of results,
-    each run on its own day a week apart; `after_week(week)` is called as each is recorded."""
+    each run on its own day a week apart; `after_week(week)` is called as each is recorded.
+    `seed` seeds the bookings and results; `ratings` gives each match a star rating (the
+    benchmark's league has none: the site's figures are measured without them)."""
     (root / "rosters").mkdir(parents=True)
     (root / "outbox").mkdir()
     (root / "rosters/fed.yaml").write_text(SETTINGS, encoding="utf-8")
@@ -88,7 +90,7 @@ def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after
         roster.append(SimpleNamespace(id=wid, name=name, ruleset="facemat" if facemat else "matchmatch",
                                       owner_name=f"Player {i}", owner_email=f"player{i}@players.example", members=()))
     fed = Fed.load(root)
-    rng = random.Random(52)
+    rng = random.Random(seed)
     db = open_league(fed.database)
     push = {w.id: 2 for w in roster if w.ruleset == "matchmatch"}
     grade = {w.id: "A" for w in roster if w.ruleset == "facemat"}
@@ -109,7 +111,8 @@ def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after
             matches.append({
                 "id": match_id, "match": f"m{position}", "position": position, "ruleset": ruleset,
                 "title": f"Bout {position}" if position % 3 else None, "seed": f"{rng.getrandbits(64):016x}",
-                "summary": {"winner": winner.id, "method": method, "round": end_round, "sides": [{"id": a.id}, {"id": b.id}]},
+                "summary": {"winner": winner.id, "method": method, "round": end_round, "sides": [{"id": a.id}, {"id": b.id}],
+                            **({"rating": {"stars": (week * 7 + position * 3) % 21 / 4}} if ratings else {})},
                 "notes": [], "sides": [a.id, b.id], "outcomes": ["win" if a is winner else "loss", "win" if b is winner else "loss"],
                 "rounds": [{"round": r, "style": "Brawling", "winner": rng.randint(0, 1), "margin": rng.randint(0, 9), "detail": "{}"} for r in range(1, end_round + 1)],
             })

@@ -478,7 +478,6 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     site = _SiteWriter(out, old, shared, {"sheets": sheet_cache, "headlines": headline_cache, "upsets": upsets})
     # each wrestler fingerprinted once: where a page lists one, he stands as his digest (`_shown`)
     wrestler_digests = {id(wrestler): "wrestler:" + _digest(wrestler) for wrestler in wrestlers.values()}
-    everyone = _fingerprint(sorted(wrestler_digests.values()))  # every name and link a page may show
     matches = _Matches(db, names, headline_cache)
 
     def page(path: str, template: str, subject: bool = False, **context) -> None:
@@ -577,6 +576,8 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
                 for who in dict.fromkeys((c["id"], c["lost"])):
                     title_changes_of[who].append((week, c))
         match_weeks, state_weeks = matches.weeks_of()
+        by_id = {wid: int(wrestler_digests[id(w)][9:41], 16) for wid, w in wrestlers.items()}
+        met = matches.partners(by_id)  # who each wrestler met, as they stand: one figure each
         old_keys = (old or {}).get("keys") or {}
         for wid, wrestler in wrestlers.items():
             path = f"wrestlers/{page_name(wid)}.html"
@@ -588,8 +589,10 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
             reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
             champion = latest is not None and any(r["lost_week"] is None for r in reigns)  # a reign's length grows each week
             chart_weeks = [w for w in week_numbers if w <= max(active, default=0)]
-            # what his page is made from, short of reading his matches: his weeks and their runs, his states now, his titles, everyone's names
-            key = _fingerprint(shared, path, everyone, wrestler_digests[id(wrestler)], sorted(active), [(w, runs.get(w), ran_at.get(w)) for w in sorted(active | reign_weeks)],
+            # what his page is made from, short of reading his matches: his weeks and their runs, his states now, his titles,
+            # the names and rows of those it shows (himself, whoever he met, his members and teams)
+            shows = [by_id.get(w) for w in (*wrestler["members"], *teams_of.get(wid, []))]
+            key = _fingerprint(shared, path, wrestler_digests[id(wrestler)], met.get(wid), shows, sorted(active), [(w, runs.get(w), ran_at.get(w)) for w in sorted(active | reign_weeks)],
                                latest_states.get(wid), start, charts.get(wrestler["ruleset"]), mine, carried, reigns, teams_of.get(wid, []), chart_weeks,
                                latest["ran_at"] if champion else None, league_dated if updated is None else None, first_moment)
             if site.unchanged(path, key, old_keys):
@@ -750,6 +753,15 @@ class _Matches:
     def states_of(self, wrestler_id: str) -> list[dict]:
         """A wrestler's state rows, week order."""
         return list(self.db["wrestler_states"].rows_where("wrestler_id = ?", [wrestler_id], order_by="week, rowid"))
+
+    def partners(self, digests: dict[str, int]) -> dict[str, int]:
+        """For each wrestler, the XOR of `digests` of everyone he was in a match with (a figure that
+        changes with any of them), the pairs read as a stream: one figure a wrestler."""
+        out: dict[str, int] = {}
+        for wid, other in self.db.execute("SELECT DISTINCT a.wrestler_id, b.wrestler_id FROM match_sides a "
+                                          "JOIN match_sides b ON b.match_id = a.match_id AND b.wrestler_id != a.wrestler_id"):
+            out[wid] = out.get(wid, 0) ^ digests.get(other, 1)
+        return out
 
     def weeks_of(self) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
         """Each wrestler's weeks: those he wrestled in, those his state changed in (SQL groups them)."""
