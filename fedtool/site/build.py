@@ -480,7 +480,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     wrestler_digests = {id(wrestler): "wrestler:" + _digest(wrestler) for wrestler in wrestlers.values()}
     matches = _Matches(db, names, headline_cache)
 
-    def page(path: str, template: str, subject: bool = False, **context) -> None:
+    def page(path: str, template: str, subject: bool = False, defer: list | None = None, **context) -> None:
         """One page. A subject page (a week, a wrestler, a closed season) is given its own
         `known`, `run_weeks` and `updated` (what it links and shows, and when that last
         changed) and is rendered only when its fingerprint changed; any other page is
@@ -502,6 +502,9 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
             fingerprint = _page_fingerprint(shared, path, template, {k: _shown(v, digests) for k, v in values.items() if not callable(v) and common.get(k, _NONE) is not v}, extra)
             if not site.wanted(path, fingerprint):
                 return
+            if defer is not None:  # rendered later, when it is called again without
+                defer.append(values["week"])
+                return
             late = values.pop("late", None)
             made = late() if late is not None else {}
             values.update(made)
@@ -517,18 +520,15 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     latest = weeks[-1] if weeks else None
     first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
     with site:
-        entries = []
         # the record book, fed the matches as the weeks go by (a match of no run week, a hand edit's, is read by it alone)
         book = RecordBook(fed, db, upsets=upsets, salt=_fingerprint(_code_stamp(), sheets))
         astray = db.execute("SELECT 1 FROM matches WHERE week NOT IN (SELECT week FROM weeks) LIMIT 1").fetchone() is not None
-        for week, (number, shown, state_changes) in zip(weeks, matches.stream(week_numbers)):  # a week at a time: its page, its feed entry
-            if not astray:
-                book.add([{"id": m["id"], "week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "card_title": m["title"] or None, "winner": m["winner"],
-                           "method": m["method"], "sides": [(s["wrestler_id"], s["outcome"]) for s in m["sides"]], "rating": m["rating"]} for m in shown])
-            changes = [{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in state_changes if reason] + title_changes.get(number, [])
-            entries.append(_week_entry(week, shown, state_changes, title_changes.get(number, []), names, first_runs))
 
-            def writeups(number=number, shown=shown) -> dict:
+        def week_page_of(week: dict, shown: list[dict], state_changes: list, defer: list | None = None) -> None:
+            number = week["week"]
+            changes = [{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in state_changes if reason] + title_changes.get(number, [])
+
+            def writeups() -> dict:
                 # the fragment was rendered, escaped, by the run's own autoescaping templates
                 stored = week_writeups(db, number)
                 return {"matches": [dict(m, html=Markup(stored[m["id"]]["html"]) if m["id"] in stored else None) for m in shown]}
@@ -548,7 +548,19 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
                 extra=runs.get(number),  # the writeups are the week's run's: a rerun makes new ones
                 late=writeups,
                 shown=shown,
+                defer=defer,
             )
+
+        deferred: list[dict] = []  # the week pages to render, once the record book is made (what it holds let go first)
+        for week, (number, shown, state_changes) in zip(weeks, matches.stream(week_numbers)):  # a week at a time
+            if not astray:
+                book.add([{"id": m["id"], "week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "card_title": m["title"] or None, "winner": m["winner"],
+                           "method": m["method"], "sides": [(s["wrestler_id"], s["outcome"]) for s in m["sides"]], "rating": m["rating"]} for m in shown])
+            week_page_of(week, shown, state_changes, deferred)
+        records_book = record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book()
+        del book
+        for week in deferred:
+            week_page_of(week, matches.week(week["week"]), matches.changes(week["week"]))
         latest_matches = matches.week(latest["week"]) if latest else []
         page(
             "index.html", "home.html.j2",
@@ -643,14 +655,14 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         page("titles/index.html", "titles.html.j2", titles=titles)
         for title in titles:
             page(f"titles/{page_name(title['id'])}.html", "title.html.j2", title=title)
-        page("records.html", "records.html.j2", book=record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book(), hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
+        page("records.html", "records.html.j2", book=records_book, hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
         page("seasons/index.html", "seasons.html.j2", archives=archives, in_play=in_play)
         for archive in archives:
             page(season_page(archive["season"]), "season.html.j2", subject=True, season=archive, closed=True, categories=CATEGORIES, headings=HEADINGS,
                  refs=_ids_in(archive, wrestlers), weeks_shown={w for w in run_weeks if w <= archive["last_week"]}, moments=[archive["closed_at"]])
         if archives:  # the season in play, live; before any close it is all the league has (standings.html, records.html)
             page(season_page(in_play["season"]), "season.html.j2", season=in_play, closed=False, categories=CATEGORIES, headings=HEADINGS)
-        entries += [_season_entry(archive) for archive in archives]
+        entries = [*_week_entries(db, matches, weeks, title_changes, names, first_runs), *(_season_entry(archive) for archive in archives)]
         page("news.html", "news.html.j2", entries=newest_last(entries)[::-1],
              deadlines=[d for week, d in sorted(deadlines.items()) if week not in run_weeks])
         site.write("style.css", render(env, "site/style.css.j2"))
@@ -817,10 +829,39 @@ def week_headline_cache(db, runs: dict[int, list], cached: dict | None) -> dict:
     return kept
 
 
-def _week_entry(week: dict, matches: list[dict], changes: list, title_changes: list[dict], names: dict[str, str], first_runs: dict[int, str]) -> FeedEntry:
+def _week_entries(db, matches: "_Matches", weeks: list[dict], title_changes: dict, names: dict[str, str], first_runs: dict[int, str]) -> list[FeedEntry]:
+    """Every run week's feed entry, oldest first: its headlines (as its matches show them: the
+    writeups' kept in the manifest, else read with its matches) and changes read as a stream."""
+    ids = db.execute("SELECT week, id FROM matches ORDER BY week, position")
+    moved = db.execute("SELECT week, wrestler_id, reason FROM wrestler_states ORDER BY week, wrestler_id, rowid")
+    row, change = next(ids, None), next(moved, None)
+    out = []
+    for week in weeks:
+        number = week["week"]
+        found = matches.headlines.get(str(number))
+        kept = found["headlines"] if isinstance(found, dict) else {}
+        headlines: list[str | None] = []
+        while row is not None and row[0] < number:
+            row = next(ids, None)
+        while row is not None and row[0] == number:
+            headlines.append(kept.get(row[1]))
+            row = next(ids, None)
+        if None in headlines:  # a match whose writeup the league did not keep: its headline made from its row
+            headlines = [m["headline"] for m in matches.week(number)]
+        changes = []
+        while change is not None and change[0] < number:
+            change = next(moved, None)
+        while change is not None and change[0] == number:
+            changes.append((change[1], change[2]))
+            change = next(moved, None)
+        out.append(_week_entry(week, headlines, changes, title_changes.get(number, []), names, first_runs))
+    return out
+
+
+def _week_entry(week: dict, headlines: list[str], changes: list, title_changes: list[dict], names: dict[str, str], first_runs: dict[int, str]) -> FeedEntry:
     """A run week's feed entry (`feed_entries`): its results and changes, published at its first run, updated at its latest."""
     number = week["week"]
-    lines = [f"<li>{escape(m['headline'])}</li>" for m in matches]
+    lines = [f"<li>{escape(headline)}</li>" for headline in headlines]
     moved = [f"<li>{escape(names.get(wid, wid))}: {escape(reason)}</li>" for wid, reason in changes if reason]
     moved += [f"<li>{escape(c['name'])}: {escape(c['reason'])}</li>" for c in title_changes]
     html = "<ul>" + "".join(lines) + "</ul>" + (f"<p>League changes:</p><ul>{''.join(moved)}</ul>" if moved else "")
