@@ -222,14 +222,15 @@ def _memory(fed_dir: Path, league: Path | None, site: Path | None, mode: str, be
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> dict:
+    """Measure and print every figure; return them (`figures` puts them as the lead's script wants them)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--wrestlers", type=int, default=200)
     parser.add_argument("--weeks", type=int, default=52)
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--cpu", action="store_true", help="time CPU (process time) rather than wall time")
     parser.add_argument("--before", metavar="REV", help="also time fedtool/site/build.py as it was at git revision REV (the reference), side by side")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     weeks = args.weeks
     marks = sorted({1, (weeks + 1) // 2, weeks})
     with tempfile.TemporaryDirectory() as tmp:
@@ -325,7 +326,7 @@ def main() -> None:
             cells = [f"week {w}: {memory[(mode, w)]['maxrss_mib']:.1f} / {memory[(mode, w)]['traced_peak_mib']:.1f}" for w in marks]
             first, last = memory[(mode, marks[0])]["traced_peak_mib"], memory[(mode, marks[-1])]["traced_peak_mib"]
             print(f"  {mode:12s} " + ";  ".join(cells) + f";  week {marks[-1]} / week {marks[0]} (traced): {last / first:.2f}x")
-        print(json.dumps({
+        result = {
             "pages": len(report.pages),
             "full_best": round(min(full_t), 3), "full_median": round(statistics.median(full_t), 3),
             "incremental_best": round(min(incr_t), 3), "incremental_median": round(statistics.median(incr_t), 3),
@@ -335,7 +336,39 @@ def main() -> None:
             "incremental_written": written, "same_bytes": same,
             "memory_traced_mib": {f"{mode} week {w}": round(v["traced_peak_mib"], 1) for (mode, w), v in memory.items()},
             "memory_maxrss_mib": {f"{mode} week {w}": round(v["maxrss_mib"], 1) for (mode, w), v in memory.items()},
-        }))
+        }
+        print(json.dumps(result))
+        result.update(weeks=weeks, marks=marks, clock="CPU" if args.cpu else "wall", full_times=full_t, incremental_times=incr_t,
+                      before_times=times["before"], traced={(mode, w): v["traced_peak_mib"] for (mode, w), v in memory.items()})
+        return result
+
+
+FLAT = 1.10  # "memory flat in weeks": what one build holds at the last week, at most this many times what it holds at week 1
+
+
+def figures(argv: list[str] | None = None) -> list[dict]:
+    """The figures for the lead's one script (issue 18's site targets), measured by `main` (which prints them too):
+    each {what, best, median, unit, floor_best, floor_median, ratio, target, met}. The incremental build's floor
+    is the full build of the same run; the full build's is the reference (`--before REV`), when given; memory's is
+    week 1's (the ratio: the last week's over it)."""
+    r = main(argv or [])
+    full, incr = r["full_times"], r["incremental_times"]
+    before = r["before_times"]
+    first, last = r["marks"][0], r["marks"][-1]
+    out = [
+        {"what": f"site full build, {r['weeks']} weeks ({r['clock']})", "best": min(full), "median": statistics.median(full), "unit": "s",
+         "floor_best": min(before) if before else None, "floor_median": statistics.median(before) if before else None,
+         "ratio": statistics.median(full) / statistics.median(before) if before else None, "target": "under 1 s",
+         "met": max(min(full), statistics.median(full)) < 1.0},
+        {"what": f"site incremental build, week {r['weeks']} added ({r['clock']})", "best": min(incr), "median": statistics.median(incr), "unit": "s",
+         "floor_best": min(full), "floor_median": statistics.median(full), "ratio": statistics.median(incr) / statistics.median(full),
+         "target": "under 0.2 s", "met": max(min(incr), statistics.median(incr)) < 0.2},
+    ]
+    for mode in ("incremental", "full"):
+        a, b = r["traced"][(mode, first)], r["traced"][(mode, last)]
+        out.append({"what": f"site {mode} build's memory (tracemalloc peak), week {last} over week {first}", "best": b, "median": b, "unit": "MiB",
+                    "floor_best": a, "floor_median": a, "ratio": b / a, "target": f"flat in weeks (at most {FLAT}x)", "met": b / a <= FLAT})
+    return out
 
 
 if __name__ == "__main__":
