@@ -281,7 +281,16 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
     step = max(1, math.ceil((last - first + 1) / 13))
     x_ticks = [{"x": x(w), "label": "start" if w == 0 else str(w)} for w in range(first, last + 1, step)]
     y_ticks = [{"y": y(v), "label": str(v)} for v in scale]
-    shown = [{"week": w, "value": v, "x": x(w), "y": y(v), "label": f"{'start' if w == 0 else f'week {w}'}: {label.lower()} {v}"} for w, v in points]
+    lower = label.lower()
+    made: dict = {}  # each value's height, its text, and its label's text after the week, escaped: made once for all its points
+
+    def of_value(v):
+        found = made.get(v)
+        if found is None:
+            found = made[v] = (y(v), _text(v), _text(f": {lower} {v}"))
+        return found
+
+    shown = [{"week": w, "value": v, "x": x(w), "y": of_value(v)[0], "label": f"{'start' if w == 0 else f'week {w}'}: {lower} {v}"} for w, v in points]
     return {
         "label": label,
         "name": name,
@@ -301,10 +310,17 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
                                  f'<text x="{CHART_LEFT - 10}" y="{_number_text(t["y"])}" text-anchor="end" dominant-baseline="middle">{_text(t["label"])}</text>\n'
                                  for t in y_ticks)),
         "x_axis": Markup("".join(f'<text x="{_number_text(t["x"])}" y="{CHART_TOP + plot_h + 26}" text-anchor="middle">{_text(t["label"])}</text>\n' for t in x_ticks)),
-        "circles": Markup("".join(f'<circle class="point" cx="{_number_text(p["x"])}" cy="{_number_text(p["y"])}" r="6" data-week="{_number_text(p["week"])}" '
-                                  f'data-value="{_text(p["value"])}"><title>{_text(p["label"])}</title></circle>\n' for p in shown)),
+        "circles": Markup("".join(_circle(p, made[p["value"]]) for p in shown)),
         "description": f"{name}'s {label.lower()} by week: " + "; ".join(p["label"] for p in shown) + ".",
     }
+
+
+def _circle(p: dict, value: tuple) -> str:
+    """A chart point's circle (as chart.html.j2 prints one), its value's texts made already
+    (`state_chart`); its label is "start" or "week N" (nothing to clean or escape), then its value's part."""
+    week = p["week"]
+    return (f'<circle class="point" cx="{_number_text(p["x"])}" cy="{_number_text(p["y"])}" r="6" data-week="{_number_text(week)}" '
+            f'data-value="{value[1]}"><title>{"start" if week == 0 else f"week {week}"}{value[2]}</title></circle>\n')
 
 
 def _number_text(value) -> str:
