@@ -540,13 +540,14 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         book = RecordBook(fed, db, upsets=upsets, salt=_fingerprint(_code_stamp(), sheets))
         astray = db.execute("SELECT 1 FROM matches WHERE week NOT IN (SELECT week FROM weeks) LIMIT 1").fetchone() is not None
 
-        def week_page_of(week: dict, shown: list[dict], state_changes: list, defer: list | None = None) -> None:
+        def week_page_of(week: dict, shown: list[dict], state_changes: list, defer: list | None = None, stored: dict | None = None) -> None:
             number = week["week"]
             changes = [{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in state_changes if reason] + title_changes.get(number, [])
 
-            def writeups() -> dict:
+            def writeups(stored=stored) -> dict:
                 # the fragment was rendered, escaped, by the run's own autoescaping templates
-                stored = week_writeups(db, number)
+                if stored is None:
+                    stored = week_writeups(db, number)
                 return {"matches": [dict(m, html=Markup(stored[m["id"]]["html"]) if m["id"] in stored else None) for m in shown]}
 
             page(
@@ -572,11 +573,19 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
             if not astray:
                 book.add([{"id": m["id"], "week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "card_title": m["title"] or None, "winner": m["winner"],
                            "method": m["method"], "sides": [(s["wrestler_id"], s["outcome"]) for s in m["sides"]], "rating": m["rating"]} for m in shown])
-            week_page_of(week, shown, state_changes, deferred)
+            if headline_cache[str(number)]["headlines"] is None:
+                deferred.append(week)  # run since the last build: its page is rendered, its headlines read with its writeups then
+            else:
+                week_page_of(week, shown, state_changes, deferred)
         records_book = record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book()
         del book
         for week in deferred:
-            week_page_of(week, matches.week(week["week"]), matches.changes(week["week"]))
+            stored = None
+            if headline_cache[str(week["week"])]["headlines"] is None:
+                stored = week_writeups(db, week["week"])
+                _fill_headlines(headline_cache, week["week"], stored)
+            week_page_of(week, matches.week(week["week"]), matches.changes(week["week"]), stored=stored)
+            del stored
         latest_matches = matches.week(latest["week"]) if latest else []
         page(
             "index.html", "home.html.j2",
@@ -766,7 +775,8 @@ class _Matches:
         for match in rows:
             match["sides"] = sides.get(match["id"], [])
             found = self.headlines.get(str(match["week"]))
-            match["stored_headline"] = found["headlines"].get(match["id"]) if isinstance(found, dict) else None
+            kept = found.get("headlines") if isinstance(found, dict) else None
+            match["stored_headline"] = kept.get(match["id"]) if isinstance(kept, dict) else None
             match["rating"] = stored_stars(read_summary(match.get("summary")).get("rating"))  # docs/ratings.md
             match["for_title"] = for_title.get(match["id"])
             match["sides_named"] = [{"id": s["wrestler_id"], "name": names.get(s["wrestler_id"], s["wrestler_id"]), "outcome": s["outcome"]} for s in match["sides"]]
@@ -840,9 +850,14 @@ def week_headline_cache(db, runs: dict[int, list], cached: dict | None) -> dict:
         found = (cached or {}).get(str(week))
         if isinstance(found, dict) and found.get("key") == key and isinstance(found.get("headlines"), dict):
             kept[str(week)] = found
-        else:
-            kept[str(week)] = {"key": key, "headlines": {match_id: w["headline"] for match_id, w in week_writeups(db, week).items()}}
+        else:  # read with the week's writeups when its page is rendered (it is: its run is new), filled in then (`_fill_headlines`)
+            kept[str(week)] = {"key": key, "headlines": None}
     return kept
+
+
+def _fill_headlines(cache: dict, week: int, writeups: dict[str, dict]) -> None:
+    """A week's headlines kept from its writeups, read for its page."""
+    cache[str(week)]["headlines"] = {match_id: w["headline"] for match_id, w in writeups.items()}
 
 
 def _week_entries(db, matches: "_Matches", weeks: list[dict], title_changes: dict, names: dict[str, str], first_runs: dict[int, str]) -> list[FeedEntry]:
