@@ -164,7 +164,9 @@ def _stats(times: list[float]) -> str:
 def _load_before(rev: str):
     """`fedtool/site/build.py` as it was at git revision `rev`, as a module (the reference a change is measured against)."""
     text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:fedtool/site/build.py"], check=True, capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "site_build_before.py"
+    # a folder of its own inside a new one: its `_code_stamp` walks the folder above it (fedtool's, in the tree), here nothing else
+    path = Path(tempfile.mkdtemp()) / "before" / "site_build_before.py"
+    path.parent.mkdir()
     path.write_text(text.replace("from .feed import", "from fedtool.site.feed import"), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("site_build_before", path)
     module = importlib.util.module_from_spec(spec)

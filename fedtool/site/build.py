@@ -25,6 +25,15 @@ changed. Writeups are read a week at a time (`league.db.week_writeups`) and only
 week pages rendered, so a build's memory does not hold every week's writeups. The output
 is the same, byte for byte, as a full build (tests/test_site_incremental.py).
 
+What a build holds does not grow with the weeks (but for the headlines and title changes
+the every-week pages print): the matches are read as one stream of rows, a week at a time
+(`_Matches.stream`), or a wrestler's alone (`_Matches.of`); a week's or a wrestler's page
+whose key (what it is made from, short of its every value: its run weeks and their runs,
+the rows of those it shows, its titles) is the manifest's is kept without reading more; the
+standings and the record book count as the rows go by (`records.standings_streamed`,
+`recordbook.RecordBook`, fed the week pages' own matches), the record book's upsets kept in
+the manifest through the last week built.
+
 A full build (the first, `--full`, or a folder with no manifest) is made in a staging
 folder beside the target and swapped in whole; an incremental one writes the changed
 pages beside it and renames each over the old, the manifest last. Its files and folders
@@ -568,14 +577,22 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
                 defer=defer,
             )
 
+        by_id = {wid: int(wrestler_digests[id(w)][9:41], 16) for wid, w in wrestlers.items()}  # each wrestler's digest, as a number
+        old_keys = (old or {}).get("keys") or {}
         deferred: list[dict] = []  # the week pages to render, once the record book is made (what it holds let go first)
         for week, (number, shown, state_changes) in zip(weeks, matches.stream(week_numbers)):  # a week at a time
             if not astray:
                 book.add([{"id": m["id"], "week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "card_title": m["title"] or None, "winner": m["winner"],
                            "method": m["method"], "sides": [(s["wrestler_id"], s["outcome"]) for s in m["sides"]], "rating": m["rating"]} for m in shown])
+            path = week_page(number)
+            # what its page is made from, short of its matches' every value: the week, its run, its neighbours, its title
+            # changes, and the rows of everyone it shows (a rerun makes a new run; nothing else changes a run week's rows)
+            refs = sorted({s["wrestler_id"] for m in shown for s in m["sides"]} | {wid for wid, reason in state_changes if reason} | {c["id"] for c in title_changes.get(number, [])})
+            site.keys[path] = _fingerprint(shared, path, week, runs.get(number), _neighbour(week_numbers, number, -1), _neighbour(week_numbers, number, +1),
+                                           title_changes.get(number, []), [(wid, by_id.get(wid)) for wid in refs])
             if headline_cache[str(number)]["headlines"] is None:
                 deferred.append(week)  # run since the last build: its page is rendered, its headlines read with its writeups then
-            else:
+            elif not site.unchanged(path, site.keys[path], old_keys):
                 week_page_of(week, shown, state_changes, deferred)
         records_book = record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book()
         del book
@@ -613,9 +630,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
                 for who in dict.fromkeys((c["id"], c["lost"])):
                     title_changes_of[who].append((week, c))
         match_weeks, state_weeks = matches.weeks_of()
-        by_id = {wid: int(wrestler_digests[id(w)][9:41], 16) for wid, w in wrestlers.items()}
         met = matches.partners(by_id)  # who each wrestler met, as they stand: one figure each
-        old_keys = (old or {}).get("keys") or {}
         for wid, wrestler in wrestlers.items():
             path = f"wrestlers/{page_name(wid)}.html"
             start = sheets[wid]["start"] if wid in sheets else None
@@ -712,8 +727,19 @@ class _Matches:
         return self._read("week = ?", [week])
 
     def of(self, wrestler_id: str) -> list[dict]:
-        """A wrestler's matches, week and card order."""
-        return self._read("id IN (SELECT match_id FROM match_sides WHERE wrestler_id = ?)", [wrestler_id])
+        """A wrestler's matches, week and card order (as `week` reads a week's)."""
+        db, his = self.db, "IN (SELECT match_id FROM match_sides WHERE wrestler_id = ?)"
+        rows = db.execute(f"SELECT * FROM matches WHERE id {his} ORDER BY week, position", [wrestler_id])
+        columns = [d[0] for d in rows.description]
+        matches = [dict(zip(columns, row)) for row in rows]
+        sides: dict[str, list[dict]] = defaultdict(list)
+        found = db.execute(f"SELECT * FROM match_sides WHERE match_id {his} ORDER BY match_id, side", [wrestler_id])
+        columns = [d[0] for d in found.description]
+        for row in found:
+            side = dict(zip(columns, row))
+            sides[side["match_id"]].append(side)
+        for_title = dict(db.execute(f"SELECT match_id, title_id FROM title_matches WHERE match_id {his}", [wrestler_id]).fetchall()) if self.titles else {}
+        return self._finish(matches, sides, for_title)
 
     def _read(self, where: str, params: list) -> list[dict]:
         db = self.db
