@@ -549,14 +549,14 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         book = RecordBook(fed, db, upsets=upsets, salt=_fingerprint(_code_stamp(), sheets))
         astray = db.execute("SELECT 1 FROM matches WHERE week NOT IN (SELECT week FROM weeks) LIMIT 1").fetchone() is not None
 
-        def week_page_of(week: dict, shown: list[dict], state_changes: list, defer: list | None = None, stored: dict | None = None) -> None:
+        def week_page_of(week: dict, shown: list[dict], state_changes: list, defer: list | None = None, read: list | None = None) -> None:
             number = week["week"]
             changes = [{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in state_changes if reason] + title_changes.get(number, [])
 
-            def writeups(stored=stored) -> dict:
-                # the fragment was rendered, escaped, by the run's own autoescaping templates
-                if stored is None:
-                    stored = week_writeups(db, number)
+            def writeups() -> dict:
+                # the fragment was rendered, escaped, by the run's own autoescaping templates; writeups read already
+                # are taken out of `read`, so that nothing holds them (their Markdown with them) while the page renders
+                stored = read.pop() if read else week_writeups(db, number)
                 return {"matches": [dict(m, html=Markup(stored[m["id"]]["html"]) if m["id"] in stored else None) for m in shown]}
 
             page(
@@ -597,12 +597,11 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         records_book = record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book()
         del book
         for week in deferred:
-            stored = None
+            read = []
             if headline_cache[str(week["week"])]["headlines"] is None:
-                stored = week_writeups(db, week["week"])
-                _fill_headlines(headline_cache, week["week"], stored)
-            week_page_of(week, matches.week(week["week"]), matches.changes(week["week"]), stored=stored)
-            del stored
+                read.append(week_writeups(db, week["week"]))
+                _fill_headlines(headline_cache, week["week"], read[0])
+            week_page_of(week, matches.week(week["week"]), matches.changes(week["week"]), read=read)
         latest_matches = matches.week(latest["week"]) if latest else []
         page(
             "index.html", "home.html.j2",
