@@ -70,9 +70,11 @@ def demo_writeups(tmp: Path) -> list[dict]:
     return [dict(r) for r in db["match_writeups"].rows]
 
 
-def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after_week=None) -> Fed:
+def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after_week=None, seed: int = 52, ratings: bool = False) -> Fed:
     """A fed on disk (settings and sheets) and a league holding `weeks` weeks of results,
-    each run on its own day a week apart; `after_week(week)` is called as each is recorded."""
+    each run on its own day a week apart; `after_week(week)` is called as each is recorded.
+    `seed` seeds the bookings and results; `ratings` gives each match a star rating (the
+    benchmark's league has none: the site's figures are measured without them)."""
     (root / "rosters").mkdir(parents=True)
     (root / "outbox").mkdir()
     (root / "rosters/fed.yaml").write_text(SETTINGS, encoding="utf-8")
@@ -88,7 +90,7 @@ def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after
         roster.append(SimpleNamespace(id=wid, name=name, ruleset="facemat" if facemat else "matchmatch",
                                       owner_name=f"Player {i}", owner_email=f"player{i}@players.example", members=()))
     fed = Fed.load(root)
-    rng = random.Random(52)
+    rng = random.Random(seed)
     db = open_league(fed.database)
     push = {w.id: 2 for w in roster if w.ruleset == "matchmatch"}
     grade = {w.id: "A" for w in roster if w.ruleset == "facemat"}
@@ -109,7 +111,8 @@ def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after
             matches.append({
                 "id": match_id, "match": f"m{position}", "position": position, "ruleset": ruleset,
                 "title": f"Bout {position}" if position % 3 else None, "seed": f"{rng.getrandbits(64):016x}",
-                "summary": {"winner": winner.id, "method": method, "round": end_round, "sides": [{"id": a.id}, {"id": b.id}]},
+                "summary": {"winner": winner.id, "method": method, "round": end_round, "sides": [{"id": a.id}, {"id": b.id}],
+                            **({"rating": {"stars": (week * 7 + position * 3) % 21 / 4}} if ratings else {})},
                 "notes": [], "sides": [a.id, b.id], "outcomes": ["win" if a is winner else "loss", "win" if b is winner else "loss"],
                 "rounds": [{"round": r, "style": "Brawling", "winner": rng.randint(0, 1), "margin": rng.randint(0, 9), "detail": "{}"} for r in range(1, end_round + 1)],
             })
@@ -161,7 +164,9 @@ def _stats(times: list[float]) -> str:
 def _load_before(rev: str):
     """`fedtool/site/build.py` as it was at git revision `rev`, as a module (the reference a change is measured against)."""
     text = subprocess.run(["git", "-C", str(ROOT), "show", f"{rev}:fedtool/site/build.py"], check=True, capture_output=True, text=True).stdout
-    path = Path(tempfile.mkdtemp()) / "site_build_before.py"
+    # a folder of its own inside a new one: its `_code_stamp` walks the folder above it (fedtool's, in the tree), here nothing else
+    path = Path(tempfile.mkdtemp()) / "before" / "site_build_before.py"
+    path.parent.mkdir()
     path.write_text(text.replace("from .feed import", "from fedtool.site.feed import"), encoding="utf-8")
     spec = importlib.util.spec_from_file_location("site_build_before", path)
     module = importlib.util.module_from_spec(spec)
@@ -219,14 +224,15 @@ def _memory(fed_dir: Path, league: Path | None, site: Path | None, mode: str, be
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> dict:
+    """Measure and print every figure; return them (`figures` puts them as the lead's script wants them)."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--wrestlers", type=int, default=200)
     parser.add_argument("--weeks", type=int, default=52)
     parser.add_argument("--trials", type=int, default=5)
     parser.add_argument("--cpu", action="store_true", help="time CPU (process time) rather than wall time")
     parser.add_argument("--before", metavar="REV", help="also time fedtool/site/build.py as it was at git revision REV (the reference), side by side")
-    args = parser.parse_args()
+    args = parser.parse_args(argv)
     weeks = args.weeks
     marks = sorted({1, (weeks + 1) // 2, weeks})
     with tempfile.TemporaryDirectory() as tmp:
@@ -322,7 +328,7 @@ def main() -> None:
             cells = [f"week {w}: {memory[(mode, w)]['maxrss_mib']:.1f} / {memory[(mode, w)]['traced_peak_mib']:.1f}" for w in marks]
             first, last = memory[(mode, marks[0])]["traced_peak_mib"], memory[(mode, marks[-1])]["traced_peak_mib"]
             print(f"  {mode:12s} " + ";  ".join(cells) + f";  week {marks[-1]} / week {marks[0]} (traced): {last / first:.2f}x")
-        print(json.dumps({
+        result = {
             "pages": len(report.pages),
             "full_best": round(min(full_t), 3), "full_median": round(statistics.median(full_t), 3),
             "incremental_best": round(min(incr_t), 3), "incremental_median": round(statistics.median(incr_t), 3),
@@ -332,7 +338,39 @@ def main() -> None:
             "incremental_written": written, "same_bytes": same,
             "memory_traced_mib": {f"{mode} week {w}": round(v["traced_peak_mib"], 1) for (mode, w), v in memory.items()},
             "memory_maxrss_mib": {f"{mode} week {w}": round(v["maxrss_mib"], 1) for (mode, w), v in memory.items()},
-        }))
+        }
+        print(json.dumps(result))
+        result.update(weeks=weeks, marks=marks, clock="CPU" if args.cpu else "wall", full_times=full_t, incremental_times=incr_t,
+                      before_times=times["before"], traced={(mode, w): v["traced_peak_mib"] for (mode, w), v in memory.items()})
+        return result
+
+
+FLAT = 1.10  # "memory flat in weeks": what one build holds at the last week, at most this many times what it holds at week 1
+
+
+def figures(argv: list[str] | None = None) -> list[dict]:
+    """The figures for the lead's one script (issue 18's site targets), measured by `main` (which prints them too):
+    each {what, best, median, unit, floor_best, floor_median, ratio, target, met}. The incremental build's floor
+    is the full build of the same run; the full build's is the reference (`--before REV`), when given; memory's is
+    week 1's (the ratio: the last week's over it)."""
+    r = main(argv or [])
+    full, incr = r["full_times"], r["incremental_times"]
+    before = r["before_times"]
+    first, last = r["marks"][0], r["marks"][-1]
+    out = [
+        {"what": f"site full build, {r['weeks']} weeks ({r['clock']})", "best": min(full), "median": statistics.median(full), "unit": "s",
+         "floor_best": min(before) if before else None, "floor_median": statistics.median(before) if before else None,
+         "ratio": statistics.median(full) / statistics.median(before) if before else None, "target": "under 1 s",
+         "met": max(min(full), statistics.median(full)) < 1.0},
+        {"what": f"site incremental build, week {r['weeks']} added ({r['clock']})", "best": min(incr), "median": statistics.median(incr), "unit": "s",
+         "floor_best": min(full), "floor_median": statistics.median(full), "ratio": statistics.median(incr) / statistics.median(full),
+         "target": "under 0.2 s", "met": max(min(incr), statistics.median(incr)) < 0.2},
+    ]
+    for mode in ("incremental", "full"):
+        a, b = r["traced"][(mode, first)], r["traced"][(mode, last)]
+        out.append({"what": f"site {mode} build's memory (tracemalloc peak), week {last} over week {first}", "best": b, "median": b, "unit": "MiB",
+                    "floor_best": a, "floor_median": a, "ratio": b / a, "target": f"flat in weeks (at most {FLAT}x)", "met": b / a <= FLAT})
+    return out
 
 
 if __name__ == "__main__":

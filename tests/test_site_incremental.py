@@ -16,11 +16,14 @@ from pathlib import Path
 
 import pytest
 import sqlite_utils
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from markupsafe import Markup
 
 from fedtool.fed.settings import Fed
 from fedtool.league import records
 from fedtool.league.backup import list_snapshots
+from fedtool.league.db import register_functions
 from fedtool.site import build as site_build
 from fedtool.site.build import SITE_MARKER, build_site, read_manifest
 from golden import demo_copy
@@ -292,3 +295,147 @@ def test_standings_given_the_states_are_the_standings(tmp_path, fedtool):
 
     assert records.standings(loaded, db, states=states_before(db, 1 << 30)) == records.standings(loaded, db)
     assert records.standings(loaded, db, weeks=(2, 2), states=states_before(db, 1 << 30)) == records.standings(loaded, db, weeks=(2, 2))
+
+
+# ---------------------------------------------------------------- a build that holds no more as the weeks go by (issue 18 item 5)
+
+
+def _bench_site():
+    """benchmarks/bench_site.py, whose `generate` makes a synthetic league straight through the library."""
+    import importlib.util
+    import sys
+
+    path = Path(__file__).resolve().parent.parent / "benchmarks" / "bench_site.py"
+    if "bench_site" not in sys.modules:
+        spec = importlib.util.spec_from_file_location("bench_site", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules["bench_site"] = module
+        spec.loader.exec_module(module)
+    return sys.modules["bench_site"]
+
+
+WRITEUPS = [{"markdown": "A *match*.", "html": "<p>A <em>match</em> &amp; more.</p>"}]
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), wrestlers=st.integers(22, 28), weeks=st.integers(1, 7))
+def test_the_streamed_standings_record_book_and_states_are_the_whole_ones(seed, wrestlers, weeks):
+    """`records.standings_streamed`, `recordbook.record_book_streamed` (with and without the
+    upsets it keeps from one call to the next, week after week) and `db.states_streamed`
+    give what `standings`, `record_book` and `states_through` give, for synthetic leagues
+    small enough for rematches, streaks and upsets (and star ratings for the best matches)."""
+    import tempfile
+
+    from fedtool.league.db import states_streamed, states_through
+    from fedtool.league.recordbook import record_book, record_book_streamed
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cache: dict = {}
+        seen = []
+
+        def after(week):
+            fed = Fed.load(Path(tmp) / "fed")
+            db = sqlite_utils.Database(fed.database)
+            register_functions(db.conn)
+            assert record_book_streamed(fed, db, upsets=cache, salt="s") == record_book(fed, db)
+            seen.append(week)
+
+        fed = _bench_site().generate(Path(tmp) / "fed", wrestlers, weeks, WRITEUPS, after_week=after, seed=seed, ratings=True)
+        assert seen == list(range(1, weeks + 1)) and cache["through"] == weeks
+        db = sqlite_utils.Database(fed.database)
+        register_functions(db.conn)
+        book = record_book(fed, db)
+        assert record_book_streamed(fed, db) == book
+        for span in ((1, weeks), (min(2, weeks), weeks), (weeks, weeks)):
+            assert record_book_streamed(fed, db, weeks=span) == record_book(fed, db, weeks=span)
+            assert records.standings_streamed(fed, db, weeks=span) == records.standings(fed, db, weeks=span)
+        assert record_book_streamed(fed, db, ruleset="facemat") == record_book(fed, db, ruleset="facemat")
+        assert records.standings_streamed(fed, db) == records.standings(fed, db)
+        asked = list(range(0, weeks + 3))
+        assert [(w, dict(s)) for w, s in states_streamed(db, asked)] == [(w, dict(s)) for w, s in states_through(db, asked)]
+
+
+def test_the_record_books_kept_upsets_are_used_only_for_the_same_weeks(tmp_path, monkeypatch):
+    """The upsets the record book keeps between builds (`_UpsetBook`) spare it looking at the
+    weeks they cover again, and only while those weeks are as they were: a week rerun
+    (a new run, other results), a name or a closed season change its key."""
+    from fedtool.league import recordbook
+    from fedtool.league.recordbook import record_book, record_book_streamed
+
+    fed = _bench_site().generate(tmp_path / "fed", 22, 6, WRITEUPS, seed=7, ratings=True)
+    db = sqlite_utils.Database(fed.database)
+    register_functions(db.conn)
+    cache: dict = {}
+    assert record_book_streamed(fed, db, upsets=cache) == record_book(fed, db)
+    looked = []
+    original = recordbook._UpsetBook._upset
+    monkeypatch.setattr(recordbook._UpsetBook, "_upset", lambda self, m, states, found: looked.append(m["week"]) or original(self, m, states, found))
+    assert record_book_streamed(fed, db, upsets=cache) == record_book(fed, db)
+    assert looked == []  # every week from what it kept
+    # week 2 rerun with other results: the winners of its matches become the losers
+    with db.conn:
+        db.execute("UPDATE match_sides SET outcome = CASE outcome WHEN 'win' THEN 'loss' ELSE 'win' END WHERE week = 2")
+        db.execute("UPDATE matches SET winner = (SELECT wrestler_id FROM match_sides s WHERE s.match_id = matches.id AND s.outcome = 'win') WHERE week = 2")
+        db.execute("INSERT INTO week_runs (week, run, ran_at, dice_source) SELECT week, 2, ran_at, dice_source FROM weeks WHERE week = 2")
+    assert record_book_streamed(fed, db, upsets=cache) == record_book(fed, db)
+    assert sorted(set(looked)) == [1, 2, 3, 4, 5, 6]
+    looked.clear()
+    # a wrestler renamed: the upsets are the same, their names the new ones
+    with db.conn:
+        db.execute("UPDATE wrestlers SET name = 'The <Renamed> One' WHERE id = (SELECT winner FROM matches ORDER BY week DESC LIMIT 1)")
+    assert record_book_streamed(fed, db, upsets=cache) == record_book(fed, db)
+    assert looked == []
+    # a damaged cache is not used
+    for damaged in ({"through": 6, "key": cache["key"], "seen": 1, "kept": {"matchmatch": [["x"]]}}, {"through": "6"}, {"kept": None}):
+        assert record_book_streamed(fed, db, upsets=dict(damaged)) == record_book(fed, db)
+
+
+def test_an_incremental_build_reads_the_matches_of_those_it_may_have_changed_only(season, monkeypatch):
+    """A wrestler's page whose key (his weeks and their runs, his state now, his titles, every
+    name) is the same as at the last build is kept without reading his matches; the weeks'
+    matches are read as one stream (`_Matches.stream`), and again only for the week pages rendered."""
+    season.do("run", "1")
+    season.do("run", "2")
+    season.site()
+    season.do("run", "3")
+    read, weekly = [], []
+    of, week = site_build._Matches.of, site_build._Matches.week
+    monkeypatch.setattr(site_build._Matches, "of", lambda self, wid: read.append(wid) or of(self, wid))
+    monkeypatch.setattr(site_build._Matches, "week", lambda self, number: weekly.append(number) or week(self, number))
+    report = build_site(Fed.load(season.fed))
+    monkeypatch.undo()
+    season.site()  # and it is the full build's site
+    db = sqlite_utils.Database(season.fed / "fed.db")
+    fought = {r["wrestler_id"] for r in db.query("SELECT s.wrestler_id FROM match_sides s JOIN matches m ON m.id = s.match_id WHERE m.week = 3")}
+    changed = {r["wrestler_id"] for r in db.query("SELECT wrestler_id FROM wrestler_states WHERE week = 3")}
+    champions = {r["wrestler_id"] for t in records.titles(Fed.load(season.fed), db) for r in t["reigns"] if r["lost_week"] is None}
+    assert fought <= set(read) and set(read) <= fought | changed | champions
+    assert {f"wrestlers/{w}.html" for w in fought} <= set(report.written)
+    # the week pages rendered (week 3, and week 2 for its "next" link) and the home page's latest week; every other week from the stream
+    assert sorted(set(weekly)) == [2, 3]
+
+
+def test_the_list_of_weeks_reads_each_weeks_matches_in_any_order():
+    """`_WeeksMatches` (the list of weeks' `matches_by_week`) gives each week's matches whether a
+    template asks for them newest first (one stream) or in any other order (a week at a time)."""
+
+    class Matches:
+        def __init__(self):
+            self.asked = []
+
+        def stream(self, numbers, descending=False, changes=True):
+            assert descending and not changes
+            for n in numbers:
+                self.asked.append(("stream", n))
+                yield n, [{"week": n}], []
+
+        def week(self, n):
+            self.asked.append(("week", n))
+            return [{"week": n}]
+
+    matches = Matches()
+    by_week = site_build._WeeksMatches(matches, [1, 2, 4])
+    assert [by_week.get(w, []) for w in (4, 2, 1)] == [[{"week": 4}], [{"week": 2}], [{"week": 1}]]
+    assert {a for a in matches.asked if a[0] == "week"} == set()
+    assert by_week.get(4) == [{"week": 4}] and by_week.get(3, "none") == "none" and 3 not in by_week and list(by_week) == [1, 2, 4]
+    assert ("week", 4) in matches.asked

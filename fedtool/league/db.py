@@ -15,7 +15,7 @@ import re
 import sqlite3
 from fractions import Fraction
 from pathlib import Path
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from fedtool.kernel.dice import seed_text
@@ -691,6 +691,55 @@ def states_through(db: Database, weeks: Iterable[int]) -> Iterator[tuple[int, di
             if index not in made:
                 made[index] = _state(events[index][3], events[index][4])
         yield week, {wid: made[index] for wid, index in latest.items()}
+
+
+def states_streamed(db: Database, weeks: Iterable[int]) -> Iterator[tuple[int, Mapping[str, dict]]]:
+    """`states_through`, with the league's state rows read as a stream (a cursor, never all at
+    once): what it holds is each wrestler's latest row, whatever the number of weeks (issue 18,
+    the site). The same order of rows (a season's carry-over after the rows of its last week),
+    the same states, each made from its row only when asked for (`_LatestStates`). The mapping
+    yielded is one and the same, brought up to each week in turn: read it, never keep it."""
+    state_columns = ", ".join(STATE_KEYS)
+    sql = f"SELECT week, 0, rowid, wrestler_id, other, {state_columns} FROM wrestler_states"
+    if db["season_states"].exists():
+        sql += (f" UNION ALL SELECT s.last_week, 1, c.rowid, c.wrestler_id, c.other, {', '.join('c.' + k for k in STATE_KEYS)} "
+                "FROM season_states c JOIN seasons s ON s.season = c.season")
+    rows = iter(db.execute(sql + " ORDER BY 1, 2, 3"))
+    current = _LatestStates()
+    latest = current.rows
+    pending = next(rows, None)
+    for week in weeks:
+        while pending is not None and pending[0] < week:
+            latest[pending[3]] = pending
+            pending = next(rows, None)
+        yield week, current
+
+
+class _LatestStates(Mapping):
+    """Each wrestler's state from his latest row (`states_streamed`), made when first asked for."""
+
+    def __init__(self):
+        self.rows: dict[str, tuple] = {}
+        self.made: dict[str, tuple[tuple, dict]] = {}
+
+    def __getitem__(self, wrestler_id: str) -> dict:
+        row = self.rows[wrestler_id]
+        made = self.made.get(wrestler_id)
+        if made is None or made[0] is not row:
+            made = self.made[wrestler_id] = (row, _state(row[4], row[5:]))
+        return made[1]
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+
+def states_now(db: Database) -> dict[str, dict]:
+    """Each wrestler's stored state now (`states_before(db, 1 << 30)`), the rows read as a stream (`states_streamed`)."""
+    states = next(states_streamed(db, [1 << 30]))[1]
+    return {wid: states[wid] for wid in states}
 
 
 def _state(other: str | None, values: list) -> dict:

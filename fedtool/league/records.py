@@ -100,6 +100,68 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[i
     return out
 
 
+def standings_streamed(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[int, int] | None = None,
+                       states: dict[str, dict] | None = None) -> list[dict[str, Any]]:
+    """`standings`, the same tables, with the league's matches read as a stream (issue 18, the
+    site): each wrestler's record and streak are counted as the rows go by, so what it holds
+    grows with the wrestlers, not the weeks. Only a wrestler whose ruleset has standing
+    extras (`Ruleset.standing_extras`: Mat Clash) has his own matches read, by himself."""
+    if ruleset is not None:
+        check_ruleset(ruleset, (None, "--ruleset"))
+    members = _read_members(fed, db, states)
+    low, high = weeks or (-(1 << 30), 1 << 30)
+    counts: dict[str, list] = {}  # wrestler -> [wins, losses, draws, last outcome, how many in a row]
+    for wid, outcome in db.execute("SELECT s.wrestler_id, s.outcome FROM match_sides s JOIN matches m ON m.id = s.match_id "
+                                   "WHERE m.week BETWEEN ? AND ? ORDER BY m.week, m.position, s.side", [low, high]):
+        count = counts.get(wid)
+        if count is None:
+            count = counts[wid] = [0, 0, 0, outcome, 0]
+        count[0 if outcome == "win" else 1 if outcome == "loss" else 2] += 1
+        if outcome == count[3]:
+            count[4] += 1
+        else:
+            count[3], count[4] = outcome, 1
+    holders: dict[str, set[str]] = {}
+    for title in _checked_lineages(fed, db).values():
+        if title.holder:
+            holders.setdefault(title.settings_ruleset, set()).add(title.holder)
+    tables: dict[tuple[str, str | None], list[dict]] = {}
+    sent = wrestler_records(db)
+    for wid, member in members.items():
+        if wid not in fed.roster_files:
+            continue
+        count = counts.get(wid)
+        record = {"wins": 0, "losses": 0, "draws": 0, "streak": ""}
+        if count is not None:
+            record = {"wins": count[0], "losses": count[1], "draws": count[2], "streak": f"{ {'win': 'W', 'loss': 'L'}.get(count[3], 'D')}{count[4]}"}
+        state = member.state
+        points = state.get("push_points")
+        row = {"wrestler_id": wid, "name": member.name, **record, "push_level": state.get("push_level"),
+               "push_points": str(points) if points is not None else None, "tv_grade": state.get("tv_grade"),
+               "injury": state.get("injury"), "left_town": bool(state.get("left_town"))}
+        known = _ruleset(member.ruleset)
+        if known is not None and type(known).standing_extras is not Ruleset.standing_extras:
+            row.update(known.standing_extras(wid, [{**m, "summary": read_summary(m.get("summary"))} for m in _matches_of_one(db, wid, low, high)]))
+        row["strategies"] = sent.get(wid, {key: 0 for key in RECORDS})
+        tables.setdefault((member.ruleset, member.division), []).append(row)
+    players = player_records(db)
+    owner_of = {row["wrestler_id"]: (row["owner_email"] or "").strip().lower() for row in db["owners"].rows}
+    out = []
+    for (table_ruleset, division) in sorted(tables, key=_table_order):
+        if ruleset is not None and table_ruleset != ruleset:
+            continue
+        rows = sorted(tables[(table_ruleset, division)], key=lambda r: _row_order(table_ruleset, r))
+        eligible = [r for r in rows if not r["left_town"] and r["wrestler_id"] not in holders.get(table_ruleset, set())]
+        contenders = []
+        if eligible:
+            best = _contender_key(table_ruleset, eligible[0])
+            contenders = [r["wrestler_id"] for r in eligible if _contender_key(table_ruleset, r) == best]
+        owners = {owner_of.get(r["wrestler_id"]) for r in rows} & set(players)
+        table_players = sorted(({"name": players[a]["name"], **{k: players[a][k] for k in RECORDS}} for a in owners), key=lambda p: (p["name"].lower(), p["name"]))
+        out.append({"ruleset": table_ruleset, "division": division, "rows": rows, "contenders": contenders, "players": table_players})
+    return out
+
+
 def titles(fed: Fed, db: Database) -> list[dict[str, Any]]:
     """Every title of the fed's settings with its lineage, in the settings' order.
 
@@ -553,6 +615,38 @@ class _League:
                  "outcome": outcome, "side": side, "sides": sides[mid], "summary": summary}
             )
         return cls(members, matches_of)
+
+
+def _read_members(fed: Fed, db: Database, states: dict[str, dict] | None = None) -> dict[str, _Member]:
+    """`_League.read`'s members (sheets first, then the league's), no matches: `standings_streamed` counts those as it goes."""
+    latest = states_before(db, 1 << 30) if states is None else states
+    members: dict[str, _Member] = {}
+    for wid in fed.roster_files:
+        sheet = _sheet(fed, wid)
+        ruleset = get_ruleset(sheet.ruleset)
+        state = {**ruleset.initial_state(sheet), **latest.get(wid, {})}
+        members[wid] = _Member(wid, sheet.name, sheet.ruleset, ruleset.standings_division(sheet, bool(sheet.members)), state)
+    for row in db["wrestlers"].rows:
+        if row["id"] not in members:
+            known = _ruleset(row["ruleset"])
+            division = known.standings_division(None, bool(row.get("members"))) if known else None
+            members[row["id"]] = _Member(row["id"], row["name"], row["ruleset"], division, dict(latest.get(row["id"], {})))
+    return members
+
+
+def _matches_of_one(db: Database, wid: str, low: int, high: int) -> list[dict]:
+    """One wrestler's matches of the weeks, as `_League.read` gives them in `matches_of`."""
+    rows = db.execute(
+        """SELECT m.id, m.week, m.match, m.ruleset, m.title, m.method, m.end_round, m.summary, s.wrestler_id, s.outcome, s.side
+           FROM match_sides s JOIN matches m ON m.id = s.match_id
+           WHERE m.id IN (SELECT match_id FROM match_sides WHERE wrestler_id = ?) AND m.week BETWEEN ? AND ? ORDER BY m.week, m.position, s.side""",
+        [wid, low, high]).fetchall()
+    sides: dict[str, list[str]] = {}
+    for mid, *_, side_wid, _, _ in rows:
+        sides.setdefault(mid, []).append(side_wid)
+    return [{"id": mid, "week": week, "match": match, "ruleset": ruleset, "title": title, "method": method, "round": end_round,
+             "outcome": outcome, "side": side, "sides": sides[mid], "summary": summary}
+            for mid, week, match, ruleset, title, method, end_round, summary, side_wid, outcome, side in rows if side_wid == wid]
 
 
 def _ruleset(ruleset_id: str) -> Ruleset | None:

@@ -25,6 +25,15 @@ changed. Writeups are read a week at a time (`league.db.week_writeups`) and only
 week pages rendered, so a build's memory does not hold every week's writeups. The output
 is the same, byte for byte, as a full build (tests/test_site_incremental.py).
 
+What a build holds does not grow with the weeks (but for the headlines and title changes
+the every-week pages print): the matches are read as one stream of rows, a week at a time
+(`_Matches.stream`), or a wrestler's alone (`_Matches.of`); a week's or a wrestler's page
+whose key (what it is made from, short of its every value: its run weeks and their runs,
+the rows of those it shows, its titles) is the manifest's is kept without reading more; the
+standings and the record book count as the rows go by (`records.standings_streamed`,
+`recordbook.RecordBook`, fed the week pages' own matches), the record book's upsets kept in
+the manifest through the last week built.
+
 A full build (the first, `--full`, or a folder with no manifest) is made in a staging
 folder beside the target and swapped in whole; an incremental one writes the changed
 pages beside it and renames each over the old, the manifest last. Its files and folders
@@ -35,6 +44,7 @@ from __future__ import annotations
 
 import datetime
 import functools
+import gc
 import hashlib
 import json
 import math
@@ -42,7 +52,8 @@ import os
 import re
 import shutil
 import tempfile
-from collections import defaultdict
+from collections import ChainMap, defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
@@ -53,15 +64,15 @@ from markupsafe import Markup, escape
 from fedtool.fed.card import load_card
 from fedtool import __version__
 from fedtool.fed.files import NEW, StagedDir, atomic_write, overlapping, settle, umask
-from fedtool.fed.render import MARKDOWN_TEMPLATES, _finalize, environment, plain_text, render
+from fedtool.fed.render import _UNPLAIN, MARKDOWN_TEMPLATES, _finalize, environment, plain_text, render
 from fedtool.fed.settings import WRESTLER_ID, Fed, week_name
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.league import records
 from fedtool.kernel.dice import commitment
-from fedtool.league.recordbook import CATEGORIES, HEADINGS, hall_of_fame, record_book
+from fedtool.league.recordbook import CATEGORIES, HEADINGS, RecordBook, hall_of_fame, record_book_streamed
 from fedtool.league.seasons import closed_seasons, current_season, season_archive
-from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_before, stored_stars, week_writeups
+from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_now, stored_stars, week_writeups
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 from fedtool.week.ratings import card_rating, match_of_the_night
@@ -279,7 +290,16 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
     step = max(1, math.ceil((last - first + 1) / 13))
     x_ticks = [{"x": x(w), "label": "start" if w == 0 else str(w)} for w in range(first, last + 1, step)]
     y_ticks = [{"y": y(v), "label": str(v)} for v in scale]
-    shown = [{"week": w, "value": v, "x": x(w), "y": y(v), "label": f"{'start' if w == 0 else f'week {w}'}: {label.lower()} {v}"} for w, v in points]
+    lower = label.lower()
+    made: dict = {}  # each value's height, its text, and its label's text after the week, escaped: made once for all its points
+
+    def of_value(v):
+        found = made.get(v)
+        if found is None:
+            found = made[v] = (y(v), _text(v), _text(f": {lower} {v}"))
+        return found
+
+    shown = [{"week": w, "value": v, "x": x(w), "y": of_value(v)[0], "label": f"{'start' if w == 0 else f'week {w}'}: {lower} {v}"} for w, v in points]
     return {
         "label": label,
         "name": name,
@@ -299,10 +319,17 @@ def state_chart(name: str, charted: tuple[str, str, list] | None, start: dict | 
                                  f'<text x="{CHART_LEFT - 10}" y="{_number_text(t["y"])}" text-anchor="end" dominant-baseline="middle">{_text(t["label"])}</text>\n'
                                  for t in y_ticks)),
         "x_axis": Markup("".join(f'<text x="{_number_text(t["x"])}" y="{CHART_TOP + plot_h + 26}" text-anchor="middle">{_text(t["label"])}</text>\n' for t in x_ticks)),
-        "circles": Markup("".join(f'<circle class="point" cx="{_number_text(p["x"])}" cy="{_number_text(p["y"])}" r="6" data-week="{_number_text(p["week"])}" '
-                                  f'data-value="{_text(p["value"])}"><title>{_text(p["label"])}</title></circle>\n' for p in shown)),
+        "circles": Markup("".join(_circle(p, made[p["value"]]) for p in shown)),
         "description": f"{name}'s {label.lower()} by week: " + "; ".join(p["label"] for p in shown) + ".",
     }
+
+
+def _circle(p: dict, value: tuple) -> str:
+    """A chart point's circle (as chart.html.j2 prints one), its value's texts made already
+    (`state_chart`); its label is "start" or "week N" (nothing to clean or escape), then its value's part."""
+    week = p["week"]
+    return (f'<circle class="point" cx="{_number_text(p["x"])}" cy="{_number_text(p["y"])}" r="6" data-week="{_number_text(week)}" '
+            f'data-value="{value[1]}"><title>{"start" if week == 0 else f"week {week}"}{value[2]}</title></circle>\n')
 
 
 def _number_text(value) -> str:
@@ -314,10 +341,50 @@ def _number_text(value) -> str:
 def _site_finalize(context, value):
     """What `fedtool.fed.render`'s `_finalize` prints, a number straight away: its digits
     need no `plain_text` (an HTML template then escapes them, as it does any text)."""
-    if type(value) is int or type(value) is float:
-        if not (context.name and context.name.endswith(MARKDOWN_TEMPLATES)):
-            return str(value)
+    kind = type(value)
+    if kind is str or kind is int or kind is float:
+        name = context.name
+        markdown = _MARKDOWN_NAMES.get(name)
+        if markdown is None:
+            markdown = _MARKDOWN_NAMES[name] = bool(name and name.endswith(MARKDOWN_TEMPLATES))
+        if not markdown:
+            if kind is not str:
+                return str(value)
+            # text: `plain_text`, its one search first (nearly every value is plain already)
+            return value if _UNPLAIN.search(value) is None else plain_text(value)
     return _finalize(context, value)
+
+
+_MARKDOWN_NAMES: dict = {}  # template name -> whether it is a Markdown one (`_site_finalize`)
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+def _quick_lookups(env) -> None:
+    """The sandbox's `x.y` and `f(x)`, quicker where the answer is known: `x.y` of a dict with no
+    attribute `y` is its item "y" (what the sandbox finds after dict's attributes, as an exception
+    is raised and caught), and the site's own page-name functions are called as they are. The
+    same values; every other lookup and call goes through the sandbox as before."""
+    sandboxed_getattr, sandboxed_call = env.getattr, env.call
+
+    def getattr_(obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                pass
+        return sandboxed_getattr(obj, attribute)
+
+    def call(context, obj, *args, **kwargs):
+        if obj is week_page or obj is page_name or obj is season_page:
+            kwargs.pop("_block_vars", None)  # what jinja hands every call for a context function (`Context.call` drops them too)
+            kwargs.pop("_loop_vars", None)
+            return obj(*args, **kwargs)
+        return sandboxed_call(context, obj, *args, **kwargs)
+
+    env.getattr = getattr_
+    env.call = call
 
 
 def _text(value) -> Markup:
@@ -346,40 +413,64 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     build redoes whatever a crash left undone. `full` (or a folder with no readable
     manifest) builds the whole folder beside the target and swaps it in whole.
 
+    What it holds does not grow with the weeks (issue 18): the league's matches are read a
+    week at a time (`_Matches.week`) or a wrestler at a time (`_Matches.of`), never all at
+    once; a wrestler's page is read at all only when its key (`_wrestler_key`: his weeks and
+    their runs, his states, titles and names) changed; standings and the record book count
+    their rows as a stream (`records.standings_streamed`, `recordbook.record_book_streamed`).
+
     `out` must be a new or empty folder or one fedtool built before: fedtool never
     replaces a folder it did not make. Standings and title lineages come from
-    `records`; the rest is read from the league in a few queries, and the writeups one
-    week at a time (`league.db.week_writeups`), only for the week pages rendered."""
+    `records`; the writeups are read one week at a time (`league.db.week_writeups`), only
+    for the week pages rendered.
+
+    Python's collector is kept off what was there before the build (`gc.freeze`): its full
+    passes would otherwise walk every object fedtool and its libraries made, over and over,
+    for the cycles of the build's own (each page's rendering makes a few)."""
+    gc.freeze()
+    try:
+        return _build_site(fed, out, full)
+    finally:
+        gc.unfreeze()
+
+
+def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     given = out is not None
     out = Path(out) if out is not None else default_out(fed)
     _check_out(fed, out, given)
     db = open_league(fed.database, create=False)
     old = None if full else read_manifest(out)
     runs = _week_runs(db)
-    headlines, headline_cache = week_headlines(db, runs, old.get("headlines") if old else None)
-    league = read_league(db, headlines)
+    headline_cache = week_headline_cache(db, runs, old.get("headlines") if old else None)
+    weeks = [dict(w) for w in db["weeks"].rows_where(order_by="week")]
+    league_wrestlers = {}
+    for row in db["wrestlers"].rows_where(order_by="name"):
+        row = dict(row)
+        row["members"] = json.loads(row["members"]) if row.get("members") else []
+        league_wrestlers[row["id"]] = row
     sheets, sheet_cache = cached_roster_sheets(fed, old.get("sheets") if old else None)
     env = environment(fed.templates)
     env.filters["day"] = day
     env.finalize = _site_finalize  # the same text as render's, numbers without the cleaning they never need
     env.auto_reload = False  # a template does not change during a build: not checked on disk at each page
-    week_numbers = [w["week"] for w in league.weeks]
+    _quick_lookups(env)
+    week_numbers = [w["week"] for w in weeks]
     run_weeks = set(week_numbers)
-    ran_at = {w["week"]: w["ran_at"] for w in league.weeks}
+    ran_at = {w["week"]: w["ran_at"] for w in weeks}
     # every league member and every roster sheet has a page; the league's name first, as records does
-    wrestlers = {wid: dict(w) for wid, w in league.wrestlers.items()}
+    wrestlers = {wid: dict(w) for wid, w in league_wrestlers.items()}
     for wid, sheet in sheets.items():
         wrestlers.setdefault(wid, {"id": wid, "name": sheet["name"], "ruleset": sheet["ruleset"], "members": sheet["members"]})
     wrestlers = dict(sorted(wrestlers.items(), key=lambda item: (item[1]["name"].casefold(), item[0])))
     names = {wid: w["name"] for wid, w in wrestlers.items()}
-    latest_states = states_before(db, 1 << 30)  # what each wrestler stands at now (a season's carry-over included)
-    standings = records.standings(fed, db, states=latest_states)
+    latest_states = states_now(db)  # what each wrestler stands at now (a season's carry-over included)
+    standings = records.standings_streamed(fed, db, states=latest_states)
     titles = records.titles(fed, db)
     archives = [season_archive(db, s["season"]) for s in closed_seasons(db)]
     in_play = dict(current_season(db), standings=None, records=None)
     if in_play["weeks"] and archives:  # its page; before any close the season is the league (standings.html, records.html)
-        in_play["standings"] = records.standings(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]), states=latest_states)
-        in_play["records"] = record_book(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
+        in_play["standings"] = records.standings_streamed(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]), states=latest_states)
+        in_play["records"] = record_book_streamed(fed, db, weeks=(in_play["weeks"][0], in_play["weeks"][-1]))
     used = sorted({w["ruleset"] for w in wrestlers.values()} | {t["ruleset"] for t in standings + titles}, key=lambda r: (ruleset_order(r), r))
     rulesets = {rid: get_ruleset(rid) for rid in used if rid in REGISTRY}
     charts = {rid: ruleset.chart(fed.ruleset_settings(rid)) for rid, ruleset in rulesets.items()}
@@ -393,7 +484,7 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
     updated = league_updated(db)
     shown_updated = updated or clock.now()
     league_dated = _dated(shown_updated, "built" if updated is None else "league")
-    first_moment = _first_moment(league.weeks)
+    first_moment = _first_moment(weeks)
 
     common = {
         "fed_name": fed.settings.name,
@@ -409,9 +500,13 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         "calendar": CALENDAR,
     }
     shared = _fingerprint(fed_fingerprint(fed), {k: v for k, v in common.items() if k not in _PER_PAGE and not callable(v)})
-    site = _SiteWriter(out, old, shared, {"sheets": sheet_cache, "headlines": headline_cache})
+    upsets = dict((old or {}).get("upsets") or {})  # each week's upsets, kept for the record book (`record_book_streamed`)
+    site = _SiteWriter(out, old, shared, {"sheets": sheet_cache, "headlines": headline_cache, "upsets": upsets})
+    # each wrestler fingerprinted once: where a page lists one, he stands as his digest (`_shown`)
+    wrestler_digests = {id(wrestler): "wrestler:" + _digest(wrestler) for wrestler in wrestlers.values()}
+    matches = _Matches(db, names, headline_cache)
 
-    def page(path: str, template: str, subject: bool = False, **context) -> None:
+    def page(path: str, template: str, subject: bool = False, defer: list | None = None, **context) -> None:
         """One page. A subject page (a week, a wrestler, a closed season) is given its own
         `known`, `run_weeks` and `updated` (what it links and shows, and when that last
         changed) and is rendered only when its fingerprint changed; any other page is
@@ -427,53 +522,42 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             else:
                 values["updated"] = _dated(max(map(_moment, moments)) if moments else first_moment or updated, "page")
             extra = values.pop("extra", None)
+            shown = values.pop("shown", ())  # the matches it lists, each fingerprinted as its digest
+            digests = ChainMap({id(match): "match:" + _digest(match) for match in shown}, wrestler_digests)
             # what the page shows: its own values (the common ones are in `shared`), as they stand
             fingerprint = _page_fingerprint(shared, path, template, {k: _shown(v, digests) for k, v in values.items() if not callable(v) and common.get(k, _NONE) is not v}, extra)
             if not site.wanted(path, fingerprint):
                 return
+            if defer is not None:  # rendered later, when it is called again without
+                defer.append(values["week"])
+                return
             late = values.pop("late", None)
-            if late is not None:
-                values.update(late())
+            made = late() if late is not None else {}
+            values.update(made)
             site.write(path, render(env, f"site/{template}", root=root, **values), fingerprint)
+            for value in made.values():  # a week's writeups: let go now, not when a rendering's cycles are collected
+                if type(value) is list:
+                    value.clear()
         else:
             site.write(path, render(env, f"site/{template}", root=root, **values))
 
-    matches_by_week: dict[int, list[dict]] = defaultdict(list)
-    matches_of: dict[str, list[dict]] = defaultdict(list)
-    for match in league.matches:
-        match["sides_named"] = [{"id": s["wrestler_id"], "name": names.get(s["wrestler_id"], s["wrestler_id"]), "outcome": s["outcome"]} for s in match["sides"]]
-        match["headline"] = match["stored_headline"] if match["stored_headline"] is not None else _plain_headline(match)
-        match.setdefault("for_title", None)
-        match["html"] = None  # its writeup: read for its week's page only, when that is rendered
-        matches_by_week[match["week"]].append(match)
-        for side in match["sides"]:
-            matches_of[side["wrestler_id"]].append(match)
-    # each match and wrestler fingerprinted once: where a page lists one, it stands as its digest (`_shown`)
-    digests = {id(match): "match:" + _digest(match) for match in league.matches}
-    digests.update({id(wrestler): "wrestler:" + _digest(wrestler) for wrestler in wrestlers.values()})
-
     title_changes = title_change_rows(db, names, title_names)
     deadlines = {d.week: d for d in card_deadlines(fed, names)}
-    latest = league.weeks[-1] if league.weeks else None
+    latest = weeks[-1] if weeks else None
+    first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
     with site:
-        page(
-            "index.html", "home.html.j2",
-            latest=latest,
-            latest_matches=matches_by_week.get(latest["week"], []) if latest else [],
-            latest_changes=_changes(league, latest["week"], names) + title_changes.get(latest["week"], []) if latest else [],
-            titles=titles,
-            weeks=league.weeks,
-            opened=[dict(w, deadline=_shown_deadline(deadlines.get(w["week"]))) for w in opened_weeks(fed, run_weeks)],
-        )
-        page("weeks/index.html", "weeks.html.j2", weeks=league.weeks, matches_by_week=matches_by_week)
-        for week in league.weeks:
-            number = week["week"]
-            shown = matches_by_week.get(number, [])
-            changes = _changes(league, number, names) + title_changes.get(number, [])
+        # the record book, fed the matches as the weeks go by (a match of no run week, a hand edit's, is read by it alone)
+        book = RecordBook(fed, db, upsets=upsets, salt=_fingerprint(_code_stamp(), sheets))
+        astray = db.execute("SELECT 1 FROM matches WHERE week NOT IN (SELECT week FROM weeks) LIMIT 1").fetchone() is not None
 
-            def writeups(number=number, shown=shown) -> dict:
-                # the fragment was rendered, escaped, by the run's own autoescaping templates
-                stored = week_writeups(db, number)
+        def week_page_of(week: dict, shown: list[dict], state_changes: list, defer: list | None = None, read: list | None = None) -> None:
+            number = week["week"]
+            changes = [{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in state_changes if reason] + title_changes.get(number, [])
+
+            def writeups() -> dict:
+                # the fragment was rendered, escaped, by the run's own autoescaping templates; writeups read already
+                # are taken out of `read`, so that nothing holds them (their Markdown with them) while the page renders
+                stored = read.pop() if read else week_writeups(db, number)
                 return {"matches": [dict(m, html=Markup(stored[m["id"]]["html"]) if m["id"] in stored else None) for m in shown]}
 
             page(
@@ -490,7 +574,48 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
                 moments=[week["ran_at"], *(c["at"] for c in title_changes.get(number, []))],
                 extra=runs.get(number),  # the writeups are the week's run's: a rerun makes new ones
                 late=writeups,
+                shown=shown,
+                defer=defer,
             )
+
+        by_id = {wid: int(wrestler_digests[id(w)][9:41], 16) for wid, w in wrestlers.items()}  # each wrestler's digest, as a number
+        old_keys = (old or {}).get("keys") or {}
+        deferred: list[dict] = []  # the week pages to render, once the record book is made (what it holds let go first)
+        for week, (number, shown, state_changes) in zip(weeks, matches.stream(week_numbers)):  # a week at a time
+            if not astray:
+                book.add([{"id": m["id"], "week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "card_title": m["title"] or None, "winner": m["winner"],
+                           "method": m["method"], "sides": [(s["wrestler_id"], s["outcome"]) for s in m["sides"]], "rating": m["rating"]} for m in shown])
+            path = week_page(number)
+            # what its page is made from, short of its matches' every value: the week, its run, its neighbours, its title
+            # changes, and the rows of everyone it shows (a rerun makes a new run; nothing else changes a run week's rows)
+            refs = sorted({s["wrestler_id"] for m in shown for s in m["sides"]} | {wid for wid, reason in state_changes if reason} | {c["id"] for c in title_changes.get(number, [])})
+            site.keys[path] = _fingerprint(shared, path, week, runs.get(number), _neighbour(week_numbers, number, -1), _neighbour(week_numbers, number, +1),
+                                           title_changes.get(number, []), [(wid, by_id.get(wid)) for wid in refs])
+            if headline_cache[str(number)]["headlines"] is None:
+                deferred.append(week)  # run since the last build: its page is rendered, its headlines read with its writeups then
+            elif not site.unchanged(path, site.keys[path], old_keys):
+                week_page_of(week, shown, state_changes, deferred)
+        records_book = record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book()
+        del book
+        for week in deferred:
+            read = []
+            if headline_cache[str(week["week"])]["headlines"] is None:
+                read.append(week_writeups(db, week["week"]))
+                _fill_headlines(headline_cache, week["week"], read[0])
+            week_page_of(week, matches.week(week["week"]), matches.changes(week["week"]), read=read)
+        latest_matches = matches.week(latest["week"]) if latest else []
+        page(
+            "index.html", "home.html.j2",
+            latest=latest,
+            latest_matches=latest_matches,
+            latest_changes=[{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in matches.changes(latest["week"]) if reason]
+                           + title_changes.get(latest["week"], []) if latest else [],
+            titles=titles,
+            weeks=weeks,
+            opened=[dict(w, deadline=_shown_deadline(deadlines.get(w["week"]))) for w in opened_weeks(fed, run_weeks)],
+        )
+        del latest_matches
+        page("weeks/index.html", "weeks.html.j2", weeks=weeks, matches_by_week=_WeeksMatches(matches, week_numbers))
         reigns_of: dict[str, list[dict]] = defaultdict(list)
         for title in titles:
             for reign in title["reigns"]:
@@ -504,32 +629,46 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
             for c in rows:
                 for who in dict.fromkeys((c["id"], c["lost"])):
                     title_changes_of[who].append((week, c))
+        match_weeks, state_weeks = matches.weeks_of()
+        met = matches.partners(by_id)  # who each wrestler met, as they stand: one figure each
         for wid, wrestler in wrestlers.items():
+            path = f"wrestlers/{page_name(wid)}.html"
+            start = sheets[wid]["start"] if wid in sheets else None
+            mine = title_changes_of.get(wid, [])
+            carried = [(a, c) for a in archives for c in a["carry_over"]["changes"] if c["wrestler_id"] == wid]
+            reigns = sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"]))
+            active = match_weeks.get(wid, set()) | state_weeks.get(wid, set()) | {w for w, _ in mine} | {a["last_week"] for a, _ in carried}
+            reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
+            champion = latest is not None and any(r["lost_week"] is None for r in reigns)  # a reign's length grows each week
+            chart_weeks = [w for w in week_numbers if w <= max(active, default=0)]
+            # what his page is made from, short of reading his matches: his weeks and their runs, his states now, his titles,
+            # the names and rows of those it shows (himself, whoever he met, his members and teams)
+            shows = [by_id.get(w) for w in (*wrestler["members"], *teams_of.get(wid, []))]
+            key = _fingerprint(shared, path, wrestler_digests[id(wrestler)], met.get(wid), shows, sorted(active), [(w, runs.get(w), ran_at.get(w)) for w in sorted(active | reign_weeks)],
+                               latest_states.get(wid), start, charts.get(wrestler["ruleset"]), mine, carried, reigns, teams_of.get(wid, []), chart_weeks,
+                               latest["ran_at"] if champion else None, league_dated if updated is None else None, first_moment)
+            if site.unchanged(path, key, old_keys):
+                continue
             history = []
-            for match in matches_of.get(wid, []):
+            his = matches.of(wid)
+            for match in his:
                 side = next(s for s in match["sides_named"] if s["id"] == wid)
                 history.append({"match": match, "outcome": side["outcome"], "opponents": [s for s in match["sides_named"] if s["id"] != wid]})
-            states = league.states.get(wid, [])
-            start = sheets[wid]["start"] if wid in sheets else None
+            states = matches.states_of(wid)
             # the league changes: his states, and every title he won, lost or was given or stripped of
-            mine = title_changes_of.get(wid, [])
             held = [{"week": week, "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
                      "reason": c["reason"] if c["id"] == wid else c["lost_reason"]} for week, c in mine]
             # and what a season's close reset (its carry-over), after the season's last week
-            carried = [(a, c) for a in archives for c in a["carry_over"]["changes"] if c["wrestler_id"] == wid]
             held += [{"week": a["last_week"], "push_level": None, "push_points": None, "tv_grade": None, "grudge": None, "injury": None,
                       "reason": f"{a['name']} closed: {c['reason'].removeprefix('new season: ')}"} for a, c in carried]
             state_changes = sorted([*states, *held], key=lambda r: r["week"])
-            reigns = sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"]))
             members = [{"id": m, "name": names.get(m, m)} for m in wrestler["members"]]
             teams = [{"id": t, "name": names[t]} for t in teams_of.get(wid, [])]
             # his chart runs to the last week he wrestled or changed in, so his page is the same until he does again
             active = {h["match"]["week"] for h in history} | {s["week"] for s in state_changes}
-            reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
-            champion = latest is not None and any(r["lost_week"] is None for r in reigns)  # a reign's length grows each week
             chart_weeks = [w for w in week_numbers if w <= max(active, default=0)]
             page(
-                f"wrestlers/{page_name(wid)}.html", "wrestler.html.j2", subject=True,
+                path, "wrestler.html.j2", subject=True,
                 wrestler=wrestler,
                 record=wrestler_record(history),
                 history=history,
@@ -545,7 +684,9 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
                 weeks_shown=active | reign_weeks,
                 moments=[*(ran_at.get(w) for w in active | reign_weeks), *(c["at"] for _, c in mine), *(a["closed_at"] for a, _ in carried),
                          latest["ran_at"] if champion else None],
+                shown=his,
             )
+            site.keys[path] = key
         by_ruleset: dict[str, list[dict]] = defaultdict(list)
         for wrestler in wrestlers.values():
             by_ruleset[wrestler["ruleset"]].append(wrestler)
@@ -554,22 +695,244 @@ def build_site(fed: Fed, out: Path | None = None, full: bool = False) -> SiteRep
         page("titles/index.html", "titles.html.j2", titles=titles)
         for title in titles:
             page(f"titles/{page_name(title['id'])}.html", "title.html.j2", title=title)
-        page("records.html", "records.html.j2", book=record_book(fed, db), hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
+        page("records.html", "records.html.j2", book=records_book, hall_of_fame=hall_of_fame(db), categories=CATEGORIES, headings=HEADINGS)
         page("seasons/index.html", "seasons.html.j2", archives=archives, in_play=in_play)
         for archive in archives:
             page(season_page(archive["season"]), "season.html.j2", subject=True, season=archive, closed=True, categories=CATEGORIES, headings=HEADINGS,
                  refs=_ids_in(archive, wrestlers), weeks_shown={w for w in run_weeks if w <= archive["last_week"]}, moments=[archive["closed_at"]])
         if archives:  # the season in play, live; before any close it is all the league has (standings.html, records.html)
             page(season_page(in_play["season"]), "season.html.j2", season=in_play, closed=False, categories=CATEGORIES, headings=HEADINGS)
-        first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
-        entries = feed_entries(league, matches_by_week, names, title_changes, archives, league.changes, first_runs)
+        entries = [*_week_entries(db, matches, weeks, title_changes, names, first_runs), *(_season_entry(archive) for archive in archives)]
         page("news.html", "news.html.j2", entries=newest_last(entries)[::-1],
              deadlines=[d for week, d in sorted(deadlines.items()) if week not in run_weeks])
         site.write("style.css", render(env, "site/style.css.j2"))
-        site.write(FEED, atom_feed(fed, entries, shown_updated).decode("utf-8"))
-        site.write(CALENDAR, deadline_calendar(fed, list(deadlines.values()), shown_updated).decode("utf-8"))
-    return SiteReport(out, sorted(p for p in site.pages if p.endswith(".html")), len(league.weeks), len(wrestlers), len(titles),
+        site.write(FEED, atom_feed(fed, entries, shown_updated))
+        site.write(CALENDAR, deadline_calendar(fed, list(deadlines.values()), shown_updated))
+    return SiteReport(out, sorted(p for p in site.pages if p.endswith(".html")), len(weeks), len(wrestlers), len(titles),
                       written=sorted(site.written), removed=sorted(site.removed), full=site.full)
+
+
+class _Matches:
+    """The league's matches as the pages show them, read a week or a wrestler at a time (never all at
+    once: what a build holds does not grow with the weeks). Each match: its `matches` row, its
+    "sides" (`match_sides` rows), "stored_headline" (its writeup's, from `week_headline_cache`),
+    "rating" (`read_summary`), "for_title", "sides_named", "headline" and "html" (None: read for
+    its week's page only)."""
+
+    def __init__(self, db, names: dict[str, str], headlines: dict):
+        self.db, self.names, self.headlines = db, names, headlines
+        self.titles = db["title_matches"].exists()  # m007: which title each title match was for
+
+    def week(self, week: int) -> list[dict]:
+        return self._read("week = ?", [week])
+
+    def of(self, wrestler_id: str) -> list[dict]:
+        """A wrestler's matches, week and card order (as `week` reads a week's)."""
+        db, his = self.db, "IN (SELECT match_id FROM match_sides WHERE wrestler_id = ?)"
+        rows = db.execute(f"SELECT * FROM matches WHERE id {his} ORDER BY week, position", [wrestler_id])
+        columns = [d[0] for d in rows.description]
+        matches = [dict(zip(columns, row)) for row in rows]
+        sides: dict[str, list[dict]] = defaultdict(list)
+        found = db.execute(f"SELECT * FROM match_sides WHERE match_id {his} ORDER BY match_id, side", [wrestler_id])
+        columns = [d[0] for d in found.description]
+        for row in found:
+            side = dict(zip(columns, row))
+            sides[side["match_id"]].append(side)
+        for_title = dict(db.execute(f"SELECT match_id, title_id FROM title_matches WHERE match_id {his}", [wrestler_id]).fetchall()) if self.titles else {}
+        return self._finish(matches, sides, for_title)
+
+    def _read(self, where: str, params: list) -> list[dict]:
+        db = self.db
+        rows = [dict(row) for row in db["matches"].rows_where(where, params, order_by="week, position")]
+        if not rows:
+            return []
+        ids = [row["id"] for row in rows]
+        marks = ", ".join("?" * len(ids))
+        sides: dict[str, list[dict]] = defaultdict(list)
+        for row in db["match_sides"].rows_where(f"match_id IN ({marks})", ids, order_by="match_id, side"):
+            sides[row["match_id"]].append(row)
+        for_title = dict(db.execute(f"SELECT match_id, title_id FROM title_matches WHERE match_id IN ({marks})", ids).fetchall()) if self.titles else {}
+        return self._finish(rows, sides, for_title)
+
+    def stream(self, numbers: list[int], descending: bool = False, changes: bool = True):
+        """Each of the weeks `numbers` (in the order asked for: ascending, or `descending`) with
+        its matches (as `week` reads them) and, with `changes`, its state changes (as `changes`
+        reads them), from one stream of rows for each table: a week at a time, never all."""
+        db, order = self.db, "DESC" if descending else "ASC"
+        rows = db.execute(f"SELECT * FROM matches ORDER BY week {order}, position")
+        columns = [d[0] for d in rows.description]
+        at = columns.index("week")
+        sides = db.execute(f"SELECT m.week, s.* FROM match_sides s JOIN matches m ON m.id = s.match_id ORDER BY m.week {order}, s.match_id, s.side")
+        side_columns = [d[0] for d in sides.description][1:]
+        of_match = side_columns.index("match_id")
+        titles = db.execute(f"SELECT m.week, t.match_id, t.title_id FROM title_matches t JOIN matches m ON m.id = t.match_id ORDER BY m.week {order}") \
+            if self.titles else iter(())
+        moved = db.execute(f"SELECT week, wrestler_id, reason FROM wrestler_states ORDER BY week {order}, wrestler_id, rowid") if changes else iter(())
+        row, side, title, change = next(rows, None), next(sides, None), next(titles, None), next(moved, None)
+        for number in numbers:
+            matches: list[dict] = []
+            while row is not None and (row[at] > number if descending else row[at] < number):
+                row = next(rows, None)
+            while row is not None and row[at] == number:
+                matches.append(dict(zip(columns, row)))
+                row = next(rows, None)
+            its_sides: dict[str, list[dict]] = defaultdict(list)
+            while side is not None and (side[0] > number if descending else side[0] < number):
+                side = next(sides, None)
+            while side is not None and side[0] == number:
+                its_sides[side[1 + of_match]].append(dict(zip(side_columns, side[1:])))
+                side = next(sides, None)
+            for_title = {}
+            while title is not None and (title[0] > number if descending else title[0] < number):
+                title = next(titles, None)
+            while title is not None and title[0] == number:
+                for_title[title[1]] = title[2]
+                title = next(titles, None)
+            its_changes = []
+            while change is not None and (change[0] > number if descending else change[0] < number):
+                change = next(moved, None)
+            while change is not None and change[0] == number:
+                its_changes.append((change[1], change[2]))
+                change = next(moved, None)
+            yield number, self._finish(matches, its_sides, for_title), its_changes
+
+    def _finish(self, rows: list[dict], sides: dict[str, list[dict]], for_title: dict[str, str]) -> list[dict]:
+        names = self.names
+        for match in rows:
+            match["sides"] = sides.get(match["id"], [])
+            found = self.headlines.get(str(match["week"]))
+            kept = found.get("headlines") if isinstance(found, dict) else None
+            match["stored_headline"] = kept.get(match["id"]) if isinstance(kept, dict) else None
+            match["rating"] = stored_stars(read_summary(match.get("summary")).get("rating"))  # docs/ratings.md
+            match["for_title"] = for_title.get(match["id"])
+            match["sides_named"] = [{"id": s["wrestler_id"], "name": names.get(s["wrestler_id"], s["wrestler_id"]), "outcome": s["outcome"]} for s in match["sides"]]
+            match["headline"] = match["stored_headline"] if match["stored_headline"] is not None else _plain_headline(match)
+            match["html"] = None  # its writeup: read for its week's page only, when that is rendered
+        return rows
+
+    def changes(self, week: int) -> list[tuple[str, str | None]]:
+        """A week's state changes: (wrestler, reason), by wrestler."""
+        return self.db.execute("SELECT wrestler_id, reason FROM wrestler_states WHERE week = ? ORDER BY wrestler_id, rowid", [week]).fetchall()
+
+    def states_of(self, wrestler_id: str) -> list[dict]:
+        """A wrestler's state rows, week order."""
+        return list(self.db["wrestler_states"].rows_where("wrestler_id = ?", [wrestler_id], order_by="week, rowid"))
+
+    def partners(self, digests: dict[str, int]) -> dict[str, int]:
+        """For each wrestler, the XOR of `digests` of everyone he was in a match with (a figure that
+        changes with any of them), the pairs read as a stream: one figure a wrestler."""
+        out: dict[str, int] = {}
+        for wid, other in self.db.execute("SELECT DISTINCT a.wrestler_id, b.wrestler_id FROM match_sides a "
+                                          "JOIN match_sides b ON b.match_id = a.match_id AND b.wrestler_id != a.wrestler_id"):
+            out[wid] = out.get(wid, 0) ^ digests.get(other, 1)
+        return out
+
+    def weeks_of(self) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
+        """Each wrestler's weeks: those he wrestled in, those his state changed in (SQL groups them)."""
+        out = []
+        for sql in ("SELECT s.wrestler_id, group_concat(DISTINCT m.week) FROM match_sides s JOIN matches m ON m.id = s.match_id GROUP BY s.wrestler_id",
+                    "SELECT wrestler_id, group_concat(DISTINCT week) FROM wrestler_states GROUP BY wrestler_id"):
+            out.append({wid: {int(w) for w in str(found).split(",")} for wid, found in self.db.execute(sql) if found is not None})
+        return out[0], out[1]
+
+
+class _WeeksMatches(Mapping):
+    """`matches_by_week` for the list of every week: each week's matches read when the page asks
+    for them, and not kept; asked for newest first (as fedtool's template does), from one stream
+    (`_Matches.stream`), else a week at a time."""
+
+    def __init__(self, matches: _Matches, weeks: list[int]):
+        self.matches, self.weeks, self.known = matches, weeks, set(weeks)
+        self.stream = None
+        self.ahead = None
+
+    def __getitem__(self, week):
+        if week not in self.known:
+            raise KeyError(week)
+        if self.stream is None:
+            self.stream = self.matches.stream(self.weeks[::-1], descending=True, changes=False)
+            self.ahead = next(self.stream, None)
+        while self.ahead is not None and self.ahead[0] > week:
+            self.ahead = next(self.stream, None)
+        if self.ahead is not None and self.ahead[0] == week:
+            found, self.ahead = self.ahead[1], None
+            self.ahead = next(self.stream, None)
+            return found
+        return self.matches.week(week)
+
+    def __iter__(self):
+        return iter(self.weeks)
+
+    def __len__(self) -> int:
+        return len(self.weeks)
+
+
+def week_headline_cache(db, runs: dict[int, list], cached: dict | None) -> dict:
+    """`week_headlines`' entry to keep in the manifest, by week: {"key", "headlines": by match id}.
+    A week's headlines are read (`league.db.week_writeups`) only when the week was run or rerun since the last build."""
+    kept: dict[str, dict] = {}
+    for (week, ran_at) in db.execute("SELECT week, ran_at FROM weeks ORDER BY week").fetchall() if db["weeks"].exists() else []:
+        key = json.dumps([week, ran_at, runs.get(week)])
+        found = (cached or {}).get(str(week))
+        if isinstance(found, dict) and found.get("key") == key and isinstance(found.get("headlines"), dict):
+            kept[str(week)] = found
+        else:  # read with the week's writeups when its page is rendered (it is: its run is new), filled in then (`_fill_headlines`)
+            kept[str(week)] = {"key": key, "headlines": None}
+    return kept
+
+
+def _fill_headlines(cache: dict, week: int, writeups: dict[str, dict]) -> None:
+    """A week's headlines kept from its writeups, read for its page."""
+    cache[str(week)]["headlines"] = {match_id: w["headline"] for match_id, w in writeups.items()}
+
+
+def _week_entries(db, matches: "_Matches", weeks: list[dict], title_changes: dict, names: dict[str, str], first_runs: dict[int, str]) -> list[FeedEntry]:
+    """Every run week's feed entry, oldest first: its headlines (as its matches show them: the
+    writeups' kept in the manifest, else read with its matches) and changes read as a stream."""
+    ids = db.execute("SELECT week, id FROM matches ORDER BY week, position")
+    moved = db.execute("SELECT week, wrestler_id, reason FROM wrestler_states ORDER BY week, wrestler_id, rowid")
+    row, change = next(ids, None), next(moved, None)
+    out = []
+    for week in weeks:
+        number = week["week"]
+        found = matches.headlines.get(str(number))
+        kept = found["headlines"] if isinstance(found, dict) else {}
+        headlines: list[str | None] = []
+        while row is not None and row[0] < number:
+            row = next(ids, None)
+        while row is not None and row[0] == number:
+            headlines.append(kept.get(row[1]))
+            row = next(ids, None)
+        if None in headlines:  # a match whose writeup the league did not keep: its headline made from its row
+            headlines = [m["headline"] for m in matches.week(number)]
+        changes = []
+        while change is not None and change[0] < number:
+            change = next(moved, None)
+        while change is not None and change[0] == number:
+            changes.append((change[1], change[2]))
+            change = next(moved, None)
+        out.append(_week_entry(week, headlines, changes, title_changes.get(number, []), names, first_runs))
+    return out
+
+
+def _week_entry(week: dict, headlines: list[str], changes: list, title_changes: list[dict], names: dict[str, str], first_runs: dict[int, str]) -> FeedEntry:
+    """A run week's feed entry (`feed_entries`): its results and changes, published at its first run, updated at its latest."""
+    number = week["week"]
+    lines = [f"<li>{escape(headline)}</li>" for headline in headlines]
+    moved = [f"<li>{escape(names.get(wid, wid))}: {escape(reason)}</li>" for wid, reason in changes if reason]
+    moved += [f"<li>{escape(c['name'])}: {escape(c['reason'])}</li>" for c in title_changes]
+    html = "<ul>" + "".join(lines) + "</ul>" + (f"<p>League changes:</p><ul>{''.join(moved)}</ul>" if moved else "")
+    ran = _moment(week["ran_at"])
+    return FeedEntry(week_page(number), f"Results: {week['title']}", ran, min(ran, _moment(first_runs.get(number) or week["ran_at"])), html)
+
+
+def _season_entry(archive: dict) -> FeedEntry:
+    """A closed season's feed entry (`feed_entries`)."""
+    closed = _moment(archive["closed_at"])
+    champions = [f"<li>{escape(c['name'])}: {escape(c['holder_name'] or 'vacant')}</li>" for c in archive["champions"]]
+    awards = [f"<li>{escape(a['award'])}: {escape(', '.join(w['name'] for w in a['winners']) or a['why'])}</li>" for a in archive["awards"]]
+    html = f"<p>{escape(archive['name'])} closed after week {archive['last_week']}.</p><ul>{''.join(champions)}</ul><ul>{''.join(awards)}</ul>"
+    return FeedEntry(season_page(archive["season"]), f"{archive['name']} closed", closed, closed, html)
 
 
 # ---------------------------------------------------------------- writing: the manifest, whole files
@@ -678,6 +1041,8 @@ class _SiteWriter:
         self.old = old
         self.full = old is None
         self.pages: dict[str, str] = {}  # path -> fingerprint, every page of the new site
+        self.keys: dict[str, str] = {}  # path -> key, the pages known unchanged without reading what they show (`unchanged`)
+        self.caches["keys"] = self.keys
         self.written: list[str] = []
         self.removed: list[str] = []
 
@@ -697,8 +1062,17 @@ class _SiteWriter:
         self.pages[path] = fingerprint
         return False
 
-    def write(self, path: str, text: str, fingerprint: str | None = None) -> None:
-        data = text.encode("utf-8")
+    def unchanged(self, path: str, key: str, old_keys: dict) -> bool:
+        """Whether a page is the same as the last build's, known from its key alone (what it is
+        made from, short of reading it all): then kept as it is, and nothing more is read for it."""
+        if self.full or old_keys.get(path) != key or path not in self.old["pages"] or not (self.out / path).is_file():
+            return False
+        self.pages[path] = self.old["pages"][path]
+        self.keys[path] = key
+        return True
+
+    def write(self, path: str, text: str | bytes, fingerprint: str | None = None) -> None:
+        data = text if type(text) is bytes else text.encode("utf-8")
         fingerprint = fingerprint or hashlib.sha256(data).hexdigest()
         self.pages[path] = fingerprint
         if not self.full and self.old["pages"].get(path) == fingerprint and (self.out / path).is_file():
