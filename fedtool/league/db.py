@@ -833,6 +833,11 @@ def result_phrase(result: dict) -> str:
     return f"{method}{where}"
 
 
+def week_sides(db: Database, week: int) -> frozenset[str]:
+    """Every side (wrestler or team) of a week's matches as the league recorded them."""
+    return frozenset(row[0] for row in db.execute("SELECT DISTINCT wrestler_id FROM match_sides WHERE week = ?", [week]).fetchall())
+
+
 def week_results(db: Database, week: int, titles: dict[str, str] | None = None) -> list[dict[str, Any]]:
     """Each match of a run week, as `fedtool results --json` prints it: the shape is
     docs/results.schema.json. The common fields come from the league (the match's row, its

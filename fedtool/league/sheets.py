@@ -55,8 +55,10 @@ def read_roster_sheet(fed: Fed, wrestler_id: str, as_member_of: str | None = Non
     return ruleset.read_sheet(data, shown, wrestler_id, members)
 
 
-def load_wrestlers(fed: Fed, card: Card, problems: Collector) -> dict[str, WrestlerRecord]:
-    """Every wrestler (or team) on the card, read and checked by its ruleset."""
+def load_wrestlers(fed: Fed, card: Card, problems: Collector, fought: frozenset[str] = frozenset()) -> dict[str, WrestlerRecord]:
+    """Every wrestler (or team) on the card, read and checked by its ruleset. A retired
+    wrestler is refused, except one in `fought` (a rerun's week: he fought it before he
+    retired, so his kept sheet is read as the first run read his active one)."""
     wrestlers: dict[str, WrestlerRecord] = {}
     for match in card.matches:
         for wrestler_id in match.sides:
@@ -68,11 +70,11 @@ def load_wrestlers(fed: Fed, card: Card, problems: Collector) -> dict[str, Wrest
             except FedError as exc:
                 problems.extend(exc)
                 continue
-            if wrestler_id in fed.retired_files and wrestler_id not in fed.roster_files:
+            if wrestler_id in fed.retired_files and wrestler_id not in fed.roster_files and wrestler_id not in fought:
                 problems.add(card.shown, where, f"{wrestler_id!r} is retired (rosters/retired/{wrestler_id}.yaml): `fedtool roster return {wrestler_id}` brings him back",
                              "card file: sides are roster sheets")
                 continue
-            if wrestler_id not in fed.roster_files:
+            if wrestler_id not in fed.roster_files and wrestler_id not in fed.retired_files:
                 problems.add(card.shown, where, f"unknown wrestler {wrestler_id!r}: there is no rosters/{wrestler_id}.yaml", "card file: sides are roster sheets")
                 continue
             try:

@@ -46,16 +46,17 @@ def week_card(fed: Fed, week: int) -> Card:
 
 
 def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | None = None,
-                 wrestlers: dict[str, WrestlerRecord] | None = None) -> CardContext:
+                 wrestlers: dict[str, WrestlerRecord] | None = None, fought: frozenset[str] = frozenset()) -> CardContext:
     """The card's wrestlers and their states before `week` (the sheets' own for no week).
     Each match learns which of its sides hold a title going into the week (`champions`;
     none for no week).
 
     Problems reading the sheets go to `problems` if given (the caller decides), else raise.
-    `wrestlers`: the card's sheets already read (by an earlier call for the same card)."""
+    `wrestlers`: the card's sheets already read (by an earlier call for the same card).
+    `fought`: retired wrestlers the card may still name (`load_wrestlers`: a rerun's week)."""
     if wrestlers is None:
         collector = problems if problems is not None else Collector()
-        wrestlers = load_wrestlers(fed, card, collector)
+        wrestlers = load_wrestlers(fed, card, collector, fought)
         if problems is None:
             collector.raise_if_any()
     states = {}

@@ -36,7 +36,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.yamlio import dump_yaml, parse_yaml
 from fedtool.league.away import no_show_streaks, record_punctuality, week_verdict
 from fedtool.league.backup import discard, take_snapshot
-from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, result_phrase, runs_of, undo_week, week_results
+from fedtool.league.db import open_league, ran_weeks, record_week, record_writeups, result_phrase, runs_of, undo_week, week_results, week_sides
 from fedtool.league.catalog import sync_titles_if_they_stand
 from fedtool.league.records import NEVER_BY_DEFAULT, check_card_titles, decide_title_matches, record_title_matches
 from fedtool.league.seasons import check_week_runnable
@@ -241,7 +241,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     if later:
         raise FedError(Problem(fed.shown(fed.database), None, f"week {week} is before weeks already run ({', '.join(map(str, later))}); only the latest week can be run or rerun", "weeks run in order"))
     check_week_runnable(db, week)  # issue 19: a closed season's weeks stand as archived
-    context = card_context(fed, card, week)
+    context = card_context(fed, card, week, fought=week_sides(db, week) if rerun else frozenset())  # a rerun: who fought it, retired since or not
     wrestlers, states = context.wrestlers, context.states
     moment = now or clock.now()
     absent = absences(fed, db, week, card, week_status(fed, week, moment, context))  # issue 12: away, punctuality, no-shows
