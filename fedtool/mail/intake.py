@@ -1189,7 +1189,8 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     candidate = folder / f"~incoming~{wrestler_id}{suffix}"
     candidate.write_text(text, encoding="utf-8")
     try:
-        check = check_strategy_file(fed, candidate, wrestler_id, context, strict=True, match_id=match.id)
+        # the other side's reading kept for the intake by its text (`Ruleset.book`): a strategy an earlier mail filed is read anew
+        check = check_strategy_file(fed, candidate, wrestler_id, context, strict=True, match_id=match.id, cache=shared.setdefault("checks", {}))
     except FedError as exc:
         check = None
         errors = exc.problems
