@@ -68,7 +68,9 @@ LINE = st.one_of(
 )
 TEXTS = st.lists(LINE, max_size=14).map("\n".join) | st.text(max_size=400)
 ADDRESSES = st.sampled_from(["bob@players.example", "Hank.Hill@Players.Example", "luis@jugadores.example", "a@b.test", "x+tag@sub.players.example"])
-IDS = st.one_of(st.none(), st.sampled_from(["<tick-1@players.example>", "<a.b.c@d>", "<" + "x" * 120 + "@players.example>", "no id", "<two words@x>", "<=?x?=@y>"]))
+IDS = st.one_of(st.none(), st.sampled_from(["<tick-1@players.example>", "<a.b.c@d>", "<" + "x" * 120 + "@players.example>", "no id", "<two words@x>", "<=?x?=@y>"]),
+                # ids written without the policy where they are plain (intake._PLAIN_ID), around the 78-character line
+                st.builds("<{}@{}>".format, st.text("aZ09._+=-!#$%&'*/?^`{|}~", min_size=1, max_size=70), st.text("ab9.-", min_size=1, max_size=30)))
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -554,6 +554,9 @@ def answer_bytes(fed: Fed, original_id: str | None, to: str, subject: str, text:
     lines: list[bytes] = []
 
     def put(name: str, value: str) -> None:
+        if name in _ID_HEADERS and len(name) + len(value) <= 76 and _PLAIN_ID.match(value):  # one plain id on a line of 78: as the policy writes it
+            lines.append(f"{name}: {value}{_ANSWER_POLICY.linesep}".encode("ascii"))
+            return
         key = ("line", name, value)
         line = parsed.get(key)
         if line is None:
@@ -573,6 +576,11 @@ def answer_bytes(fed: Fed, original_id: str | None, to: str, subject: str, text:
 
 
 _LINE_ENDS = re.compile(r"\r\n|\r|\n")
+# A header holding one Message-ID of letters, digits and ._+=- (a test compares with the
+# policy over thousands of ids): the line is the name, the id and the line end, with no
+# parse and no fold (each mail's ids are its own, so kept lines never serve another mail).
+_ID_HEADERS = frozenset(("Message-ID", "In-Reply-To", "References"))
+_PLAIN_ID = re.compile(r"<[A-Za-z0-9._+=-]+@[A-Za-z0-9.-]+>\Z")
 
 
 @lru_cache(maxsize=8)
