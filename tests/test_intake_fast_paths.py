@@ -68,7 +68,9 @@ LINE = st.one_of(
 )
 TEXTS = st.lists(LINE, max_size=14).map("\n".join) | st.text(max_size=400)
 ADDRESSES = st.sampled_from(["bob@players.example", "Hank.Hill@Players.Example", "luis@jugadores.example", "a@b.test", "x+tag@sub.players.example"])
-IDS = st.one_of(st.none(), st.sampled_from(["<tick-1@players.example>", "<a.b.c@d>", "<" + "x" * 120 + "@players.example>", "no id", "<two words@x>", "<=?x?=@y>"]))
+IDS = st.one_of(st.none(), st.sampled_from(["<tick-1@players.example>", "<a.b.c@d>", "<" + "x" * 120 + "@players.example>", "no id", "<two words@x>", "<=?x?=@y>"]),
+                # ids written without the policy where they are plain (intake._PLAIN_ID), around the 78-character line
+                st.builds("<{}@{}>".format, st.text("aZ09._+=-!#$%&'*/?^`{|}~", min_size=1, max_size=70), st.text("ab9.-", min_size=1, max_size=30)))
 
 
 @settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -88,3 +90,34 @@ def demo_fed_once():
     from golden import ROOT
 
     return Fed.load(ROOT)
+
+
+# ---------------------------------------------------------------- quotes and signatures looked for only where they can be
+
+from fedtool.mail.intake import _HELD, _own_text, _reply_marks, _search  # noqa: E402
+
+PIECES = st.sampled_from(["On Tue, 24 Nov 2026 Bob wrote:", "wrote:", "From: Bob", "Sent: today", "To: sam", "Subject: x", "Date: now", "CC: me",
+                          "Organization: DCW", "-----Original Message-----", "----- original message -----", "--", "__", "-_", "_" * 33, "-- ",
+                          "Sent from my phone", "sent FROM my iPad", "Get Outlook for iOS", "Best regards", "KIND regards", "Thanks,", "thank you,",
+                          "Best,", "All the best", "Regards,", "> quoted", ">", "plus: [Brawling, Cheating]", "- {target: Stamina, type: Normal}",
+                          "Kind", "\u212aind regards", "Be\u017ft,", "\u0130", "\u0131", "caf\u00e9", "", " ", "\t"])
+MAIL_TEXTS = st.lists(st.one_of(PIECES, st.text(alphabet="abcSTWfrom:-_>,. \n", max_size=12)), max_size=14).flatmap(
+    lambda parts: st.lists(st.sampled_from(["\n", "\n\n", " ", ""]), min_size=len(parts), max_size=len(parts)).map(
+        lambda seps: "".join(p + s for p, s in zip(parts, seps))))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(text=MAIL_TEXTS)
+def test_a_quote_and_a_signature_are_found_as_the_library_finds_them(text):
+    """`_search` (the words a match needs, looked for first) finds what mail-parser-reply's
+    patterns find, at the same place, in the text as `_own_text` reads it and in its own
+    part (Kelvin K, long s, dotted and dotless i: a text that is not ASCII is searched whole)."""
+    reader = _reply_marks(("en",))
+    assert (reader.HEADER_REGEX.pattern, reader.HEADER_REGEX.flags) in _HELD  # the library's patterns are the ones the words were read from
+    assert (reader.SIGNATURE_REGEX.pattern, reader.SIGNATURE_REGEX.flags) in _HELD
+    flat = "\n".join(line.strip() for line in text.replace("\r\n", "\n").split("\n"))
+    for pattern in (reader.HEADER_REGEX, reader.SIGNATURE_REGEX):
+        for where in (text, flat):
+            fast, slow = _search(pattern, where), pattern.search(where)
+            assert (fast.span() if fast else None) == (slow.span() if slow else None)
+    _own_text(text)

@@ -103,9 +103,10 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
 
     # 2. the week in play: reminders, then the run when it is due
     week = week_in_play(fed)
+    statuses: dict[int, list] = {}  # the week's sides as `fedtool status` shows them, read once per tick
     if week is not None:
         try:
-            _week(fed, week, now, report)
+            _week(fed, week, now, report, statuses)
         except FedError as exc:
             report.problems.append(f"week {week}: {exc}")
 
@@ -114,7 +115,7 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
         try:
             if unreachable is not None:  # said once; what the intake queued waits for the next send
                 report.problems.append(f"send: {unreachable}")
-            sent = sending if unreachable is not None else merge(sending, send_outbox(fed, None, dry_run, known=answers))
+            sent = sending if unreachable is not None else merge(sending, send_outbox(fed, None, dry_run, known=answers, statuses=statuses))
             if sent.sent or sent.failed or sent.stale:
                 report.done.append(f"{'would send' if dry_run else 'sent'} {len(sent.sent)} mails" + (f", {len(sent.failed)} kept for next time" if sent.failed else "")
                                    + (f", {len(sent.stale)} stale reminders dropped" if sent.stale else ""))
@@ -129,24 +130,32 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
     return report
 
 
-def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport) -> None:
+def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport, statuses: dict[int, list]) -> None:
+    """The reminders and the run that are due for the week in play. `statuses` keeps the
+    week's `week_status` rows, read once for the reminders, `run_early` and `send`'s stale
+    reminders (nothing this step does before the run changes a strategy)."""
     card = week_card(fed, week)
     deadline = card.deadline
+
+    def rows() -> list:
+        if week not in statuses:
+            statuses[week] = week_status(fed, week)
+        return statuses[week]
+
     come = [before for before in fed.settings.mail.remind if deadline is not None and deadline - before <= now < deadline]
     if come:  # the latest reminder whose time has come (one missed while the machine was off is not sent late)
         before = min(come)
         if report.dry_run:
-            waiting = waiting_players(fed, week)
+            waiting = waiting_players(fed, week, rows())
             if waiting:
                 report.done.append(f"week {week}: would queue reminders ({_ago(before)} before the deadline) for {', '.join(sorted(waiting))}")
         else:
-            queued = queue_reminders(fed, week, before)
+            queued = queue_reminders(fed, week, before, rows())
             if queued.queued:
                 report.done.append(f"week {week}: {len(queued.queued)} reminders queued ({_ago(before)} before the deadline)")
     due = deadline is not None and now >= deadline
     if not due and fed.settings.schedule.run_early:
-        rows = week_status(fed, week)
-        due = bool(rows) and all(row.verdict in ("stands", "away") for row in rows)  # an away player's default plays
+        due = bool(rows()) and all(row.verdict in ("stands", "away") for row in rows())  # an away player's default plays
         why = "every side's strategy stands"
     else:
         why = f"the deadline, {shown_time(fed, deadline)}, has passed" if deadline else ""
@@ -157,7 +166,8 @@ def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport) -> No
     if report.dry_run:
         try:  # booked as the run books it: a week that cannot run says why
             context = card_context(fed, card, week)
-            absent = absences(fed, open_league(fed.database, create=False), week, card, week_status(fed, week, now))
+            # the rows read above, unless the card has no deadline: then who is away is read on the tick's own day
+            absent = absences(fed, open_league(fed.database, create=False), week, card, rows() if deadline is not None else week_status(fed, week, now))
             book_all(fed, card, context.wrestlers, context.states, excused=absent.excused)
             report.done.append(f"week {week}: would run it ({why})")
         except FedError as exc:

@@ -417,7 +417,7 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
     lines = text.replace("\r\n", "\n").split("\n")
     flat = "\n".join(line.strip() for line in lines)  # as the library reads it, line for line
     reader = _reply_marks(tuple(languages))
-    quote = reader.HEADER_REGEX.search(flat)
+    quote = _search(reader.HEADER_REGEX, flat)
     end = _line_of(flat, quote) if quote else len(lines)
     mark = _FORWARD_MARK.search("\n".join(lines[:end + 1]))
     if mark and "forward" in mark.group(0).lower():
@@ -427,11 +427,41 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
         below = [line for line in lines[end + 1:] if not _QUOTE_LINE.match(line)]
         return _forwarded(text) if mark or not any(line.strip() for line in below) else _end("\n".join(below))
     own_flat = "\n".join(flat.split("\n")[:end])
-    signature = reader.SIGNATURE_REGEX.search(own_flat)
+    signature = _search(reader.SIGNATURE_REGEX, own_flat)
     own = lines[:_line_of(own_flat, signature)] if signature else lines[:end]
     while own and (not own[-1].strip() or _QUOTE_LINE.match(own[-1])):  # a quote with no header line above it
         own.pop()
     return _end("\n".join(own))
+
+
+def _search(pattern: re.Pattern, text: str) -> re.Match | None:
+    """`pattern.search(text)`, where most texts (a strategy with no quote and no signature)
+    are told at once: for mail-parser-reply's English patterns, an ASCII text is first
+    looked through for the words every match of them holds (`_HELD`), and with none there
+    is no match. Any other text or pattern (another language, another version of the
+    library) is searched as it is."""
+    held = _HELD.get((pattern.pattern, pattern.flags))
+    if held is not None and text.isascii():  # ASCII: the pattern's case-blind letters are lower() exactly
+        lowered = text.lower()
+        if not any(word in lowered for word in held):
+            return None
+    return pattern.search(text)
+
+
+# mail-parser-reply's patterns for ("en",) (its version at the time of writing), and what
+# no match of them is without (a test compares the two searches over thousands of texts):
+# a quote's header is an "On ... wrote:" line, a block of From:/Sent:/To:/Subject:/Date:/
+# Cc:/Organization: lines, or an "Original Message" line; a signature starts at two of
+# "-" and "_" ending a line, or 32 of them, "Sent from my", "Get Outlook for", or one of
+# the closing words.
+_HELD = {
+    (r"^(?!On[.\s]*On\s(.+?\s?.+?)\swrote:)((?:> ?)*On\s(?:.+?\s?.+?)\s?wrote:)$|((?:(?:^|\n|\n(?:> ?)*)[* ]*(?:From|Sent|To|Subject|Date|Cc|Organization):"
+     r"[ *]*(?:\s{,2}).*){2,}(?:\n.*){,1})|(^-{5,} ?Original Message ?-{5,}$)", re.IGNORECASE | re.MULTILINE | re.UNICODE):
+        ("wrote:", "from:", "sent:", "to:", "subject:", "date:", "cc:", "organization:", "original message"),
+    (r"((\s*^(?:> ?)*(?:[-_]{2}\n).*|(\n{2,} ?[_-]{32,})|\s*^(?:> ?)*(?:Sent from my|Get Outlook for) ?(?:(?:[\w.<>:// ]+)|(?:\w+ )(1, 3))$|(?<!\A)^(?:> ?)*"
+     r"(?:Best regards|Kind Regards|Thanks,|Thank you,|Best,|All the best|regards,))(.|\s)*)", re.IGNORECASE | re.MULTILINE | re.UNICODE):
+        ("--", "__", "-_", "_-", "sent from my", "get outlook for", "best regards", "kind regards", "thanks,", "thank you,", "best,", "all the best", "regards,"),
+}
 
 
 @lru_cache(maxsize=8)
@@ -554,6 +584,9 @@ def answer_bytes(fed: Fed, original_id: str | None, to: str, subject: str, text:
     lines: list[bytes] = []
 
     def put(name: str, value: str) -> None:
+        if name in _ID_HEADERS and len(name) + len(value) <= 76 and _PLAIN_ID.match(value):  # one plain id on a line of 78: as the policy writes it
+            lines.append(f"{name}: {value}{_ANSWER_POLICY.linesep}".encode("ascii"))
+            return
         key = ("line", name, value)
         line = parsed.get(key)
         if line is None:
@@ -573,6 +606,11 @@ def answer_bytes(fed: Fed, original_id: str | None, to: str, subject: str, text:
 
 
 _LINE_ENDS = re.compile(r"\r\n|\r|\n")
+# A header holding one Message-ID of letters, digits and ._+=- (a test compares with the
+# policy over thousands of ids): the line is the name, the id and the line end, with no
+# parse and no fold (each mail's ids are its own, so kept lines never serve another mail).
+_ID_HEADERS = frozenset(("Message-ID", "In-Reply-To", "References"))
+_PLAIN_ID = re.compile(r"<[A-Za-z0-9._+=-]+@[A-Za-z0-9.-]+>\Z")
 
 
 @lru_cache(maxsize=8)
@@ -1189,7 +1227,8 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     candidate = folder / f"~incoming~{wrestler_id}{suffix}"
     candidate.write_text(text, encoding="utf-8")
     try:
-        check = check_strategy_file(fed, candidate, wrestler_id, context, strict=True, match_id=match.id)
+        # the other side's reading kept for the intake by its text (`Ruleset.book`): a strategy an earlier mail filed is read anew
+        check = check_strategy_file(fed, candidate, wrestler_id, context, strict=True, match_id=match.id, cache=shared.setdefault("checks", {}))
     except FedError as exc:
         check = None
         errors = exc.problems

@@ -109,14 +109,15 @@ def _results(fed: Fed, folder: Path) -> bool:
 
 
 def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_factory=None, known: dict[Path, tuple[str, str]] | None = None,
-                kinds: tuple[str, ...] | None = None, postman: Postman | None = None) -> SendReport:
+                kinds: tuple[str, ...] | None = None, postman: Postman | None = None, statuses: dict[int, list] | None = None) -> SendReport:
     """Send every mail not yet sent; a refused mail stays queued. `smtp_factory(host, port)`
     makes the connection (tests pass their own). `known`: answers an intake of this process
     has just queued, file -> (its Message-ID, its one recipient), so their headers are not
     parsed back (`IntakeReport.answers`). `kinds`: only the week folders' mail ("week":
     announcements and results) and these kinds of `MAIL_FOLDERS` (None: everything).
     `postman`: the connection and records to send with (`Postman`; by default one made here
-    and closed at the end)."""
+    and closed at the end). `statuses`: week -> its `week_status` rows, read already by the
+    caller (`fedtool tick`) and still so (for the stale reminders)."""
     settings = fed.settings.mail
     if settings.smtp is None and not dry_run:
         raise FedError(Problem("rosters/fed.yaml", "field mail.smtp", "no SMTP server set: give host, port, security (starttls, ssl or none) and user", "fedtool send"))
@@ -131,7 +132,7 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
             db.execute("UPDATE sent_mail SET sent_at = ? WHERE sent_at IS NULL", [UNCERTAIN])
             db.conn.commit()
     mails = []
-    report.stale = drop_stale_reminders(fed, week) if not dry_run and (kinds is None or "reminders" in kinds) else []
+    report.stale = drop_stale_reminders(fed, week, statuses) if not dry_run and (kinds is None or "reminders" in kinds) else []
     ran_at = {row[0]: row[1] for row in db.execute("SELECT week, ran_at FROM weeks").fetchall()}
     known = known or {}
     own = None
@@ -411,14 +412,15 @@ class ReminderReport:
     folder: Path | None = None
 
 
-def waiting_players(fed: Fed, week: int) -> dict[str, list]:
+def waiting_players(fed: Fed, week: int, rows: list | None = None) -> dict[str, list]:
     """Owner address -> his sides of the week's card with no strategy that stands (nothing
     sent, only refused mail, a file that does not stand), less the sides of rulesets where a
-    strategy is optional and the default plays (`Ruleset.strategy_optional`)."""
+    strategy is optional and the default plays (`Ruleset.strategy_optional`). `rows`: the
+    week's `week_status(fed, week)`, when the caller has read it."""
     waiting: dict[str, list] = {}
     card = week_card(fed, week)
     rulesets = {m.id: get_ruleset(m.ruleset) for m in card.matches}
-    for row in week_status(fed, week):
+    for row in week_status(fed, week) if rows is None else rows:
         if row.verdict == "default" and rulesets[row.match].strategy_optional:
             continue
         if row.verdict in ("missing", "refused", "default") and row.owner:
@@ -426,9 +428,10 @@ def waiting_players(fed: Fed, week: int) -> dict[str, list]:
     return waiting
 
 
-def drop_stale_reminders(fed: Fed, week: int | None = None) -> list[str]:
+def drop_stale_reminders(fed: Fed, week: int | None = None, statuses: dict[int, list] | None = None) -> list[str]:
     """Remove each queued, unsent reminder that no longer holds: its week has been run, or
-    its player's strategies all stand now. Returns what was dropped ("file: to")."""
+    its player's strategies all stand now. Returns what was dropped ("file: to").
+    `statuses`: week -> its `week_status` rows, where the caller has read them."""
     db = open_league(fed.database, create=False)
     sent = {r["message_id"] for r in db["sent_mail"].rows} if db["sent_mail"].exists() else set()
     run = set(ran_weeks(db))
@@ -439,7 +442,7 @@ def drop_stale_reminders(fed: Fed, week: int | None = None) -> list[str]:
         files = sorted(folder.glob("*.eml")) if folder.is_dir() else []
         if not files:
             continue
-        waiting = waiting_players(fed, number) if number not in run and (fed.week_dir(number) / "card.yaml").exists() else {}
+        waiting = waiting_players(fed, number, (statuses or {}).get(number)) if number not in run and (fed.week_dir(number) / "card.yaml").exists() else {}
         for path in files:
             message = BytesParser(policy=MAIL_POLICY).parsebytes(path.read_bytes(), headersonly=True)
             to = message["To"].addresses[0].addr_spec.lower() if message["To"] and message["To"].addresses else ""
@@ -449,18 +452,18 @@ def drop_stale_reminders(fed: Fed, week: int | None = None) -> list[str]:
     return dropped
 
 
-def queue_reminders(fed: Fed, week: int, before: datetime.timedelta | None = None) -> ReminderReport:
+def queue_reminders(fed: Fed, week: int, before: datetime.timedelta | None = None, rows: list | None = None) -> ReminderReport:
     """Queue one reminder per player with a side on the week's card that has no valid strategy
     yet (nothing sent, or only refused mail), naming each match, the deadline and how to
     submit. Each player's reminder has one Message-ID per week (per `before`, the span before
     the deadline it is sent at, for `fedtool tick`), so `fedtool send` delivers it once
-    however often this runs."""
+    however often this runs. `rows`: the week's `week_status(fed, week)`, when the caller has read it."""
     card = week_card(fed, week)
     mail = fed.settings.mail
     to_address = str(mail.reply_to or mail.from_address)
     deadline = f"The deadline is {shown_time(fed, card.deadline)}." if card.deadline else "There is no deadline on the card: send it before the fedhead runs the week."
     matches = {m.id: m for m in card.matches}
-    waiting = waiting_players(fed, week)
+    waiting = waiting_players(fed, week, rows)
     tag = "" if before is None else f"-{_span(before)}"
     db = open_league(fed.database)
     sent = {r["message_id"] for r in db["sent_mail"].rows}

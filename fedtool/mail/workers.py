@@ -24,7 +24,9 @@ any is judged; each worker files its strategies and writes its answers; the inta
 records the verdicts in the mailbox's order, in one commit, and quarantines a mail that
 made judging fail; a worker that ends without an answer (killed) leaves its mails to be
 judged again in the intake itself. Only where it pays: `intake.PARALLEL_MIN` mails in
-a segment, two groups at least, and more than one core.
+a segment, two groups at least, and more than one core. Groups too uneven to share out
+among the cores (three matches' mails on two) get a worker each, up to two per core, and
+the cores share their time among them.
 """
 
 from __future__ import annotations
@@ -88,11 +90,13 @@ def judge_side_by_side(segment: list, places: list, workers: int, judge: Callabl
         if where != PASSED:
             lots.setdefault(None if where is None else root((where[0], where[1][0])), []).append(index)
     free = lots.pop(None, [])
-    bins: list[list[int]] = [[] for _ in range(min(workers, max(1, len(lots))))]
-    for indexes in sorted(lots.values(), key=len, reverse=True):  # the biggest group to the emptiest worker
-        min(bins, key=len).extend(indexes)
-    for index in free:  # items that touch no strategy file: anywhere
-        min(bins, key=len).append(index)
+    groups = sorted(lots.values(), key=len, reverse=True)
+    bins = _shared_out(groups, free, min(workers, max(1, len(lots))))
+    if len(groups) > len(bins) > 1 and max(map(len, bins)) > UNEVEN * (len(free) + sum(map(len, groups))) / len(bins):
+        # groups too uneven to share out among the cores (three matches' mails on two cores,
+        # 400, 400 and 200, make 600 and 400): a worker for each group, up to SHARED per core,
+        # and the cores share their time out among them (the three end together, at 500)
+        bins = _shared_out(groups, free, min(len(groups), workers * SHARED))
     bins = [sorted(b) for b in bins if b]
     results: list[tuple | None] = [("passed",) if where == PASSED else None for where in places]
     frontier = 0
@@ -142,6 +146,19 @@ def judge_side_by_side(segment: list, places: list, workers: int, judge: Callabl
 
 
 BATCH = 8  # a worker hands on its answers this many at a time
+UNEVEN = 1.1  # a busiest worker with this much more than an even share of the mails is worth more workers
+SHARED = 2  # workers per core at most, when the groups are uneven
+
+
+def _shared_out(groups: list[list[int]], free: list[int], count: int) -> list[list[int]]:
+    """The groups (biggest first) in `count` workers, each to the emptiest; then the items
+    that touch no strategy file, anywhere."""
+    bins: list[list[int]] = [[] for _ in range(count)]
+    for indexes in groups:
+        min(bins, key=len).extend(indexes)
+    for index in free:
+        min(bins, key=len).append(index)
+    return bins
 
 
 def _judge_all(items: list, judge: Callable, parent: int | None = None, writer=None) -> list[tuple]:

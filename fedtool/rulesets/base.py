@@ -178,8 +178,16 @@ class Ruleset:
         """What the announcement for an opened match shows (its template: `<id>/announce.md.j2`)."""
         return {}
 
-    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
-        """Read and check the strategies for a match and build its setup; raise FedError."""
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict,
+             cache: dict | None = None) -> Booking:
+        """Read and check the strategies for a match and build its setup; raise FedError.
+
+        `cache`: a dict the core keeps while it checks many strategies of one card (a mail
+        intake, in each of its workers; `fedtool status`), or None. A ruleset may keep there
+        what it read of a strategy file, under a key holding the file's whole text (never
+        its name or time alone: a strategy filed by an earlier mail is read anew), so the
+        other side's file is read once, not once per mail; what it gives back is exactly
+        what reading it again would give (the file named as `card` names it)."""
         raise NotImplementedError
 
     def propose(self, kind: str, fed: FedFiles, states: dict[str, dict], settings: dict, wrestler_id: str | None) -> tuple[dict, list[str]]:

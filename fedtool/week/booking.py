@@ -95,13 +95,14 @@ def side_problems(card: Card, match: CardMatch, sides: list[WrestlerRecord]) -> 
 
 
 def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict], strict: bool = False,
-             excused: dict[tuple[str, str], str] | None = None) -> list[Booking]:
+             excused: dict[tuple[str, str], str] | None = None, cache: dict | None = None) -> list[Booking]:
     """Every match of the card booked by its ruleset, or a FedError with every problem.
 
     `strict`: under each ruleset's strict settings (a strategy checked before it is filed).
     `excused`: (match id, wrestler id) -> why (the run's: the player is away, or past the
     fed's `no_show_limit`): those sides, with no strategy that stands, play the ruleset's
-    default even where its `missing_strategy` refuses (see `book_excused`)."""
+    default even where its `missing_strategy` refuses (see `book_excused`). `cache`: what
+    checking many strategies of the card keeps between calls (`Ruleset.book`; mail intake)."""
     problems = Collector()
     problems.problems.extend(check_card_titles(fed, card, wrestlers))  # for_title: (issue 7)
     bookings = []
@@ -118,20 +119,25 @@ def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states:
             if mine and not strict:
                 bookings.append(book_excused(card, match, ruleset, sides, states, settings, mine))
             else:
-                bookings.append(ruleset.book(card, match, sides, states, ruleset.strict_settings(settings) if strict else settings))
-            tell(fed, ruleset, bookings[-1], f"{card.folder.name} {match.id}")
+                bookings.append(ruleset.book(card, match, sides, states, ruleset.strict_settings(settings) if strict else settings, cache=cache))
+            tell(fed, ruleset, bookings[-1], f"{card.folder.name} {match.id}", cache)
         except FedError as exc:
             problems.extend(exc)
     problems.raise_if_any()
     return bookings
 
 
-def tell(fed: Fed, ruleset: Ruleset, booking: Booking, key: str) -> Booking:
+def tell(fed: Fed, ruleset: Ruleset, booking: Booking, key: str, cache: dict | None = None) -> Booking:
     """The booking with the phrase table its writeup tells with: the ruleset's own, with the
     fed's templates/commentary/<ruleset>.yaml over it (checked now, before anything is
-    played), and the key its phrases are chosen by."""
+    played), and the key its phrases are chosen by. `cache` (`book_all`): looked up once."""
     name = f"commentary/{ruleset.id}.yaml"
-    booking.commentary = ruleset.commentary(fed.templates / name, f"templates/{name}")
+    if cache is None:
+        booking.commentary = ruleset.commentary(fed.templates / name, f"templates/{name}")
+    else:
+        if ("commentary", ruleset.id) not in cache:
+            cache["commentary", ruleset.id] = ruleset.commentary(fed.templates / name, f"templates/{name}")
+        booking.commentary = cache["commentary", ruleset.id]
     booking.story_key = key
     return booking
 

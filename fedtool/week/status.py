@@ -33,7 +33,7 @@ class StrategyCheck:
 
 
 def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, context: CardContext | None = None, strict: bool = False,
-                        match_id: str | None = None, booked: dict | None = None) -> StrategyCheck:
+                        match_id: str | None = None, booked: dict | None = None, cache: dict | None = None) -> StrategyCheck:
     """How a strategy file reads, and whether it stands for its match on the week's card.
 
     With `wrestler_id`, the file is checked as that wrestler's strategy for his match on the
@@ -44,7 +44,9 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
     `match_id` picks the match of a wrestler booked more than once. `booked` (match id and
     strictness -> the booking's problems) keeps each match's booking for the next file of
     the same match (`week_status`: each match booked once, not once per side); a file
-    checked as a wrestler's (`wrestler_id`) is always booked anew."""
+    checked as a wrestler's (`wrestler_id`) is always booked anew. `cache` (`Ruleset.book`):
+    what checking many files of one card keeps between calls (mail intake: the other side's
+    reading, kept by its text, so a strategy an earlier mail replaced is read anew)."""
     shown = fed.shown(path)
     layout = "plain text" if path.suffix.lower() == ".txt" else "YAML"
     card = context.card if context is not None else load_card(fed, path.parent)
@@ -75,7 +77,7 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
                 problems = booked[key]
             else:
                 try:
-                    book_all(fed, card, context.wrestlers, context.states, strict)
+                    book_all(fed, card, context.wrestlers, context.states, strict, cache=cache)
                     problems = []
                 except FedError as exc:
                     problems = exc.problems

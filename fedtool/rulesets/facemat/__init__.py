@@ -366,7 +366,7 @@ class FaceToTheMat(Ruleset):
     def _grudge_entry(a: str, b: str, roster: dict) -> dict:
         return {"ruleset": "facemat", "title": f"Grudge match: {roster[a].name} vs. {roster[b].name}", "stipulation": "grudge", "sides": [a, b]}
 
-    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict, cache: dict | None = None) -> Booking:
         options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
         root = card.fed.root

@@ -163,7 +163,7 @@ class MadMatch(Ruleset):
         target = raw.get("target") or (options.target_two if sides == 2 else options.target_more)
         return variation, fmt, target
 
-    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict, cache: dict | None = None) -> Booking:
         options = self.settings(settings)
         where = f"line {match.line}, match {match.id}"
         variation, fmt, target = self._match_options(match.raw, options, len(wrestlers))

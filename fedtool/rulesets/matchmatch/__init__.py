@@ -111,6 +111,48 @@ def load_strategy_data(path: Path, shown: str) -> tuple[Any, list[Reading] | Non
         raise FedError([dataclasses.replace(p, file=shown) if p.file == _NO_FILE else p for p in exc.problems]) from None
 
 
+def _read_kept(cache: dict, path: Path, shown: str, sheet, side: int, rounds: int, push_level: int, opponent_conditions: bool) -> Strategy:
+    """`read_strategy` of a strategy file, kept in `cache` (`Ruleset.book`) under its text and
+    everything else the reading depends on, and read without a file name: the same text
+    checked as a mail's candidate is then the opponent's filed file for the next mail, named
+    as `shown` names it. The file itself is read every time (a strategy an earlier mail
+    replaced is a new text: read anew); what is kept is its reading."""
+    from .strategy import read_strategy
+
+    plain = path.suffix.lower() == ".txt"
+    text = read_text(path, shown, limit=200_000 if plain else MAX_YAML_BYTES)
+    # read without a name where nothing of the reading can hold it: YAML (the plain-text
+    # layout's readings name their file) whose text holds no NUL to be told from the name
+    name = shown if plain or _NO_FILE in text else _NO_FILE
+    key = ("matchmatch strategy", text, name, side, rounds, push_level, opponent_conditions, id(sheet))
+    kept = cache.get(key)
+    if kept is None or kept[0] is not sheet:  # the sheet kept with it, so its id is never another's
+        try:
+            kept = (sheet, read_strategy(_strategy_data(text, name, plain), name, sheet, side, rounds, push_level, opponent_conditions=opponent_conditions))
+        except FedError as exc:
+            kept = (sheet, exc.problems)
+        while len(cache) >= KEPT_READINGS:  # the oldest readings go first: memory stays bounded over a big mailbox
+            del cache[next(iter(cache))]
+        cache[key] = kept
+    reading = kept[1]
+    if isinstance(reading, list):
+        raise FedError([dataclasses.replace(p, file=shown) if p.file == _NO_FILE else p for p in reading])
+    return dataclasses.replace(reading, file=shown)
+
+
+KEPT_READINGS = 512  # strategies' readings a cache keeps (each mail needs its own and its opponent's)
+
+
+def _strategy_data(text: str, shown: str, plain: bool) -> Any:
+    """The data of a strategy's text, as `load_strategy_data` gives it."""
+    try:
+        return _parsed(text, shown, plain)[0]
+    except FedError as exc:
+        if plain or not any(p.file == _NO_FILE for p in exc.problems):
+            raise
+        raise FedError([dataclasses.replace(p, file=shown) if p.file == _NO_FILE else p for p in exc.problems]) from None
+
+
 def _parsed(text: str, shown: str, plain: bool) -> tuple[Any, list[Reading] | None]:
     # keyed by the text itself, never by a file's time: a file rewritten within one clock
     # tick must not read as its old self (the parsed data is never changed by its readers)
@@ -201,7 +243,8 @@ class MatchMatch(Ruleset):
             Problem(card.shown, f"line {match.line}, match {match.id}", "no grid yet: open the week (`fedtool open WEEK`) or give `grid:` on the card", "MatchMatch III.1: the grid exists before strategies")
         )
 
-    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict) -> Booking:
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict[str, dict], settings: dict,
+             cache: dict | None = None) -> Booking:
         from .strategy import check_coverage, read_strategy
 
         options = self.settings(settings)
@@ -243,7 +286,10 @@ class MatchMatch(Ruleset):
                 mine.add(shown, None, f"no strategy from {wrestler.name} for match {match.id}", "MatchMatch III: every side submits a strategy")
             else:
                 try:
-                    strategy = read_strategy(load_strategy_data(path, shown)[0], shown, wrestler.sheet, index, rounds, state["push_level"], opponent_conditions=options.opponent_conditions)
+                    if cache is None:
+                        strategy = read_strategy(load_strategy_data(path, shown)[0], shown, wrestler.sheet, index, rounds, state["push_level"], opponent_conditions=options.opponent_conditions)
+                    else:
+                        strategy = _read_kept(cache, path, shown, wrestler.sheet, index, rounds, state["push_level"], options.opponent_conditions)
                 except FedError as exc:
                     mine.extend(exc)
             if strategy is not None:

@@ -103,7 +103,7 @@ class MatClash(Ruleset):
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
         return {}  # Mat Clash keeps records only: standings come from the results
 
-    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict) -> Booking:
+    def book(self, card: CardOnFile, match: MatchOnCard, wrestlers: list[WrestlerRecord], states: dict, settings: dict, cache: dict | None = None) -> Booking:
         options = self.settings(settings)
         fmt = match.raw.get("format", "quick_scrap")
         where = f"line {match.line}, match {match.id}"
