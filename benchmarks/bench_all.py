@@ -48,7 +48,11 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", choices=SCRIPTS, help="these scripts' figures alone")
     parser.add_argument("--json", type=Path, help="also write the figures to this file as JSON")
     options = parser.parse_args()
-    print(f"{os.cpu_count()} cores, python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f} at the start", flush=True)
+    import fedtool
+
+    compiled = fedtool.compiled_modules()
+    print(f"{os.cpu_count()} cores, python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f} at the start; "
+          f"compiled: {', '.join(compiled) if compiled else 'nothing (pure Python)'}", flush=True)
     figures = gather(options.only or SCRIPTS)
     print()
     print(table(figures))

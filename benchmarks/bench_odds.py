@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # figures.py
 
 from fedtool.fed.settings import Fed  # noqa: E402
 from fedtool.week import odds  # noqa: E402
@@ -55,6 +56,28 @@ def command(args: list[str]) -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "fedtool", *args, "--fed", str(ROOT), "--json"], check=True, capture_output=True, cwd=ROOT)
     return time.perf_counter() - start
+
+
+# issue 18's odds targets: (what, the demo's match, the target in seconds, matches per trial of
+# the target's kind: a Dual Match is five or six scraps, so a fifth as many Dual Matches)
+TARGETS = [("MatchMatch singles (1/m1)", "1/m1", 2.0, 1), ("Mat Clash Quick Scrap (3/m1)", "3/m1", 5.0, 1),
+           ("Mat Clash Dual Match (3/m2), n / 5", "3/m2", 5.0, 5), ("Face to the Mat singles (3/m3)", "3/m3", 5.0, 1)]
+
+
+def figures(matches: int = 100_000, repeats: int = 3) -> list[dict]:
+    """`fedtool odds -n 100,000` for each ruleset as a player runs it (wall time, workers as the
+    policy chooses), beside the same command for 1 match (start-up and booking), interleaved."""
+    from figures import figure
+
+    times = {label: [] for label, *_ in TARGETS}
+    references = {label: [] for label, *_ in TARGETS}
+    for _ in range(repeats):
+        for label, match, _, per in TARGETS:
+            args = ["odds", "--match", match, "--seed", "1"]
+            references[label].append(command([*args, "-n", "1"]))
+            times[label].append(command([*args, "-n", str(matches // per)]))
+    return [figure(f"fedtool odds -n {matches:,}: {label}", "s", times[label], references[label], "the same for 1 match",
+                   f"< {target:g} s", lambda seconds, target=target: seconds < target) for label, _, target, _ in TARGETS]
 
 
 def main() -> None:
