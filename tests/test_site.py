@@ -330,3 +330,20 @@ def test_json_dump_of_pages_is_stable(demo, tmp_path):
     build_site(Fed.load(demo), second)
     read = lambda root: json.dumps({str(p.relative_to(root)): p.read_text(encoding="utf-8") for p in sorted(root.rglob("*")) if p.is_file()})
     assert read(first) == read(second)
+
+
+def test_a_fed_macros_override_reaches_every_page_that_links_a_wrestler(demo, tmp_path, fedtool):
+    """README: "a fed overrides one with templates/site/<name>": the shared links
+    (macros.html.j2) are one of them, and the wrestler pages use them like the rest (an
+    inlined copy in wrestler.html.j2 once left those pages with the stock links)."""
+    fed = tmp_path / "fed"
+    shutil.copytree(demo, fed)
+    (fed / "templates/site").mkdir(parents=True)
+    stock = (Path(__file__).resolve().parent.parent / "fedtool/templates/site/macros.html.j2").read_text(encoding="utf-8")
+    (fed / "templates/site/macros.html.j2").write_text(
+        stock.replace('<a href="{{ root }}wrestlers/{{ page_name(id) }}.html">{{ name }}</a>',
+                      '<a class="ours" href="{{ root }}wrestlers/{{ page_name(id) }}.html">{{ name }}</a>', 1), encoding="utf-8")
+    assert fedtool("site", "--fed", fed).exit_code == 0
+    page = (fed / "outbox/site/wrestlers/silent-crane.html").read_text(encoding="utf-8")
+    assert page.count('<a class="ours" href="../wrestlers/') >= 2  # his opponents in his history
+    assert '<a class="ours" href="wrestlers/' in (fed / "outbox/site/standings.html").read_text(encoding="utf-8")
