@@ -11,6 +11,7 @@ prefer stalling".
 from __future__ import annotations
 
 import re
+from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -176,22 +177,26 @@ class State:
         return _holding(self.scrap, self.i, ids)
 
 
+_ID = attrgetter("id")
+_KEY = attrgetter("key")  # a Play's key (`Policy.key`)
+
+
 def _shown(scrap, who: int, ids) -> int:
     """How many of these cards `who` has played."""
     shown = getattr(scrap, "shown", None)
-    return sum(1 for c in shown[who] if c.id in ids) if shown else 0
+    return sum(map(ids.__contains__, map(_ID, shown[who]))) if shown else 0
 
 
 def _unseen(scrap, i: int, ids) -> int:
     """Copies not in i's hand and not yet played: the deck list's count less his hand and the
     cards shown, which is what lies in the deck and the opponent's hand (every card is in
     exactly one place: ruling 4.4), so it is counted there."""
-    return len([c for c in scrap.deck if c.id in ids]) + len([c for c in scrap.hands[1 - i] if c.id in ids])
+    return sum(map(ids.__contains__, map(_ID, scrap.deck))) + sum(map(ids.__contains__, map(_ID, scrap.hands[1 - i])))
 
 
 def _holding(scrap, i: int, ids) -> int:
     """How many of these cards i holds."""
-    return len([c for c in scrap.hands[i] if c.id in ids])
+    return sum(map(ids.__contains__, map(_ID, scrap.hands[i])))
 
 
 def _compare(value: int, n: int, how: str | None, exact: bool = False) -> bool:
@@ -426,6 +431,9 @@ class Policy:
         self._slots: dict = {}
         self._judges: dict = {}  # position -> what `_turn_plan` judges there (`_judge`)
         self._bearing = {d: any(r.bears_on(d) for r in self.conditional) for d in ("answer", "draw", "momentum")}
+        # no line or setting says `momentum: always`: `use_momentum` is False after any play but a
+        # scoring Takedown, so the engine need not ask then (`Scrap._turn`)
+        self.momentum_after_takedown_only = self.model.momentum != "always" and all(r.momentum != "always" for r in self.rules)
         self.warnings: list = []
         self.notes: list = []  # how a file written before the plan language reads now (docs/mat-clash-strategy.md)
         self.lines: dict = {}
@@ -480,7 +488,7 @@ class Policy:
         if judge is None:
             judge = self._judge(pos)
         named, checks, plans, lazy = judge
-        offered = [k for p in options if (k := p.key) in named]  # the named cards on offer
+        offered = named.intersection(map(_KEY, options))  # the named cards on offer
         if not offered and lazy:  # every line only puts cards first, and none is on offer: all are off
             bits = lazy
         else:
@@ -649,7 +657,7 @@ class Policy:
         hand = scrap.hands[i]
         if whole:  # every card of his of that action counts: the hand's index has them
             return len(hand.by[card.action]) <= keep
-        return len([c for c in hand if c.id in ids]) <= keep
+        return sum(map(ids.__contains__, map(_ID, hand))) <= keep
 
     def _gate(self, gate: str, scrap, i: int, state: State | None) -> bool:
         behind = state.theirs - state.mine if state is not None else scrap.points[1 - i] - scrap.points[i]
