@@ -11,7 +11,6 @@ prefer stalling".
 from __future__ import annotations
 
 import re
-from operator import attrgetter
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
 
@@ -177,26 +176,22 @@ class State:
         return _holding(self.scrap, self.i, ids)
 
 
-_ID = attrgetter("id")
-_KEY = attrgetter("key")  # a Play's key (`Policy.key`)
-
-
 def _shown(scrap, who: int, ids) -> int:
     """How many of these cards `who` has played."""
     shown = getattr(scrap, "shown", None)
-    return sum(map(ids.__contains__, map(_ID, shown[who]))) if shown else 0
+    return sum(1 for c in shown[who] if c.id in ids) if shown else 0
 
 
 def _unseen(scrap, i: int, ids) -> int:
     """Copies not in i's hand and not yet played: the deck list's count less his hand and the
     cards shown, which is what lies in the deck and the opponent's hand (every card is in
     exactly one place: ruling 4.4), so it is counted there."""
-    return sum(map(ids.__contains__, map(_ID, scrap.deck))) + sum(map(ids.__contains__, map(_ID, scrap.hands[1 - i])))
+    return len([c for c in scrap.deck if c.id in ids]) + len([c for c in scrap.hands[1 - i] if c.id in ids])
 
 
 def _holding(scrap, i: int, ids) -> int:
     """How many of these cards i holds."""
-    return sum(map(ids.__contains__, map(_ID, scrap.hands[i])))
+    return len([c for c in scrap.hands[i] if c.id in ids])
 
 
 def _compare(value: int, n: int, how: str | None, exact: bool = False) -> bool:
@@ -488,7 +483,7 @@ class Policy:
         if judge is None:
             judge = self._judge(pos)
         named, checks, plans, lazy = judge
-        offered = named.intersection(map(_KEY, options))  # the named cards on offer
+        offered = [k for p in options if (k := p.key) in named]  # the named cards on offer
         if not offered and lazy:  # every line only puts cards first, and none is on offer: all are off
             bits = lazy
         else:
@@ -657,7 +652,7 @@ class Policy:
         hand = scrap.hands[i]
         if whole:  # every card of his of that action counts: the hand's index has them
             return len(hand.by[card.action]) <= keep
-        return sum(map(ids.__contains__, map(_ID, hand))) <= keep
+        return len([c for c in hand if c.id in ids]) <= keep
 
     def _gate(self, gate: str, scrap, i: int, state: State | None) -> bool:
         behind = state.theirs - state.mine if state is not None else scrap.points[1 - i] - scrap.points[i]
@@ -695,27 +690,19 @@ class Policy:
         (`scrap.turn_options(i)`, read only when the decision needs them; None: it passes). The
         same decision as `wants_draw` and then `choose`, made once: with `draw: when_stuck` the
         play it would make decides whether it draws, and is the play."""
+        position = scrap.positions[i]
+        plain = self._cache.get(position) or self._plain(position)
         if can_draw:
-            if self._bearing["draw"]:
-                draw = self.plan(State(scrap, i), only_for="draw").draw
-            else:
-                position = scrap.positions[i]
-                draw = (self._cache.get(position) or self._plain(position)).draw
+            draw = self.plan(State(scrap, i), only_for="draw").draw if self._bearing["draw"] else plain.draw
             if draw == "always":
                 return DRAW
-            options = scrap.turn_options(i)
-            if draw != "never":  # when stuck: nothing worth playing
-                if not options:
-                    return DRAW
-                best = self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional
-                                  else self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i]))
-                return DRAW if best is None else best
         else:
-            options = scrap.turn_options(i)
-        if not options:
-            return None
-        return self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional
-                          else self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i]))
+            draw = "never"
+        options = scrap.turn_options(i)
+        if not options:  # when stuck (nothing to play) he draws if he may
+            return None if draw == "never" else DRAW
+        best = self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional else plain)
+        return DRAW if best is None and draw == "when_stuck" else best  # nothing worth playing: stuck too
 
     def _best(self, scrap, i, options, state: State | None, plan: Compiled):
         """The first-ranked of `options` under `plan` that its gate and the hold allow (None: none)."""
