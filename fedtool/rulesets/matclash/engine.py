@@ -1,3 +1,4 @@
+# cython: language_level=3, annotation_typing=False
 """Mat Clash: a Quick Scrap played card by card by two policies, exactly as
 docs/rulings/mat-clash.md sets out (rule numbers in comments), and the Dual Match.
 
@@ -767,7 +768,8 @@ def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: D
                 rules: Rules | None = None, record: bool = True) -> ScrapResult:
     """Play one Quick Scrap (rulebook: Quick Scrap; docs/rulings/mat-clash.md). `record`
     False keeps no events (odds): the same dice, the same result."""
-    scrap = Scrap(names, policies, deck, dice, draws, pin_after, rules, record)
+    # the class looked up when called (where the module is compiled too), so a test may put a subclass in its place
+    scrap = globals()["Scrap"](names, policies, deck, dice, draws, pin_after, rules, record)
     scrap.shuffle()
     scrap.deal()
     first = scrap.tenth_card()

@@ -1,3 +1,4 @@
+# cython: language_level=3, annotation_typing=False
 """How a Mat Clash wrestler plays by mail: a strategy file read as a policy, and the
 built-in default that plays sensibly wherever a strategy is silent.
 
@@ -452,7 +453,8 @@ class Policy:
         if offered is None:
             bits = tuple([r.test(state) for r, _ in slot])
         else:
-            bits = tuple([(keys is None or not keys.isdisjoint(offered)) and r.test(state) for r, keys in slot])
+            # (as an if-else: Cython 3.3 miscompiles `(a or not b) and c` to a pointer cast)
+            bits = tuple([False if keys is not None and keys.isdisjoint(offered) else r.test(state) for r, keys in slot])
         return self._cache.get((pos, only_for, bits)) or self._compiled(pos, only_for, slot, bits)
 
     def _slot(self, pos: str, only_for: str | None) -> list:
@@ -490,7 +492,7 @@ class Policy:
             points = scrap.points
             mine, theirs = points[i], points[1 - i]
             if offered:
-                bits = tuple([(keys is None or not keys.isdisjoint(offered)) and check(scrap, i, mine, theirs) for keys, check in checks])
+                bits = tuple([False if keys is not None and keys.isdisjoint(offered) else check(scrap, i, mine, theirs) for keys, check in checks])
             else:
                 bits = tuple([keys is None and check(scrap, i, mine, theirs) for keys, check in checks])
         plan = plans.get(bits)
