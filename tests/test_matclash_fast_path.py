@@ -340,3 +340,156 @@ def test_a_wild_card_stands_for_what_the_hands_index_keeps():
         assert [key for key, _ in card.stands] == list(engine.WILD_KEYS.values())
         assert [play for _, play in card.stands] == [card.as_(action) for action in engine.WILD_KEYS]
         assert all(play is card.as_(action) for (_, play), action in zip(card.stands, engine.WILD_KEYS))
+
+
+# ---------------------------------------------------------------------------- the turn loop's shortcuts
+
+
+class WatchedTurns(engine.Scrap):
+    """The engine's Scrap with `take_turn` overridden (calling the class's own), so `quick_scrap`
+    asks it for each turn instead of taking the turn inline."""
+
+    def take_turn(self, i):
+        return super().take_turn(i)
+
+
+class AsksMomentum:
+    """A policy as it is, but without `momentum_after_takedown_only`: the engine offers it Momentum
+    (`_extras`) after every play while it holds a Momentum or a Beastin', as before the shortcut."""
+
+    def __init__(self, policy):
+        self.policy = policy
+
+    def turn(self, scrap, i, can_draw):
+        return self.policy.turn(scrap, i, can_draw)
+
+    def choose(self, scrap, i, options, state=None):
+        return self.policy.choose(scrap, i, options, state)
+
+    def answer(self, scrap, i, threat, options):
+        return self.policy.answer(scrap, i, threat, options)
+
+    def use_cut_em(self, scrap, i):
+        return self.policy.use_cut_em(scrap, i)
+
+    def use_momentum(self, scrap, i, scored_takedown):
+        return self.policy.use_momentum(scrap, i, scored_takedown)
+
+
+@settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.tuples(PLANS, PLANS), st.sampled_from(["base", "full"]), RULES, st.integers(0, 2**40))
+def test_the_turn_loops_shortcuts_play_what_the_long_way_plays(sides, deck_name, rules, seed):
+    """Roll for roll, events and all: `quick_scrap` taking each turn inline (the class's own
+    `take_turn`) and skipping `_extras` after a play that was no scoring Takedown for a policy that
+    plays Momentum only after one (`Policy.momentum_after_takedown_only`: no `momentum always` in
+    its file) plays what it plays asking a subclass's `take_turn` for every turn and offering
+    Momentum after every play (random plan strategies, `momentum always` and `never momentum`
+    among their lines; either deck; every fed setting, `stalling_ban: turn` among them)."""
+    deck = FULL if deck_name == "full" else BASE
+    for k in range(SCRAPS + DUALS):
+        dual = k >= SCRAPS
+        one_dice, two_dice = SeededDice(seed + k), SeededDice(seed + k)
+        one = (engine.dual_match if dual else engine.quick_scrap)(["A", "B"], make_policies(sides), deck, one_dice, rules=rules)
+        long_way = [AsksMomentum(p) for p in make_policies(sides)]
+        real = engine.Scrap
+        engine.Scrap = WatchedTurns
+        try:
+            two = (engine.dual_match if dual else engine.quick_scrap)(["A", "B"], long_way, deck, two_dice, rules=rules)
+        finally:
+            engine.Scrap = real
+        for a, b in zip(getattr(one, "scraps", [one]), getattr(two, "scraps", [two])):
+            assert scrap_print(a) == scrap_print(b) and a.events == b.events, f"seed {seed + k}"
+        assert one_dice.log == two_dice.log, f"seed {seed + k}: other dice"
+
+
+def test_momentum_after_takedown_only_is_what_use_momentum_answers():
+    """The flag the engine trusts: a policy whose file says `momentum always` (or a plan line that
+    does) has it off; then Momentum may be wanted after any play. Without one, `use_momentum` is
+    False after a play that was no scoring Takedown, in any position, with any cards."""
+    C = cards.catalogue()
+    always = [read_policy(parse_yaml(text, "s.yaml"), "s.yaml") for text in ("momentum: always\n", "plan:\n  - when leading, momentum always\n")]
+    assert [p.momentum_after_takedown_only for p in always] == [False, False]
+    others = [Policy(), read_policy(parse_yaml("momentum: never\n", "s.yaml"), "s.yaml"),
+              read_policy(parse_yaml("plan:\n  - when trailing, momentum never\n  - on top, prefer near_fall\n", "s.yaml"), "s.yaml")]
+    assert all(p.momentum_after_takedown_only for p in others)
+    scrap = engine.Scrap(["A", "B"], [Policy(), Policy()], [], SeededDice(1))
+    scrap.hands = [[C["momentum"], C["beastin"], C["near_fall_3"], C["spladle"]], []]
+    for positions in ((NEUTRAL, NEUTRAL), (TOP, BOTTOM), (BOTTOM, TOP)):
+        for points in ((0, 0), (5, 0), (0, 5)):
+            scrap.positions, scrap.points = list(positions), list(points)
+            assert not any(p.use_momentum(scrap, 0, False) for p in others)
+            assert always[0].use_momentum(scrap, 0, False)
+
+
+# ---------------------------------------------------------------------------- compiled against pure
+
+
+def pure_modules():
+    """The engine and policy modules run from their .py source (whether or not compiled ones are
+    imported), sharing the imported cards module: every card is the one object either way."""
+    import sys
+    import types
+    from pathlib import Path
+
+    loaded = []
+    for name in ("engine", "policy"):
+        path = Path(engine.__file__).with_name(f"{name}.py")
+        module = types.ModuleType(f"fedtool.rulesets.matclash._pure_{name}")
+        module.__package__ = "fedtool.rulesets.matclash"
+        sys.modules[module.__name__] = module
+        exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+        loaded.append(module)
+    return loaded
+
+
+COMPILED = not engine.__file__.endswith(".py")
+
+
+def event_print(result) -> list:
+    return [(e.turn, e.wrestler, e.kind, e.card, e.points, e.text, tuple(e.score), tuple(e.positions)) for e in result.events]
+
+
+@settings(max_examples=30, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.tuples(SIDES, SIDES), st.sampled_from(["base", "full"]), RULES, st.integers(0, 2**40), st.booleans())
+def test_the_compiled_engine_plays_what_the_pure_engine_plays(sides, deck_name, rules, seed, record):
+    """Roll for roll, events and all: the engine and policy as imported (compiled by Cython where
+    the package was built so, FEDTOOL's setup.py) against the same modules run from their .py
+    source, over random strategies, random legal play, either deck and every fed setting: 40 Quick
+    Scraps and 6 Dual Matches an example. Without compiled modules the two are the same code and
+    the test says so by skipping (the pure run is what every other test here checks)."""
+    import pytest
+
+    if not COMPILED:
+        pytest.skip("the Mat Clash engine is not compiled here")
+    pure_engine, pure_policy = PURE
+    deck = FULL if deck_name == "full" else BASE
+
+    def made(module):
+        out = []
+        for k, side in enumerate(sides):
+            if side is None:
+                out.append(module.Policy())
+            elif isinstance(side, str):
+                out.append(module.read_policy(parse_yaml(side, f"s{k}.yaml"), f"s{k}.yaml"))
+            else:
+                out.append(RandomPolicy(*side))
+        return out
+
+    for k in range(SCRAPS + DUALS):
+        dual = k >= SCRAPS
+        a_dice, b_dice = SeededDice(seed + k), SeededDice(seed + k)
+        a = (engine.dual_match if dual else engine.quick_scrap)(["A", "B"], made(engine_policy()), deck, a_dice, rules=rules, record=record)
+        pure_rules = pure_engine.Rules(**vars(rules))
+        b = (pure_engine.dual_match if dual else pure_engine.quick_scrap)(["A", "B"], made(pure_policy), deck, b_dice, rules=pure_rules, record=record)
+        for x, y in zip(getattr(a, "scraps", [a]), getattr(b, "scraps", [b])):
+            assert scrap_print(x) == scrap_print(y) and event_print(x) == event_print(y), f"seed {seed + k}"
+        assert a_dice.log == b_dice.log, f"seed {seed + k}: other dice"
+
+
+def engine_policy():
+    from fedtool.rulesets.matclash import policy
+
+    return policy
+
+
+PURE = pure_modules() if COMPILED else (None, None)

@@ -1,3 +1,4 @@
+# cython: language_level=3, annotation_typing=False
 """Mat Clash cards and decks, read from the ruleset's data files (a fed may replace the deck)."""
 
 from __future__ import annotations

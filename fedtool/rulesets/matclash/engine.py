@@ -1,3 +1,4 @@
+# cython: language_level=3, annotation_typing=False
 """Mat Clash: a Quick Scrap played card by card by two policies, exactly as
 docs/rulings/mat-clash.md sets out (rule numbers in comments), and the Dual Match.
 
@@ -43,8 +44,9 @@ DEFENDED = frozenset({"takedown", "reversal", "pin", "feet_to_back"})  # 2.5: th
 @cache
 def _shuffle_plan(n: int) -> tuple[list[int], tuple[int, ...], str]:
     """A deck of n cards' shuffle, made once per size: the dice (dn down to d2), the places
-    they fill (n-1 down to 1) and the purpose the roll is logged with."""
-    return list(range(n, 1, -1)), tuple(range(n - 1, 0, -1)), f"shuffle: one die each, d{n} down to d2"
+    they fill, counted from 1 (n down to 2: `Scrap.shuffle` puts a blank before the deck, so a
+    face is the place it picks) and the purpose the roll is logged with."""
+    return list(range(n, 1, -1)), tuple(range(n, 1, -1)), f"shuffle: one die each, d{n} down to d2"
 
 
 class Given(tuple):
@@ -152,6 +154,9 @@ class Scrap:
         # a policy whose class decides a turn in one call (`policy.Policy.turn`: `wants_draw`, then
         # `choose`, made once); looked up on the class, so a wrapper that watches `choose` is asked as before
         self._turns = [getattr(p, "turn") if callable(getattr(type(p), "turn", None)) else None for p in policies]
+        # whether `_extras` may offer i Momentum after a play that was no scoring Takedown: not for a
+        # policy that says it plays Momentum only after one (`Policy.momentum_after_takedown_only`)
+        self._eager = [not getattr(p, "momentum_after_takedown_only", False) for p in policies]
         self.dice = dice
         self.draw_limit = draws
         self.pin_after = pin_after
@@ -216,9 +221,10 @@ class Scrap:
         n = len(deck)
         sizes, places, purpose = _shuffle_plan(n)
         faces = self.dice.roll_each(sizes, purpose)
-        for i, face in zip(places, faces):
-            j = face - 1
+        deck.insert(0, None)  # a blank at 0: the places and the faces count from 1 (`_shuffle_plan`)
+        for i, j in zip(places, faces):
             deck[i], deck[j] = deck[j], deck[i]
+        del deck[0]
 
     def draw(self, i: int, why: str = "draw") -> Card | None:
         deck = self.deck
@@ -360,8 +366,8 @@ class Scrap:
                     own = get("near_fall")
                     if own:
                         options += own
-        if self.turn // 2 >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
-            pins, beasts = get("pin"), get("mat_beast")
+        pins, beasts = get("pin"), get("mat_beast")
+        if (pins or beasts) and self.turn // 2 >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
             if pins and beasts:
                 options += _in_hand_order(hand, ("pin", "mat_beast"))
             elif pins:
@@ -746,28 +752,48 @@ class Scrap:
             scored = self.play(i, choice)
         if self.fall is None:
             by = self._hands[i].by
-            scored_takedown = scored and choice.action == "takedown"
-            if by.get("momentum") or by.get("wild") or scored_takedown and by.get("cut_em"):  # else `_extras` has nothing to offer
-                self._extras(i, scored_takedown)
+            if scored and choice.action == "takedown":
+                if by.get("momentum") or by.get("wild") or by.get("cut_em"):  # else `_extras` has nothing to offer
+                    self._extras(i, True)
+            elif self._eager[i] and (by.get("momentum") or by.get("wild")):  # else no Momentum is offered or wanted
+                self._extras(i, False)
         return True
 
 
 _PLAIN_DRAW = Scrap.draw  # the class's own (a test may put a subclass in `Scrap`'s place)
+_PLAIN_TAKE_TURN = Scrap.take_turn
 
 
 def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,
                 rules: Rules | None = None, record: bool = True) -> ScrapResult:
     """Play one Quick Scrap (rulebook: Quick Scrap; docs/rulings/mat-clash.md). `record`
     False keeps no events (odds): the same dice, the same result."""
-    scrap = Scrap(names, policies, deck, dice, draws, pin_after, rules, record)
+    # the class looked up when called (where the module is compiled too), so a test may put a subclass in its place
+    scrap = globals()["Scrap"](names, policies, deck, dice, draws, pin_after, rules, record)
     scrap.shuffle()
     scrap.deal()
     first = scrap.tenth_card()
     scrap.log(first, "tenth", text="wins the 10th-card draw and starts")
     passes = 0
     player = first
+    plain = type(scrap).take_turn is _PLAIN_TAKE_TURN  # `take_turn` inlined, unless a subclass watches it
+    skip_next, stalled, turn_of = scrap.skip_next, scrap.stalled, scrap._turn
+    ban_ends = scrap.rules.stalling_ban == "turn"
+    record = scrap.record
     while scrap.turn < TURN_GUARD:
-        moved = scrap.take_turn(player)
+        if not plain:
+            moved = scrap.take_turn(player)
+        elif skip_next[player]:
+            skip_next[player] = False
+            if record:
+                scrap.log(player, "skip", text="turn skipped")
+            moved = True
+            if ban_ends:
+                stalled[player] = False
+        else:
+            moved = turn_of(player)
+            if ban_ends:
+                stalled[player] = False
         scrap.turn += 1
         if scrap.fall is not None:
             winner, how = scrap.fall

@@ -1,3 +1,4 @@
+# cython: language_level=3, annotation_typing=False
 """How a Mat Clash wrestler plays by mail: a strategy file read as a policy, and the
 built-in default that plays sensibly wherever a strategy is silent.
 
@@ -426,6 +427,9 @@ class Policy:
         self._slots: dict = {}
         self._judges: dict = {}  # position -> what `_turn_plan` judges there (`_judge`)
         self._bearing = {d: any(r.bears_on(d) for r in self.conditional) for d in ("answer", "draw", "momentum")}
+        # no line or setting says `momentum: always`: `use_momentum` is False after any play but a
+        # scoring Takedown, so the engine need not ask then (`Scrap._turn`)
+        self.momentum_after_takedown_only = self.model.momentum != "always" and all(r.momentum != "always" for r in self.rules)
         self.warnings: list = []
         self.notes: list = []  # how a file written before the plan language reads now (docs/mat-clash-strategy.md)
         self.lines: dict = {}
@@ -449,7 +453,8 @@ class Policy:
         if offered is None:
             bits = tuple([r.test(state) for r, _ in slot])
         else:
-            bits = tuple([(keys is None or not keys.isdisjoint(offered)) and r.test(state) for r, keys in slot])
+            # (as an if-else: Cython 3.3 miscompiles `(a or not b) and c` to a pointer cast)
+            bits = tuple([False if keys is not None and keys.isdisjoint(offered) else r.test(state) for r, keys in slot])
         return self._cache.get((pos, only_for, bits)) or self._compiled(pos, only_for, slot, bits)
 
     def _slot(self, pos: str, only_for: str | None) -> list:
@@ -487,7 +492,7 @@ class Policy:
             points = scrap.points
             mine, theirs = points[i], points[1 - i]
             if offered:
-                bits = tuple([(keys is None or not keys.isdisjoint(offered)) and check(scrap, i, mine, theirs) for keys, check in checks])
+                bits = tuple([False if keys is not None and keys.isdisjoint(offered) else check(scrap, i, mine, theirs) for keys, check in checks])
             else:
                 bits = tuple([keys is None and check(scrap, i, mine, theirs) for keys, check in checks])
         plan = plans.get(bits)
@@ -687,27 +692,19 @@ class Policy:
         (`scrap.turn_options(i)`, read only when the decision needs them; None: it passes). The
         same decision as `wants_draw` and then `choose`, made once: with `draw: when_stuck` the
         play it would make decides whether it draws, and is the play."""
+        position = scrap.positions[i]
+        plain = self._cache.get(position) or self._plain(position)
         if can_draw:
-            if self._bearing["draw"]:
-                draw = self.plan(State(scrap, i), only_for="draw").draw
-            else:
-                position = scrap.positions[i]
-                draw = (self._cache.get(position) or self._plain(position)).draw
+            draw = self.plan(State(scrap, i), only_for="draw").draw if self._bearing["draw"] else plain.draw
             if draw == "always":
                 return DRAW
-            options = scrap.turn_options(i)
-            if draw != "never":  # when stuck: nothing worth playing
-                if not options:
-                    return DRAW
-                best = self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional
-                                  else self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i]))
-                return DRAW if best is None else best
         else:
-            options = scrap.turn_options(i)
-        if not options:
-            return None
-        return self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional
-                          else self._cache.get(scrap.positions[i]) or self._plain(scrap.positions[i]))
+            draw = "never"
+        options = scrap.turn_options(i)
+        if not options:  # when stuck (nothing to play) he draws if he may
+            return None if draw == "never" else DRAW
+        best = self._best(scrap, i, options, None, self._turn_plan(scrap, i, options) if self.conditional else plain)
+        return DRAW if best is None and draw == "when_stuck" else best  # nothing worth playing: stuck too
 
     def _best(self, scrap, i, options, state: State | None, plan: Compiled):
         """The first-ranked of `options` under `plan` that its gate and the hold allow (None: none)."""
