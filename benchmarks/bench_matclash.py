@@ -110,6 +110,39 @@ def same_play(old_engine, old_policy, deck, rich_texts, seeds: range) -> int:
     return compared
 
 
+def figures(scraps: int = 5000, trials: int = 5) -> list[dict]:
+    """Issue 18's Mat Clash engine target on the demo's full deck (every specialty set), the
+    odds path with default policies and with the week-3 plans, and Dual Matches, each beside
+    the floor (the shuffle on the same dice), interleaved."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from figures import figure
+
+    week3 = ROOT / "strategies" / "week-03"
+    rich = [policy.read_policy(load_yaml(week3 / f"{name}.yaml", name), name) for name in ("tommy-reyes", "gus-halvorsen")]
+    deck = build_deck(("wave1", "wave2", "wave3", "short_print"))
+
+    def scraps_of(make, play=engine.quick_scrap):
+        def work(seeds):
+            policies = make()
+            for seed in seeds:
+                play(["A", "B"], policies, deck, SeededDice(seed), record=False)
+        return work
+
+    runs = {"floor": (lambda seeds: floor(deck, seeds), 1), "default": (scraps_of(lambda: [policy.Policy(), policy.Policy()]), 1),
+            "plans": (scraps_of(lambda: rich), 1), "dual": (scraps_of(lambda: [policy.Policy(), policy.Policy()], engine.dual_match), 5)}
+    rates: dict[str, list[float]] = {name: [] for name in runs}
+    for trial in range(trials):
+        for name, (work, per) in runs.items():
+            count = scraps // per
+            rates[name].append(timed(work, range(trial * count, (trial + 1) * count)))
+    shuffle = "the shuffle on the same dice"
+    return [figure("Mat Clash Quick Scrap, odds path, default policies, scraps/s", "/s", rates["default"], rates["floor"], shuffle,
+                   f">= {TARGET:,}/s", lambda rate: rate >= TARGET),
+            figure("Mat Clash Quick Scrap, odds path, week-3 plans (3/m1), scraps/s", "/s", rates["plans"], rates["floor"], shuffle,
+                   f">= {DEMO_TARGET:,}/s a core (odds of 100,000 in 5 s)", lambda rate: rate >= DEMO_TARGET),
+            figure("Mat Clash Dual Match, odds path, default policies, matches/s", "/s", rates["dual"], rates["floor"], shuffle)]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--scraps", type=int, default=5000)
