@@ -82,6 +82,13 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[i
         row = _standing_row(league, wid, member)
         row["strategies"] = sent.get(wid, {key: 0 for key in RECORDS})
         tables.setdefault((member.ruleset, member.division), []).append(row)
+    return _standing_tables(db, tables, holders, ruleset)
+
+
+def _standing_tables(db: Database, tables: dict[tuple[str, str | None], list[dict]], holders: dict[str, set[str]],
+                     ruleset: str | None) -> list[dict[str, Any]]:
+    """`standings`' tables from each (ruleset, division)'s rows: sorted, with the number-one
+    contenders (champions and wrestlers who left town aside) and the players' records."""
     players = player_records(db)
     owner_of = {row["wrestler_id"]: (row["owner_email"] or "").strip().lower() for row in db["owners"].rows}
     out = []
@@ -144,22 +151,7 @@ def standings_streamed(fed: Fed, db: Database, ruleset: str | None = None, weeks
             row.update(known.standing_extras(wid, [{**m, "summary": read_summary(m.get("summary"))} for m in _matches_of_one(db, wid, low, high)]))
         row["strategies"] = sent.get(wid, {key: 0 for key in RECORDS})
         tables.setdefault((member.ruleset, member.division), []).append(row)
-    players = player_records(db)
-    owner_of = {row["wrestler_id"]: (row["owner_email"] or "").strip().lower() for row in db["owners"].rows}
-    out = []
-    for (table_ruleset, division) in sorted(tables, key=_table_order):
-        if ruleset is not None and table_ruleset != ruleset:
-            continue
-        rows = sorted(tables[(table_ruleset, division)], key=lambda r: _row_order(table_ruleset, r))
-        eligible = [r for r in rows if not r["left_town"] and r["wrestler_id"] not in holders.get(table_ruleset, set())]
-        contenders = []
-        if eligible:
-            best = _contender_key(table_ruleset, eligible[0])
-            contenders = [r["wrestler_id"] for r in eligible if _contender_key(table_ruleset, r) == best]
-        owners = {owner_of.get(r["wrestler_id"]) for r in rows} & set(players)
-        table_players = sorted(({"name": players[a]["name"], **{k: players[a][k] for k in RECORDS}} for a in owners), key=lambda p: (p["name"].lower(), p["name"]))
-        out.append({"ruleset": table_ruleset, "division": division, "rows": rows, "contenders": contenders, "players": table_players})
-    return out
+    return _standing_tables(db, tables, holders, ruleset)
 
 
 def titles(fed: Fed, db: Database) -> list[dict[str, Any]]:
