@@ -306,18 +306,9 @@ class _UpsetBook:
 
     def _upset(self, m: dict, states, found: list) -> None:
         """The match's upset, if it is one, added to `found` (its names added by `result`)."""
-        fed, record, starts = self.fed, self.record, self.starts
-        known = get_ruleset(m["ruleset"]) if m["ruleset"] in REGISTRY else None
-        ids = [wid for wid, _ in m["sides"]]
-        if known is not None and m["winner"] in ids:
-            key = {wid: _key(fed, known, wid, states, record[wid], starts) for wid in ids}
-            beaten = [o for o in _opponents(m["ruleset"], ids, m["winner"]) if key[o] is not None]
-            if key[m["winner"]] is not None and beaten:
-                favourite = max(beaten, key=lambda o: key[o])
-                gap = key[favourite][0] - key[m["winner"]][0]
-                if key[favourite] > key[m["winner"]] and gap > 0:
-                    found.append({"week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "winner": m["winner"], "beaten": favourite,
-                                  "method": m["method"], "gap": _number(gap), "measure": _measure(known)})
+        upset = _upset_of(self.fed, m, states, self.record, self.starts)
+        if upset is not None:
+            found.append(upset)
 
     def result(self) -> list[dict]:
         """Every ruleset's biggest upsets, biggest gap first (equal gaps in week order): the first TOP of any ruleset, or of them all, are in it."""
@@ -327,9 +318,7 @@ class _UpsetBook:
                 through = max(self.last, self.through or self.last)
                 self.cache.update({"through": through, "key": self._chain(through), "seen": self.seen, "kept": dict(self.kept)})
         names = self.names
-        return [{"week": u["week"], "match": u["match"], "ruleset": u["ruleset"], "winner": u["winner"], "winner_name": names.get(u["winner"], u["winner"]),
-                 "beaten": u["beaten"], "beaten_name": names.get(u["beaten"], u["beaten"]), "method": u["method"], "gap": u["gap"], "measure": u["measure"]}
-                for _, _, u in sorted((u for kept in self.kept.values() for u in kept), key=lambda u: u[:2])]
+        return [_named(u, names) for _, _, u in sorted((u for kept in self.kept.values() for u in kept), key=lambda u: u[:2])]
 
 
 def _kept_ok(kept) -> bool:
@@ -488,23 +477,39 @@ def _upsets(fed: Fed, db: Database, matches: list[dict], names: dict[str, str]) 
         by_week[m["week"]].append(m)
     for week, states in states_through(db, sorted(by_week)):  # the league's states read once, not once a week
         for m in by_week[week]:
-            known = get_ruleset(m["ruleset"]) if m["ruleset"] in REGISTRY else None
-            ids = [wid for wid, _ in m["sides"]]
-            if known is not None and m["winner"] in ids:
-                key = {wid: _key(fed, known, wid, states, record[wid], starts) for wid in ids}
-                beaten = [o for o in _opponents(m["ruleset"], ids, m["winner"]) if key[o] is not None]
-                if key[m["winner"]] is not None and beaten:
-                    favourite = max(beaten, key=lambda o: key[o])
-                    gap = key[favourite][0] - key[m["winner"]][0]
-                    if key[favourite] > key[m["winner"]] and gap > 0:
-                        out.append({"week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "winner": m["winner"], "winner_name": names.get(m["winner"], m["winner"]),
-                                    "beaten": favourite, "beaten_name": names.get(favourite, favourite), "method": m["method"],
-                                    "gap": _number(gap), "measure": _measure(known)})
+            upset = _upset_of(fed, m, states, record, starts)
+            if upset is not None:
+                out.append(_named(upset, names))
         for m in by_week[week]:
             for wid, outcome in m["sides"]:
                 if outcome in ("win", "loss"):
                     record[wid]["wins" if outcome == "win" else "losses"] += 1
     return sorted(out, key=lambda u: -u["gap"])  # stable: equal gaps keep week order
+
+
+def _upset_of(fed: Fed, m: dict, states: dict, record: dict, starts: dict) -> dict | None:
+    """The match `m` as an upset (its winner beat a side standing higher going into the week,
+    by `Ruleset.contender_key`), or None."""
+    known = get_ruleset(m["ruleset"]) if m["ruleset"] in REGISTRY else None
+    ids = [wid for wid, _ in m["sides"]]
+    if known is None or m["winner"] not in ids:
+        return None
+    key = {wid: _key(fed, known, wid, states, record[wid], starts) for wid in ids}
+    beaten = [o for o in _opponents(m["ruleset"], ids, m["winner"]) if key[o] is not None]
+    if key[m["winner"]] is None or not beaten:
+        return None
+    favourite = max(beaten, key=lambda o: key[o])
+    gap = key[favourite][0] - key[m["winner"]][0]
+    if key[favourite] > key[m["winner"]] and gap > 0:
+        return {"week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "winner": m["winner"], "beaten": favourite,
+                "method": m["method"], "gap": _number(gap), "measure": _measure(known)}
+    return None
+
+
+def _named(u: dict, names: dict[str, str]) -> dict:
+    """An upset as the record book shows it: the winner's and the beaten side's names beside their ids."""
+    return {"week": u["week"], "match": u["match"], "ruleset": u["ruleset"], "winner": u["winner"], "winner_name": names.get(u["winner"], u["winner"]),
+            "beaten": u["beaten"], "beaten_name": names.get(u["beaten"], u["beaten"]), "method": u["method"], "gap": u["gap"], "measure": u["measure"]}
 
 
 def _key(fed: Fed, ruleset, wid: str, states: dict, record: dict, starts: dict) -> tuple | None:
