@@ -141,7 +141,7 @@ class SeededDice(Dice):
 
         def roll_each(sizes: list[int], purpose: str) -> bytes:
             nonlocal other, spot, other_block
-            if any(not 1 <= sides <= 255 for sides in sizes):
+            if sizes and (min(sizes) < 1 or max(sizes) > 255):  # (min and max in C: a generator here was a quarter of a Quick Scrap's dice)
                 raise ValueError(f"a die of {max(sizes)} or {min(sizes)} sides cannot be rolled")
             faces = bytearray()
             for sides in sizes:
