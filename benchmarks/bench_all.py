@@ -54,12 +54,12 @@ def main() -> None:
     print(f"{os.cpu_count()} cores, python {sys.version.split()[0]}, load average {os.getloadavg()[0]:.1f} at the start; "
           f"compiled: {', '.join(compiled) if compiled else 'nothing (pure Python)'}", flush=True)
     figures = gather(options.only or SCRIPTS)
+    if options.json:
+        options.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
     print()
     print(table(figures))
     missed = [f["what"] for f in figures if f.get("met") is False]
     print(f"\n{sum(f.get('met') is True for f in figures)} targets met, {len(missed)} not; load average {os.getloadavg()[0]:.1f} at the end")
-    if options.json:
-        options.json.write_text(json.dumps(figures, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -56,7 +56,8 @@ def table(figures: list[dict]) -> str:
     """The figures as one aligned text table: best / median, floor best / median, ratio, target."""
     rows = [("figure", "best / median", "floor or reference (best / median)", "ratio", "target", "")]
     for f in figures:
-        floor = f"{f['floor_what']}: {amount(f['floor_best'], f['unit'])} / {amount(f['floor_median'], f['unit'])}" if f.get("floor_best") is not None else (f.get("floor_what") or "-")
+        what = f.get("floor_what") or "floor"
+        floor = f"{what}: {amount(f['floor_best'], f['unit'])} / {amount(f.get('floor_median'), f['unit'])}" if f.get("floor_best") is not None else (f.get("floor_what") or "-")
         ratio = f"{f['ratio']:.2f}x" if f.get("ratio") is not None else "-"
         met = {True: "met", False: "NOT met", None: ""}[f.get("met")]
         rows.append((f["what"], f"{amount(f['best'], f['unit'])} / {amount(f['median'], f['unit'])}", floor, ratio, f.get("target") or "-", met))
