@@ -47,7 +47,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--only", nargs="+", choices=SCRIPTS, help="these scripts' figures alone")
     parser.add_argument("--json", type=Path, help="also write the figures to this file as JSON")
+    parser.add_argument("--table", type=Path, help="print the table of figures an earlier run wrote with --json, measuring nothing")
     options = parser.parse_args()
+    if options.table:
+        print(table(json.loads(options.table.read_text(encoding="utf-8"))))
+        return
     import fedtool
 
     compiled = fedtool.compiled_modules()

@@ -26,7 +26,7 @@ def figure(what: str, unit: str, values: Iterable[float], floor: Iterable[float]
     """A figure from its trials: best and median, the floor's, the ratio, and the target met
     when both the best and the median meet it (`meets`)."""
     values = list(values)
-    rate = unit.startswith("/")
+    rate = unit.endswith("/s")
     best = max(values) if rate else min(values)
     median = statistics.median(values)
     result = {"what": what, "unit": unit, "best": best, "median": median, "floor_what": floor_what,
@@ -47,8 +47,8 @@ def amount(value: float | None, unit: str) -> str:
         return "-"
     if unit == "s":
         return f"{value:.3f} s"
-    if unit.startswith("/"):
-        return f"{value:,.0f}{unit}"
+    if unit.endswith("/s"):
+        return f"{value:,.0f}{unit}" if unit.startswith("/") else f"{value:,.0f} {unit}"
     return f"{value:,.1f} {unit}"
 
 
@@ -60,7 +60,10 @@ def table(figures: list[dict]) -> str:
         floor = f"{what}: {amount(f['floor_best'], f['unit'])} / {amount(f.get('floor_median'), f['unit'])}" if f.get("floor_best") is not None else (f.get("floor_what") or "-")
         ratio = f"{f['ratio']:.2f}x" if f.get("ratio") is not None else "-"
         met = {True: "met", False: "NOT met", None: ""}[f.get("met")]
-        rows.append((f["what"], f"{amount(f['best'], f['unit'])} / {amount(f['median'], f['unit'])}", floor, ratio, f.get("target") or "-", met))
+        target = f.get("target")
+        if isinstance(target, (int, float)):  # a bare number: the figure's own unit, reached from below for a rate
+            target = f"{'>=' if f['unit'].endswith('/s') else '<'} {amount(target, f['unit'])}"
+        rows.append((str(f["what"]), f"{amount(f['best'], f['unit'])} / {amount(f['median'], f['unit'])}", floor, ratio, target or "-", met))
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
     lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
