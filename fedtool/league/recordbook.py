@@ -212,18 +212,8 @@ class _Book:
         outcome = dict(m["sides"])
         for wid in ids:
             for other in _opponents(m["ruleset"], ids, wid):
-                if wid >= other or (wid, other) not in self.candidates:
-                    continue
-                pair = self.pairs.setdefault((wid, other), {"a": wid, "a_name": names.get(wid, wid), "b": other, "b_name": names.get(other, other),
-                                                            "ruleset": m["ruleset"], "meetings": 0, "a_wins": 0, "b_wins": 0, "other": 0, "last_week": m["week"]})
-                pair["meetings"] += 1
-                pair["last_week"] = m["week"]
-                if outcome[wid] == "win":
-                    pair["a_wins"] += 1
-                elif outcome[other] == "win":
-                    pair["b_wins"] += 1
-                else:
-                    pair["other"] += 1
+                if wid < other and (wid, other) in self.candidates:
+                    _meeting(self.pairs, m, wid, other, outcome, names)
         if m["rating"] is not None:
             self.seen += 1
             self.rated.append((-m["rating"], self.seen, m))
@@ -438,18 +428,8 @@ def _head_to_head(matches: list[dict], names: dict[str, str]) -> list[dict]:
         outcome = dict(m["sides"])
         for wid in ids:
             for other in _opponents(m["ruleset"], ids, wid):
-                if wid >= other:
-                    continue
-                pair = pairs.setdefault((wid, other), {"a": wid, "a_name": names.get(wid, wid), "b": other, "b_name": names.get(other, other),
-                                                       "ruleset": m["ruleset"], "meetings": 0, "a_wins": 0, "b_wins": 0, "other": 0, "last_week": m["week"]})
-                pair["meetings"] += 1
-                pair["last_week"] = m["week"]
-                if outcome[wid] == "win":
-                    pair["a_wins"] += 1
-                elif outcome[other] == "win":
-                    pair["b_wins"] += 1
-                else:
-                    pair["other"] += 1  # a draw, or a match the two of them lost to a third
+                if wid < other:
+                    _meeting(pairs, m, wid, other, outcome, names)
     rows = [p for p in pairs.values() if p["meetings"] >= 2]
     return sorted(rows, key=lambda p: (-p["meetings"], -abs(p["a_wins"] - p["b_wins"]), p["a_name"].casefold(), p["b_name"].casefold()))[:TOP]
 
@@ -510,6 +490,20 @@ def _named(u: dict, names: dict[str, str]) -> dict:
     """An upset as the record book shows it: the winner's and the beaten side's names beside their ids."""
     return {"week": u["week"], "match": u["match"], "ruleset": u["ruleset"], "winner": u["winner"], "winner_name": names.get(u["winner"], u["winner"]),
             "beaten": u["beaten"], "beaten_name": names.get(u["beaten"], u["beaten"]), "method": u["method"], "gap": u["gap"], "measure": u["measure"]}
+
+
+def _meeting(pairs: dict, m: dict, wid: str, other: str, outcome: dict[str, str], names: dict[str, str]) -> None:
+    """The rivalry of `wid` and `other` (wid < other) counts match `m`."""
+    pair = pairs.setdefault((wid, other), {"a": wid, "a_name": names.get(wid, wid), "b": other, "b_name": names.get(other, other),
+                                           "ruleset": m["ruleset"], "meetings": 0, "a_wins": 0, "b_wins": 0, "other": 0, "last_week": m["week"]})
+    pair["meetings"] += 1
+    pair["last_week"] = m["week"]
+    if outcome[wid] == "win":
+        pair["a_wins"] += 1
+    elif outcome[other] == "win":
+        pair["b_wins"] += 1
+    else:
+        pair["other"] += 1  # a draw, or a match the two of them lost to a third
 
 
 def _key(fed: Fed, ruleset, wid: str, states: dict, record: dict, starts: dict) -> tuple | None:

@@ -580,18 +580,7 @@ class _League:
 
     @classmethod
     def read(cls, fed: Fed, db: Database, weeks: tuple[int, int] | None = None, states: dict[str, dict] | None = None) -> "_League":
-        latest = states_before(db, 1 << 30) if states is None else states
-        members: dict[str, _Member] = {}
-        for wid in fed.roster_files:
-            sheet = _sheet(fed, wid)
-            ruleset = get_ruleset(sheet.ruleset)
-            state = {**ruleset.initial_state(sheet), **latest.get(wid, {})}
-            members[wid] = _Member(wid, sheet.name, sheet.ruleset, ruleset.standings_division(sheet, bool(sheet.members)), state)
-        for row in db["wrestlers"].rows:
-            if row["id"] not in members:  # in the league, its sheet since removed
-                known = _ruleset(row["ruleset"])
-                division = known.standings_division(None, bool(row.get("members"))) if known else None
-                members[row["id"]] = _Member(row["id"], row["name"], row["ruleset"], division, dict(latest.get(row["id"], {})))
+        members = _read_members(fed, db, states)
         matches_of: dict[str, list[dict]] = {}
         rows = db.execute(
             """SELECT m.id, m.week, m.match, m.ruleset, m.title, m.method, m.end_round, m.summary, s.wrestler_id, s.outcome, s.side
