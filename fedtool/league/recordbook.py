@@ -74,9 +74,7 @@ def record_book(fed: Fed, db: Database, weeks: tuple[int, int] | None = None, ru
         sections.append({
             "ruleset": scope,
             "records": {
-                "longest_reigns": sorted(held, key=lambda r: (-r["weeks"], r["won_week"], r["name"].casefold()))[:TOP],
-                "most_reigns": _most_reigns(held),
-                "most_defences": [r for r in sorted(held, key=lambda r: (-r["defences"], r["won_week"], r["name"].casefold())) if r["defences"]][:TOP],
+                **_reign_records(held),
                 "win_streaks": _win_streaks(mine, names),
                 "head_to_head": _head_to_head(mine, names),
                 "upsets": [u for u in upsets if scope is None or u["ruleset"] == scope][:TOP],
@@ -143,9 +141,7 @@ class RecordBook:
             sections.append({
                 "ruleset": scope,
                 "records": {
-                    "longest_reigns": sorted(held, key=lambda r: (-r["weeks"], r["won_week"], r["name"].casefold()))[:TOP],
-                    "most_reigns": _most_reigns(held),
-                    "most_defences": [r for r in sorted(held, key=lambda r: (-r["defences"], r["won_week"], r["name"].casefold())) if r["defences"]][:TOP],
+                    **_reign_records(held),
                     "win_streaks": book.win_streaks(),
                     "head_to_head": book.head_to_head(),
                     "upsets": [u for u in found if scope is None or u["ruleset"] == scope][:TOP],
@@ -382,6 +378,13 @@ def _reigns(fed: Fed, db: Database, low: int, high: int, names: dict[str, str]) 
                 "weeks": reign["weeks"] if whole else last - first, "defences": reign["defences"] if whole else len(defences),
             })
     return out
+
+
+def _reign_records(held: list[dict]) -> dict[str, list]:
+    """A section's title records from its reigns: the longest, the most reigns, the most defences."""
+    return {"longest_reigns": sorted(held, key=lambda r: (-r["weeks"], r["won_week"], r["name"].casefold()))[:TOP],
+            "most_reigns": _most_reigns(held),
+            "most_defences": [r for r in sorted(held, key=lambda r: (-r["defences"], r["won_week"], r["name"].casefold())) if r["defences"]][:TOP]}
 
 
 def _most_reigns(reigns: list[dict]) -> list[dict]:
