@@ -14,7 +14,6 @@ CliRunner), against a real SMTP server on loopback (aiosmtpd) where an example s
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 import shutil
@@ -223,5 +222,7 @@ def test_every_help_example_runs_on_the_demo(path, played, tmp_path, monkeypatch
             if target is not None:
                 with open(target, "a", encoding="utf-8") as handle:
                     handle.write(output)
+    assert bool(served) == (path == ("browse",))  # Datasette was started on the league, with its metadata
+    assert all("datasette" in command and "--metadata" in command for command in served)
     for line in SERVERS:
         assert any(line in examples(p) for p in COMMANDS), f"{line!r} is in no help: drop it from SERVERS"
