@@ -12,7 +12,7 @@ from pydantic import Field
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
-from fedtool.kernel.yamlio import load_yaml
+from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
 from .changes import tell_change
 from .rules import data, fed_data
@@ -202,6 +202,32 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine
             problems.add(file, place(data, ("challenge",)), f"challenge {model.challenge!r}: no Face to the Mat wrestler by that id on the roster", "Face to the Mat 9.a")
     problems.raise_if_any()
     return _engine.Plan(tuple(moves), model.finisher, model.use_object, model.call_for_help, model.promo.strip(), model.challenge)
+
+
+KEPT_READINGS = 512  # strategies' readings a cache keeps (each mail needs its own and its opponent's)
+
+
+def _read_kept(cache: dict, path: Path, shown: str, wrestler: Wrestler, roster: dict) -> _engine.Plan:
+    """`read_plan` of a strategy file, kept in `cache` (`Ruleset.book`) under its whole text,
+    the file's name as shown and the wrestler's id (all of his card a plan is checked
+    against), with the roster it was checked against (a challenge names a wrestler on it;
+    the roster is read anew when a sheet changes): the other side's file is read once per
+    intake, and a strategy an earlier mail replaced is a new text, read anew. The file is
+    read every time; a refusal is kept too and raised again."""
+    text = read_text(path, shown)
+    key = ("facemat strategy", text, shown, wrestler.id, id(roster))
+    kept = cache.get(key)
+    if kept is None or kept[0] is not roster:  # the roster kept with it, so its id is never another's
+        try:
+            kept = (roster, read_plan(parse_yaml(text, shown), shown, wrestler, roster))
+        except FedError as exc:
+            kept = (roster, exc.problems)
+        while len(cache) >= KEPT_READINGS:  # the oldest readings go first: memory stays bounded over a big mailbox
+            del cache[next(iter(cache))]
+        cache[key] = kept
+    if isinstance(kept[1], list):
+        raise FedError(kept[1])
+    return kept[1]
 
 
 @dataclass(frozen=True)
@@ -449,7 +475,7 @@ class FaceToTheMat(Ruleset):
                 missing.append(w.name)
                 continue
             try:
-                plans[w.id] = read_plan(load_yaml(path, shown), shown, w.sheet, roster)
+                plans[w.id] = read_plan(load_yaml(path, shown), shown, w.sheet, roster) if cache is None else _read_kept(cache, path, shown, w.sheet, roster)
             except FedError as exc:
                 problems.extend(exc)
         problems.raise_if_any()
