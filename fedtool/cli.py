@@ -285,7 +285,7 @@ def read_(fed: Fed, file: Path):
 
     \b
     Example:
-      fedtool read strategies/week-02/friendly-sam.txt
+      fedtool read strategies/week-02/silent-crane.txt
     """
     from fedtool.week.status import check_strategy_file
 
@@ -348,7 +348,7 @@ def verify(fed: Fed, week: int, match_id: str | None, published: Path | None):
     \b
     Example:
       fedtool verify 1
-      fedtool verify 2 --match m3
+      fedtool verify 1 --match m3
       fedtool verify 1 --published ~/dcw-results/week-01
     """
     from fedtool.week.verify import verify_week
@@ -553,7 +553,7 @@ def remind(fed: Fed, week: int):
 
     \b
     Example:
-      fedtool remind 2 && fedtool send 2
+      fedtool remind 3 && fedtool send 3
     """
     from fedtool.mail.outgoing import queue_reminders
 
@@ -1030,7 +1030,7 @@ def grudge(fed: Fed, wrestler: str | None, week: int | None):
     \b
     Example:
       fedtool book grudge
-      fedtool book grudge the-warden --week 6 >> strategies/week-06/card.yaml
+      fedtool book grudge the-warden --week 2
     """
     from fedtool.week.booking import propose_match
 
@@ -1279,7 +1279,7 @@ def site(fed: Fed, out_dir: Path | None, full: bool):
 
     \b
     Example:
-      fedtool run 5 && fedtool site && open outbox/site/index.html
+      fedtool run 5 && fedtool site
     """
     from fedtool.site.build import build_site
 

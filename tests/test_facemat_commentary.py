@@ -34,6 +34,14 @@ HAND_BUILT = {
     "follow_up_after": "test_the_hand_built_kinds_are_told (a fed's card whose text ends in a quotation)",
     "champion_clause": "test_the_hand_built_kinds_are_told (a fed's Title Holder text not opening with the champion)",
     "champion_after": "test_the_hand_built_kinds_are_told (a fed's Title Holder text ending in a quotation)",
+    # told when a match is booked (`FaceToTheMat.book`), by a draw, by a HOT BOX nobody fills: test_facemat_words.py
+    "billing": "the golden playthroughs' singles (FaceToTheMat.book)",
+    "billing_tag": "the golden playthroughs' tag match (week 5 m1)",
+    "billing_two_on_one": "test_facemat_words.py::test_the_packaged_words_are_the_writeups_words",
+    "billing_many": "test_facemat_words.py::test_the_packaged_words_are_the_writeups_words",
+    "headline_draw": "test_story_truth.py::test_a_face_to_the_mat_time_limit_draw_is_told (the FAC guard)",
+    "hotbox_everyone": "test_facemat_words.py::test_the_packaged_words_are_the_writeups_words",
+    "hotbox_nobody": "test_facemat_words.py::test_the_packaged_words_are_the_writeups_words",
 }
 MOVES = (("MEAN", "a running knee"), ("SMART", "a crucifix roll-up"), ("QUICK", "a springboard dropkick"), ("STRONG", "a bear hug"))
 

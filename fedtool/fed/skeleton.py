@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from pathlib import Path
 
@@ -14,10 +15,26 @@ A fedtool federation. Layout:
 
 - `rosters/fed.yaml`: the fed's settings (keep `secret` private: it seeds every roll)
 - `rosters/<wrestler-id>.yaml`: one sheet per wrestler
+- `rosters/datasette.json`: what `fedtool browse` shows of the league (titles, descriptions)
 - `strategies/week-NN/card.yaml`: a week's card; strategies beside it as `<wrestler-id>.yaml`
 - `templates/`: your own writeup templates, overriding fedtool's (same names)
 - `outbox/`: what runs produce
 """
+
+
+# The Datasette metadata `fedtool browse` serves the league with (fedtool.roster.browse): each
+# table's description, the private tables hidden and refused. A new fed gets its own copy,
+# titled with its name, in rosters/ (not a .yaml: never read as a sheet), to edit as it likes.
+METADATA = Path(__file__).parent / "datasette.json"
+METADATA_FILE = "datasette.json"
+
+
+def datasette_metadata(name: str | None = None) -> dict:
+    """fedtool's Datasette metadata; with `name`, titled as the fed's league."""
+    data = json.loads(read_text(METADATA, "fedtool/fed/datasette.json"))
+    if name is not None:
+        data["title"] = f"{name}: the league"
+    return data
 
 
 GITIGNORE = ("/outbox/*", "!/outbox/.gitkeep", "/*.db", "/*.db-wal", "/*.db-shm", "/*.db-journal", "/.fedtool.lock")
@@ -66,6 +83,9 @@ def create_fed(directory: Path, name: str) -> None:
             lead = "" if kept.endswith("\n") or not kept else "\n"
             with gitignore.open("a", encoding="utf-8") as handle:
                 handle.write(lead + "# fedtool\n" + "".join(f"{line}\n" for line in missing))
+    metadata = directory / "rosters" / METADATA_FILE
+    if not metadata.exists():  # a rosters/ folder that had one keeps it
+        metadata.write_text(json.dumps(datasette_metadata(name.strip()), indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     readme = directory / "README.md"
     if not readme.exists():
         readme.write_text(README.format(name=name.strip()), encoding="utf-8")

@@ -1,11 +1,13 @@
 """`fedtool browse`: the league in Datasette, on this machine (issue 19).
 
-The fed ships a Datasette metadata file, rosters/datasette.json (written from fedtool's
-own, fedtool/roster/datasette.json, when the fed has none): table descriptions, and the
-private tables (owners' e-mail addresses, password hashes, mail records:
-fedtool.league.db.PRIVATE_TABLES) hidden and refused. Whatever the fed's file says,
-`serve_metadata` refuses those tables again, and Datasette is run with arbitrary SQL and
-the database download turned off, so no address or hash is ever served. The league is
+The fed keeps a Datasette metadata file, rosters/datasette.json (`fedtool init` writes it
+from fedtool's own, fedtool/fed/datasette.json, titled with the fed's name; `browse`
+writes it so for a fed that has none): table descriptions, and the private tables (owners'
+e-mail addresses, password hashes, mail records: fedtool.league.db.PRIVATE_TABLES) hidden
+and refused. A table the fed's file does not describe (one a later fedtool added) gets
+fedtool's own description. Whatever the fed's file says, `serve_metadata` refuses those
+tables again, and Datasette is run with arbitrary SQL and the database download turned
+off, so no address or hash is ever served. The league is
 brought up to date first (titles and reigns as rows, every sheet's wrestler), under the
 fed's lock; Datasette then reads fed.db without it.
 """
@@ -18,18 +20,17 @@ import json
 import subprocess
 import sys
 import tempfile
-from importlib import resources
 from pathlib import Path
 
 from fedtool.fed.files import atomic_write
 from fedtool.fed.lock import fed_lock
 from fedtool.fed.settings import Fed
+from fedtool.fed.skeleton import METADATA_FILE, datasette_metadata
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.yamlio import read_text
 from fedtool.league.catalog import sync_league
 from fedtool.league.db import PRIVATE_TABLES, open_league
 
-METADATA_FILE = "datasette.json"  # in rosters/ (not a .yaml: never read as a sheet)
 RULE = "fedtool browse"
 SETTINGS = ("allow_download", "off", "default_allow_sql", "off", "allow_csv_stream", "on")
 
@@ -40,8 +41,9 @@ SETTINGS = ("allow_download", "off", "default_allow_sql", "off", "allow_csv_stre
 NOT_SERVED = (*PRIVATE_TABLES, "roster_changes", "ticks")
 
 
-def default_metadata() -> dict:
-    return json.loads(resources.files("fedtool.roster").joinpath(METADATA_FILE).read_text(encoding="utf-8"))
+def default_metadata(name: str | None = None) -> dict:
+    """fedtool's own metadata (fedtool/fed/datasette.json); with `name`, titled as the fed's."""
+    return datasette_metadata(name)
 
 
 def fed_metadata(fed: Fed) -> dict:
@@ -66,6 +68,9 @@ def serve_metadata(fed: Fed) -> dict:
     ours = databases.get("fed") or databases.get(fed.database.stem) or {}
     ours = dict(ours) if isinstance(ours, dict) else {}
     tables = dict(ours.get("tables") or {}) if isinstance(ours.get("tables"), dict) else {}
+    for name, entry in default_metadata()["databases"]["fed"]["tables"].items():  # a table the fed's file does not describe
+        if name not in tables:
+            tables[name] = dict(entry)
     for name in NOT_SERVED:
         entry = dict(tables.get(name) or {})
         entry.update(hidden=True, allow=False)
@@ -106,7 +111,7 @@ def prepare(fed: Fed) -> None:
             db.close()
         path = fed.rosters / METADATA_FILE
         if not path.exists():
-            atomic_write(path, json.dumps(default_metadata(), indent=2, ensure_ascii=False) + "\n")
+            atomic_write(path, json.dumps(default_metadata(fed.settings.name), indent=2, ensure_ascii=False) + "\n")
 
 
 def browse(fed: Fed, host: str = "127.0.0.1", port: int = 8001, open_browser: bool = True) -> int:

@@ -12,7 +12,7 @@ from pydantic import Field
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
-from fedtool.kernel.yamlio import load_yaml
+from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
 from .changes import tell_change
 from .rules import data, fed_data
@@ -202,6 +202,32 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine
             problems.add(file, place(data, ("challenge",)), f"challenge {model.challenge!r}: no Face to the Mat wrestler by that id on the roster", "Face to the Mat 9.a")
     problems.raise_if_any()
     return _engine.Plan(tuple(moves), model.finisher, model.use_object, model.call_for_help, model.promo.strip(), model.challenge)
+
+
+KEPT_READINGS = 512  # strategies' readings a cache keeps (each mail needs its own and its opponent's)
+
+
+def _read_kept(cache: dict, path: Path, shown: str, wrestler: Wrestler, roster: dict) -> _engine.Plan:
+    """`read_plan` of a strategy file, kept in `cache` (`Ruleset.book`) under its whole text,
+    the file's name as shown and the wrestler's id (all of his card a plan is checked
+    against), with the roster it was checked against (a challenge names a wrestler on it;
+    the roster is read anew when a sheet changes): the other side's file is read once per
+    intake, and a strategy an earlier mail replaced is a new text, read anew. The file is
+    read every time; a refusal is kept too and raised again."""
+    text = read_text(path, shown)
+    key = ("facemat strategy", text, shown, wrestler.id, id(roster))
+    kept = cache.get(key)
+    if kept is None or kept[0] is not roster:  # the roster kept with it, so its id is never another's
+        try:
+            kept = (roster, read_plan(parse_yaml(text, shown), shown, wrestler, roster))
+        except FedError as exc:
+            kept = (roster, exc.problems)
+        while len(cache) >= KEPT_READINGS:  # the oldest readings go first: memory stays bounded over a big mailbox
+            del cache[next(iter(cache))]
+        cache[key] = kept
+    if isinstance(kept[1], list):
+        raise FedError(kept[1])
+    return kept[1]
 
 
 @dataclass(frozen=True)
@@ -432,8 +458,10 @@ class FaceToTheMat(Ruleset):
             return roster[wid].name if wid in roster else _title(wid)
 
         ally_ids, foe_ids, grudge_ids = self.hot_box([w.id for w in front], {w.id for w in wrestlers}, now, roster, states)
-        hotbox = {"allies": [name_of(a) if a else "a friend from the locker room" for a in ally_ids],
-                  "foes": [name_of(f) if f else "an old rival" for f in foe_ids],
+        # the writeup's words (data/commentary.yaml, the fed's templates/commentary/facemat.yaml over it)
+        words = self.words(card.fed, match.id)
+        hotbox = {"allies": [name_of(a) if a else words.say("hotbox_stand_in_ally") for a in ally_ids],
+                  "foes": [name_of(f) if f else words.say("hotbox_stand_in_foe") for f in foe_ids],
                   "grudge": [name_of(g) for g in grudge_ids]}
 
         # the players' strategies (what the cards leave to them)
@@ -449,7 +477,7 @@ class FaceToTheMat(Ruleset):
                 missing.append(w.name)
                 continue
             try:
-                plans[w.id] = read_plan(load_yaml(path, shown), shown, w.sheet, roster)
+                plans[w.id] = read_plan(load_yaml(path, shown), shown, w.sheet, roster) if cache is None else _read_kept(cache, path, shown, w.sheet, roster)
             except FedError as exc:
                 problems.extend(exc)
         problems.raise_if_any()
@@ -471,13 +499,13 @@ class FaceToTheMat(Ruleset):
                              champions={wid: tuple(names) for wid, names in (getattr(match, "champions", None) or {}).items()})
         label = [" & ".join(w.name for w in team) for team in teams]
         if kind == "tag":
-            billing = f"{label[0]} are favored; {label[1]} are the underdogs."
+            billing = words.say("billing_tag", favored=label[0], underdogs=label[1])
         elif mode == "two_on_one":
-            billing = f"{label[0]} is favored, two on one against {label[1]} and {label[2]} (9.d.i)."
+            billing = words.say("billing_two_on_one", favored=label[0], first=label[1], second=label[2])
         elif len(label) > 2:
-            billing = f"{label[0]} is favored; {label[-1]} is the underdog; billing: {', '.join(label)}."
+            billing = words.say("billing_many", favored=label[0], underdog=label[-1], order=", ".join(label))
         else:
-            billing = f"{label[0]} is favored; {label[1]} is the underdog."
+            billing = words.say("billing", favored=label[0], underdog=label[1])
         sides = [[k, k + len(front)] for k in range(len(front))] if kind == "tag" else [[k] for k in range(len(front))]
         extra = {"stipulation": stip, "match_type": kind, "format": fmt, "sides": sides, "teams": list(_engine.teams_of(setup)),
                  "hotbox_ids": {"allies": ally_ids, "foes": foe_ids, "grudge": grudge_ids},
@@ -692,6 +720,13 @@ class FaceToTheMat(Ruleset):
         title = "yes" if booking.match is not None and getattr(booking.match, "for_title", None) else "no"
         return {"match_type": kind, "chart": chart, "title": title}
 
+    def words(self, fed: FedFiles, key: str):
+        """A teller of the booking's own words (the HOT BOX's stand-ins, the billing): the
+        packaged table with the fed's templates/commentary/facemat.yaml over it, as the
+        writeup's (`Ruleset.commentary`; read again only when the fed's file changes)."""
+        name = f"commentary/{self.id}.yaml"
+        return self.commentary(fed.root / "templates" / name, f"templates/{name}").teller(key)
+
     @staticmethod
     def story_teller(booking: Booking):
         """A fresh teller of the match: the booking's table (the fed's file over the packaged
@@ -705,18 +740,27 @@ class FaceToTheMat(Ruleset):
         teller = self.story_teller(booking)
         facts = {**result.facts, **self.story_facts(booking)}
         if result.winner is None:
-            headline = f"{' vs. '.join(names)}: a time-limit draw"
+            headline = teller.say("headline_draw", facts, sides=" vs. ".join(names))
         else:
             winners = " & ".join(names[s] for s in range(len(sides)) if teams[s] == teams[result.winner])
             losers = " & ".join(names[s] for s in range(len(sides)) if teams[s] != teams[result.winner])
-            plan = booking.setup.plans[result.winner] if booking.setup.plans else _engine.Plan()
-            finisher = (plan.finisher_name or ws[result.winner].sheet.finisher_name) if booking.extra.get("match_type") != "tag" else "a finisher"
-            how = {"pin": "by pinfall", "finisher": f"with {finisher}"}.get(result.method, "")
             kind = booking.extra.get("match_type")
-            if kind == "battle_royale" or booking.extra.get("format") == "every_man":
-                headline = f"{winners} wins the {'battle royale' if kind == 'battle_royale' else 'three-for-all'}, the last one standing {how} ({result.facs} FACs{' in the final' if kind == 'battle_royale' and booking.extra['format'] != 'four_play' else ''})"
+            if result.method == "pin":
+                how = teller.say("how_pin", facts)
+            elif result.method == "finisher" and kind == "tag":
+                how = teller.say("how_tag_finisher", facts)
+            elif result.method == "finisher":
+                plan = booking.setup.plans[result.winner] if booking.setup.plans else _engine.Plan()
+                how = teller.say("how_finisher", facts, finisher=plan.finisher_name or ws[result.winner].sheet.finisher_name)
             else:
-                headline = f"{winners} def. {losers} {how} ({result.facs} FACs)"
+                how = ""
+            if kind == "battle_royale":
+                headline = teller.say("headline_four_play" if booking.extra["format"] == "four_play" else "headline_battle_royale", facts,
+                                      winners=winners, how=how, facs=result.facs)
+            elif booking.extra.get("format") == "every_man":
+                headline = teller.say("headline_three_for_all", facts, winners=winners, how=how, facs=result.facs)
+            else:
+                headline = teller.say("headline_win", facts, winners=winners, losers=losers, how=how, facs=result.facs)
         lines = []
         if facts["title"] == "yes":  # the stakes, before anything else is told
             start = result.lines[0].positions if result.lines else (0,) * len(names)
@@ -732,7 +776,7 @@ class FaceToTheMat(Ruleset):
         for k, name in enumerate(hot.get("grudge", [])):
             hotbox[f"grudge {k + 1}"] = name
         return {"headline": headline, "names": names, "lines": lines, "facs": result.facs, "hotbox": hotbox,
-                "hotbox_text": self._hotbox_text(booking, names, teller), "legend": self._legend(booking, names)}
+                "hotbox_text": self._hotbox_text(booking, names, teller), "legend": self._legend(booking, names, teller)}
 
     @staticmethod
     def _hotbox_text(booking: Booking, names: list[str], teller=None) -> str:
@@ -756,16 +800,16 @@ class FaceToTheMat(Ruleset):
                 if wids is not None and k < len(wids) and not wids[k]:
                     missing[key].append(name)
                 elif " & " in name:
-                    partners.append(f"{role} {people[k]}")
+                    partners.append(teller.say(f"hotbox_team_{role}", **{role: people[k]}))
                 else:
-                    named.append(f"{name}'s {role} {people[k]}")
+                    named.append(teller.say(f"hotbox_{role}", name=name, **{role: people[k]}))
             if partners:
-                named.append(f"{' and '.join(partners)} for {name}")
+                named.append(teller.say("hotbox_team", places=" and ".join(partners), team=name))
         parts = [", ".join(named)] if named else []
         everyone = len(missing["allies"]) == len(missing["foes"]) == len(names)
         if everyone:
-            who = "either side" if len(names) == 2 else "anyone in the match"
-            parts.append(teller.say("hotbox_empty", who=who))
+            who = teller.say("hotbox_both_sides" if len(names) == 2 else "hotbox_everyone")
+            parts.append(teller.say("hotbox_empty", who=who, ally=teller.say("hotbox_stand_in_ally"), foe=teller.say("hotbox_stand_in_foe")))
         else:
             both = [m for m in missing["allies"] if m in missing["foes"]]
             for kind, who in (("hotbox_no_ally_or_foe", both), ("hotbox_no_ally", [m for m in missing["allies"] if m not in both]),
@@ -775,19 +819,21 @@ class FaceToTheMat(Ruleset):
         grudge = [g for g in hot.get("grudge") or [] if g]
         if grudge:
             parts.append(teller.say("hotbox_grudge", names=" and ".join(grudge)))
-        return "; ".join(parts) + "." if parts else "nobody."
+        return "; ".join(parts) + "." if parts else teller.say("hotbox_nobody")
 
     @staticmethod
-    def _legend(booking: Booking, names: list[str]) -> str:
+    def _legend(booking: Booking, names: list[str], teller=None) -> dict:
         """What the `[0-2]` after each line is: the track space of each side after it (4.c),
-        in the order the match is billed, with the track's PIN and finisher spaces (8)."""
+        in the order the match is billed, with the track's PIN and finisher spaces (8), in
+        the commentary's words (`track_key`)."""
         track = (booking.setup.tables or data())["track"]
         pins = sorted(track["pin_spaces"])
         pin_text = f"{pins[0]}-{pins[-1]}" if pins == list(range(pins[0], pins[-1] + 1)) and len(pins) > 1 else ", ".join(map(str, pins))
         example = "[" + "-".join(str(track["start"]) for _ in names) + "]"
+        teller = teller or _engine.packaged().teller("legend")
         return {"example": example,
-                "text": f"after a line: the track space of {', '.join(names[:-1])} and {names[-1]}, in that order, after it "
-                        f"(tokens start on {track['start']}; spaces {pin_text} call for a pin, {track['finisher_space']} for the finisher)."}
+                "text": teller.say("track_key", names=f"{', '.join(names[:-1])} and {names[-1]}", start=track["start"], pins=pin_text,
+                                   finisher=track["finisher_space"])}
 
     # ---------------------------------------------------------------- the results JSON
 

@@ -11,7 +11,7 @@ from pydantic import Field
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
-from fedtool.kernel.yamlio import load_yaml
+from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
 from .cards import SETS, build_deck, card_id, catalogue
 
@@ -81,6 +81,32 @@ class Played:
     log: list
 
 
+KEPT_READINGS = 512  # strategies' readings a cache keeps (each mail needs its own and its opponent's)
+
+
+def _read_kept(cache: dict, path: Path, shown: str, wrestler: WrestlerRecord):
+    """`read_policy` of a strategy file, kept in `cache` (`Ruleset.book`) under its whole text
+    and all else the reading depends on (the file's name as shown, the wrestler's id and
+    name): the other side's file is read once per intake, and a strategy an earlier mail
+    replaced is a new text, read anew. The file itself is read every time; a refusal is
+    kept too and raised again. (A policy keeps only memos of its answers: sharing it gives
+    the answers a fresh one gives.)"""
+    text = read_text(path, shown)
+    key = ("matclash strategy", text, shown, wrestler.id, wrestler.name)
+    kept = cache.get(key)
+    if kept is None:
+        try:
+            kept = _policy.read_policy(parse_yaml(text, shown), shown, wrestler.id, wrestler.name)
+        except FedError as exc:
+            kept = exc.problems
+        while len(cache) >= KEPT_READINGS:  # the oldest readings go first: memory stays bounded over a big mailbox
+            del cache[next(iter(cache))]
+        cache[key] = kept
+    if isinstance(kept, list):
+        raise FedError(kept)
+    return kept
+
+
 class MatClash(Ruleset):
     id = "matclash"
     name = "Mat Clash"
@@ -124,7 +150,10 @@ class MatClash(Ruleset):
                 notes.append(f"{wrestler.name} sent no strategy and plays the built-in default policy.")
                 continue
             try:
-                policies.append(_policy.read_policy(load_yaml(path, shown), shown, wrestler.id, wrestler.name))
+                if cache is None:
+                    policies.append(_policy.read_policy(load_yaml(path, shown), shown, wrestler.id, wrestler.name))
+                else:
+                    policies.append(_read_kept(cache, path, shown, wrestler))
             except FedError as exc:
                 problems.extend(exc)
         deck = None
