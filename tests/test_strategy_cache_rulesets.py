@@ -87,3 +87,38 @@ def test_the_other_sides_strategy_is_read_once_per_intake(ruleset, demo_fed, mon
     mail(mine + "# again\n")  # his refused reading is kept too
     assert read.count(theirs.name) == 6 + 1
     assert any(isinstance(kept[-1] if isinstance(kept, tuple) else kept, list) for kept in cache.values())  # a refusal, kept
+
+
+def test_kept_reading_reads_once_keeps_refusals_minds_its_holder_and_stays_bounded():
+    """`kept_reading` (rulesets/base.py), the one cache every ruleset's `book` keeps its
+    strategies' readings in: read once per key, a refusal raised again without reading,
+    a different holder under the same key read anew, and never more than KEPT_READINGS kept."""
+    from fedtool.kernel.errors import FedError, Problem
+    from fedtool.rulesets.base import KEPT_READINGS, kept_reading
+
+    cache: dict = {}
+    reads: list[str] = []
+
+    def read(what):
+        def reader():
+            reads.append(what)
+            if what == "bad":
+                raise FedError(Problem("s.yaml", "line 1", "no such move", "strategy"))
+            return what.upper()
+        return reader
+
+    sheet, other = object(), object()
+    assert kept_reading(cache, ("k", "good"), sheet, read("good")) == "GOOD"
+    assert kept_reading(cache, ("k", "good"), sheet, read("good")) == "GOOD"
+    assert reads == ["good"]
+    for _ in range(2):
+        with pytest.raises(FedError) as refused:
+            kept_reading(cache, ("k", "bad"), sheet, read("bad"))
+        assert refused.value.problems[0].message == "no such move"
+    assert reads == ["good", "bad"]
+    assert kept_reading(cache, ("k", "good"), other, read("good")) == "GOOD"  # another holder: read anew
+    assert reads == ["good", "bad", "good"]
+    for n in range(KEPT_READINGS + 10):
+        kept_reading(cache, ("n", n), None, lambda n=n: n)
+    assert len(cache) == KEPT_READINGS
+    assert ("n", KEPT_READINGS + 9) in cache and ("n", 0) not in cache  # the oldest went first

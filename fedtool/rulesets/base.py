@@ -131,6 +131,32 @@ class Column:
 # ---------------------------------------------------------------- the interface
 
 
+
+KEPT_READINGS = 512  # strategies' readings a `Ruleset.book` cache keeps (each mail needs its own and its opponent's)
+
+
+def kept_reading(cache: dict, key: tuple, holder: object, read: Callable[[], Any]) -> Any:
+    """A strategy's reading kept in a `Ruleset.book` cache: `read()` the first time `key` is
+    asked for, what was kept after. `key` holds the file's whole text and all else the
+    reading depends on (never the file's name or time alone: a strategy an earlier mail
+    replaced is a new text, read anew); `holder` is the object the reading was checked
+    against (a sheet, a deck, a roster), or None: kept beside the reading, so a key holding
+    its `id()` can never meet another object that took its place. A refusal (FedError) is
+    kept too and raised again. The oldest readings go first: memory stays bounded over a
+    big mailbox."""
+    kept = cache.get(key)
+    if kept is None or kept[0] is not holder:
+        try:
+            kept = (holder, read(), None)
+        except FedError as exc:
+            kept = (holder, None, exc.problems)
+        while len(cache) >= KEPT_READINGS:
+            del cache[next(iter(cache))]
+        cache[key] = kept
+    if kept[2] is not None:
+        raise FedError(kept[2])
+    return kept[1]
+
 class Ruleset:
     """Base class: a ruleset overrides the hooks it needs. `id` is the name used in files."""
 

@@ -13,7 +13,7 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
-from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
+from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 from .changes import tell_change
 from .rules import data, fed_data
 from .terms import GRADES, SKILLS
@@ -204,31 +204,14 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine
     return _engine.Plan(tuple(moves), model.finisher, model.use_object, model.call_for_help, model.promo.strip(), model.challenge)
 
 
-KEPT_READINGS = 512  # strategies' readings a cache keeps (each mail needs its own and its opponent's)
-
-
 def _read_kept(cache: dict, path: Path, shown: str, wrestler: Wrestler, roster: dict) -> _engine.Plan:
-    """`read_plan` of a strategy file, kept in `cache` (`Ruleset.book`) under its whole text,
+    """`read_plan` of a strategy file, kept in `cache` (`kept_reading`) under its whole text,
     the file's name as shown and the wrestler's id (all of his card a plan is checked
     against), with the roster it was checked against (a challenge names a wrestler on it;
-    the roster is read anew when a sheet changes): the other side's file is read once per
-    intake, and a strategy an earlier mail replaced is a new text, read anew. The file is
-    read every time; a refusal is kept too and raised again."""
+    the roster is read anew when a sheet changes). The file is read every time."""
     text = read_text(path, shown)
     key = ("facemat strategy", text, shown, wrestler.id, id(roster))
-    kept = cache.get(key)
-    if kept is None or kept[0] is not roster:  # the roster kept with it, so its id is never another's
-        try:
-            kept = (roster, read_plan(parse_yaml(text, shown), shown, wrestler, roster))
-        except FedError as exc:
-            kept = (roster, exc.problems)
-        while len(cache) >= KEPT_READINGS:  # the oldest readings go first: memory stays bounded over a big mailbox
-            del cache[next(iter(cache))]
-        cache[key] = kept
-    if isinstance(kept[1], list):
-        raise FedError(kept[1])
-    return kept[1]
-
+    return kept_reading(cache, key, roster, lambda: read_plan(parse_yaml(text, shown), shown, wrestler, roster))
 
 @dataclass(frozen=True)
 class OddsSetup:

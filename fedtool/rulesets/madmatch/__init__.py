@@ -16,7 +16,7 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 
 if TYPE_CHECKING:
     from .deck import Deck
@@ -118,30 +118,13 @@ class MadMatchSettings(FileModel):
         return _solitaire.SolitaireRules(self.solitaire_score, self.solitaire_passes)
 
 
-KEPT_READINGS = 512  # strategies' readings a cache keeps (each mail needs its own and its opponent's)
-
-
 def _read_kept(cache: dict, path: Path, shown: str, deck, wrestler: WrestlerRecord):
-    """`read_strategy` of a strategy file, kept in `cache` (`Ruleset.book`) under its whole
+    """`read_strategy` of a strategy file, kept in `cache` (`kept_reading`) under its whole
     text and all else the reading depends on (the file's name as shown, the wrestler's id
-    and name, the deck it is checked against, kept with it): the other side's file is read
-    once per intake, and a strategy an earlier mail replaced is a new text, read anew. The
-    file is read every time; a refusal is kept too and raised again."""
+    and name, the deck it is checked against). The file is read every time."""
     text = read_text(path, shown)
     key = ("madmatch strategy", text, shown, wrestler.id, wrestler.name, id(deck))
-    kept = cache.get(key)
-    if kept is None or kept[0] is not deck:  # the deck kept with it, so its id is never another's
-        try:
-            kept = (deck, read_strategy(parse_yaml(text, shown), shown, deck, wrestler.id, wrestler.name))
-        except FedError as exc:
-            kept = (deck, exc.problems)
-        while len(cache) >= KEPT_READINGS:  # the oldest readings go first: memory stays bounded over a big mailbox
-            del cache[next(iter(cache))]
-        cache[key] = kept
-    if isinstance(kept[1], list):
-        raise FedError(kept[1])
-    return kept[1]
-
+    return kept_reading(cache, key, deck, lambda: read_strategy(parse_yaml(text, shown), shown, deck, wrestler.id, wrestler.name))
 
 class MadMatch(Ruleset):
     id = "madmatch"

@@ -17,7 +17,7 @@ from fedtool.kernel.errors import Collector, FedError, Problem
 from .push import Push, after_match, format_points, tell_change
 from fedtool.kernel.validation import FileModel, validate
 from fedtool.kernel.yamlio import MAX_YAML_BYTES, parse_yaml, read_text
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 from .grid import cell_style, format_grid, grid_style, read_grid, roll_grid
 from .rules import vocabulary
 from .sheet import read_sheet
@@ -112,11 +112,10 @@ def load_strategy_data(path: Path, shown: str) -> tuple[Any, list[Reading] | Non
 
 
 def _read_kept(cache: dict, path: Path, shown: str, sheet, side: int, rounds: int, push_level: int, opponent_conditions: bool) -> Strategy:
-    """`read_strategy` of a strategy file, kept in `cache` (`Ruleset.book`) under its text and
+    """`read_strategy` of a strategy file, kept in `cache` (`kept_reading`) under its text and
     everything else the reading depends on, and read without a file name: the same text
     checked as a mail's candidate is then the opponent's filed file for the next mail, named
-    as `shown` names it. The file itself is read every time (a strategy an earlier mail
-    replaced is a new text: read anew); what is kept is its reading."""
+    as `shown` names it. The file itself is read every time."""
     from .strategy import read_strategy
 
     plain = path.suffix.lower() == ".txt"
@@ -125,22 +124,12 @@ def _read_kept(cache: dict, path: Path, shown: str, sheet, side: int, rounds: in
     # layout's readings name their file) whose text holds no NUL to be told from the name
     name = shown if plain or _NO_FILE in text else _NO_FILE
     key = ("matchmatch strategy", text, name, side, rounds, push_level, opponent_conditions, id(sheet))
-    kept = cache.get(key)
-    if kept is None or kept[0] is not sheet:  # the sheet kept with it, so its id is never another's
-        try:
-            kept = (sheet, read_strategy(_strategy_data(text, name, plain), name, sheet, side, rounds, push_level, opponent_conditions=opponent_conditions))
-        except FedError as exc:
-            kept = (sheet, exc.problems)
-        while len(cache) >= KEPT_READINGS:  # the oldest readings go first: memory stays bounded over a big mailbox
-            del cache[next(iter(cache))]
-        cache[key] = kept
-    reading = kept[1]
-    if isinstance(reading, list):
-        raise FedError([dataclasses.replace(p, file=shown) if p.file == _NO_FILE else p for p in reading])
+    try:
+        reading = kept_reading(cache, key, sheet, lambda: read_strategy(_strategy_data(text, name, plain), name, sheet, side, rounds, push_level,
+                                                                        opponent_conditions=opponent_conditions))
+    except FedError as exc:
+        raise FedError([dataclasses.replace(p, file=shown) if p.file == _NO_FILE else p for p in exc.problems]) from None
     return dataclasses.replace(reading, file=shown)
-
-
-KEPT_READINGS = 512  # strategies' readings a cache keeps (each mail needs its own and its opponent's)
 
 
 def _strategy_data(text: str, shown: str, plain: bool) -> Any:

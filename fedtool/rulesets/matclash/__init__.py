@@ -12,7 +12,7 @@ from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
-from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord
+from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 from .cards import SETS, build_deck, card_id, catalogue
 
 # imported when first used (issue 18): reading a sheet or the standings needs none of them
@@ -81,31 +81,14 @@ class Played:
     log: list
 
 
-KEPT_READINGS = 512  # strategies' readings a cache keeps (each mail needs its own and its opponent's)
-
-
 def _read_kept(cache: dict, path: Path, shown: str, wrestler: WrestlerRecord):
-    """`read_policy` of a strategy file, kept in `cache` (`Ruleset.book`) under its whole text
+    """`read_policy` of a strategy file, kept in `cache` (`kept_reading`) under its whole text
     and all else the reading depends on (the file's name as shown, the wrestler's id and
-    name): the other side's file is read once per intake, and a strategy an earlier mail
-    replaced is a new text, read anew. The file itself is read every time; a refusal is
-    kept too and raised again. (A policy keeps only memos of its answers: sharing it gives
-    the answers a fresh one gives.)"""
+    name). The file is read every time. (A policy keeps only memos of its answers: sharing
+    it gives the answers a fresh one gives.)"""
     text = read_text(path, shown)
     key = ("matclash strategy", text, shown, wrestler.id, wrestler.name)
-    kept = cache.get(key)
-    if kept is None:
-        try:
-            kept = _policy.read_policy(parse_yaml(text, shown), shown, wrestler.id, wrestler.name)
-        except FedError as exc:
-            kept = exc.problems
-        while len(cache) >= KEPT_READINGS:  # the oldest readings go first: memory stays bounded over a big mailbox
-            del cache[next(iter(cache))]
-        cache[key] = kept
-    if isinstance(kept, list):
-        raise FedError(kept)
-    return kept
-
+    return kept_reading(cache, key, None, lambda: _policy.read_policy(parse_yaml(text, shown), shown, wrestler.id, wrestler.name))
 
 class MatClash(Ruleset):
     id = "matclash"
