@@ -57,7 +57,7 @@ cdef class Play:
     cpdef _held(self, Py_ssize_t p, Py_ssize_t m)
 
     @cython.locals(record=bint, freeze=bint, extends=bint, up=list, recalled=dict, left=cython.Py_ssize_t, is_action=list,
-                   is_freeze=list, down=set, grid=list, seen=set, unseen=list, pos=cython.Py_ssize_t, c=cython.Py_ssize_t)
+                   is_freeze=list, down=set, grid=list, seen=set, unseen=list, pos=cython.Py_ssize_t, c=cython.Py_ssize_t, at=cython.Py_ssize_t)
     cpdef bint play_turn(self, Py_ssize_t p, bint forced_freeze)
 
     @cython.locals(mon=list, grid=list, frozen=set, face=list, ms=list, k=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t,

@@ -605,7 +605,8 @@ class Play:
             # turned face up: no longer face down, unseen or forgotten
             down.discard(pos)
             if pos not in seen:
-                del unseen[bisect_left(unseen, pos)]
+                at = bisect_left(unseen, pos)
+                del unseen[at]
             c = grid[pos]
             if record:
                 self.current.reveals.append((pos, c, self._how))
