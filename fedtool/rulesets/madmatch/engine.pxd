@@ -15,14 +15,14 @@ cpdef tuple icon_battle(object cards, Py_ssize_t players, object dice, str label
 @cython.locals(mine=list, n=cython.Py_ssize_t)
 cpdef list _newest_first(dict places, list lost)
 
-@cython.locals(before=cython.Py_ssize_t, i=cython.Py_ssize_t, x=cython.Py_ssize_t, at=cython.Py_ssize_t)
+@cython.locals(before=cython.Py_ssize_t, i=cython.Py_ssize_t, at=cython.Py_ssize_t)
 cpdef Py_ssize_t _merged_at(list first, list second, Py_ssize_t k)
 
 
 cdef class Play:
     cdef public object deck, sides, dice, rules, tables, current, _roll
     cdef public str variation, label, _p_recall, _p_pick, _p_gamble, _how
-    cdef public Py_ssize_t fade, die, number, first, columns, per_turn, multi_grid, grid_monsters, turn, freeze_turn
+    cdef public Py_ssize_t fade, die, number, first, columns, per_turn, multi_grid, grid_monsters, turn, freeze_turn, _at
     cdef public bint record, classic
     cdef public list cards, battle, mon, grid, grid_count, hands, colls, strikes, out, orphans, used, places, lost, unseen
     cdef public list deny, memories, pair_value, pairs_held, pair_owner, spare_ok, gamble, log, pairs, _frozen_order, paired
@@ -47,7 +47,8 @@ cdef class Play:
                    k=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t, m=cython.Py_ssize_t, first=bint, count=cython.Py_ssize_t,
                    hazy=cython.Py_ssize_t, hazy_m=cython.Py_ssize_t, owner=list, places=dict, pos=cython.Py_ssize_t, rank=list,
                    best=cython.Py_ssize_t, best_rank=cython.Py_ssize_t, r=cython.Py_ssize_t, q=cython.Py_ssize_t, got=cython.Py_ssize_t,
-                   held=list, spare_ok=list, unseen=list, extra=list, pool=list, how=str, size=cython.Py_ssize_t, face_=cython.Py_ssize_t)
+                   held=list, spare_ok=list, unseen=list, extra=list, pool=list, how=str, size=cython.Py_ssize_t, face_=cython.Py_ssize_t,
+                   c=cython.Py_ssize_t, at=cython.Py_ssize_t)
     cpdef Py_ssize_t _choose(self, Py_ssize_t p, list up, Py_ssize_t left, dict recalled) except -1
 
     @cython.locals(known=dict, lost=list, down=set, pool=list, q=cython.Py_ssize_t, face=cython.Py_ssize_t)
@@ -57,7 +58,8 @@ cdef class Play:
     cpdef _held(self, Py_ssize_t p, Py_ssize_t m)
 
     @cython.locals(record=bint, freeze=bint, extends=bint, up=list, recalled=dict, left=cython.Py_ssize_t, is_action=list,
-                   is_freeze=list, down=set, grid=list, seen=set, unseen=list, pos=cython.Py_ssize_t, c=cython.Py_ssize_t, at=cython.Py_ssize_t)
+                   is_freeze=list, down=set, grid=list, seen=set, unseen=list, pos=cython.Py_ssize_t, c=cython.Py_ssize_t, at=cython.Py_ssize_t,
+                   q=cython.Py_ssize_t, m=cython.Py_ssize_t)
     cpdef bint play_turn(self, Py_ssize_t p, bint forced_freeze)
 
     @cython.locals(mon=list, grid=list, frozen=set, face=list, ms=list, k=cython.Py_ssize_t, i=cython.Py_ssize_t, j=cython.Py_ssize_t,

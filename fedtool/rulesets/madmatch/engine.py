@@ -231,17 +231,18 @@ def _newest_first(places: dict, lost: list) -> list:
 
 
 def _merged_at(first: list, second: list, k: int) -> int:
-    """The k-th (from 0) of two sorted lists with nothing in common, merged in order (the
-    second short): what `sorted(set(first) | set(second))[k]` is, with no set built."""
+    """Where the k-th (from 0) of two sorted lists with nothing in common, merged in order (the
+    second short), is: its index in `first` (0 or more), or -1 less its index in `second`.
+    What `sorted(set(first) | set(second))[k]` is, with no set built."""
     before = 0  # how many of `second` come before the answer
-    for i, x in enumerate(second):
-        at = i + bisect_left(first, x)  # x's place in the merged order
+    for i in range(len(second)):
+        at = i + bisect_left(first, second[i])  # its place in the merged order
         if at == k:
-            return x
+            return -1 - i
         if at > k:
             break
         before = i + 1
-    return first[k - before]
+    return k - before
 
 
 class Play:
@@ -266,6 +267,7 @@ class Play:
         self.deck, self.sides, self.dice, self.rules, self.variation = deck, sides, dice, rules, variation
         self._roll = dice.roll  # (looked up once: every recall and pick rolls)
         self._how = ""  # how the last card `_choose` picked was chosen (the writeup's words)
+        self._at = -1  # and where it is in `unseen` when it was picked from it by its place (else -1)
         self.number, self.record = number, record
         self.label = label = label or f"game {number}"
         classic = variation == "classic"
@@ -426,6 +428,8 @@ class Play:
         classic = self.classic
         gamble = self.gamble[p]
         frozen = self.frozen
+        owner = self.pair_owner
+        self._at = -1
         # a. mates for the monsters face up now (this turn's first, then frozen), each monster once,
         # in the order first face up
         if up or frozen:
@@ -433,12 +437,15 @@ class Play:
             k = len(face)
             hazy = -1
             hazy_m = -1
-            owner = self.pair_owner
             for i in range(k):
-                m = mon[grid[face[i]]]
+                pos = face[i]
+                c = grid[pos]
+                m = mon[c]
                 first = True
                 for j in range(i):
-                    if mon[grid[face[j]]] == m:
+                    pos = face[j]
+                    c = grid[pos]
+                    if mon[c] == m:
                         first = False
                         break
                 if not first:
@@ -449,7 +456,9 @@ class Play:
                 if not classic and owner[m] >= 0:
                     count = 1
                     for j in range(i + 1, k):
-                        if mon[grid[face[j]]] == m:
+                        pos = face[j]
+                        c = grid[pos]
+                        if mon[c] == m:
                             count += 1
                     if count == 1:
                         continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
@@ -503,8 +512,8 @@ class Play:
             # d. deny an opponent's spare: the third card of its pair is removed from play
             if left == 1 and self.paired and self.deny[p]:
                 for m in self.paired:
-                    if m in held:
-                        continue
+                    if owner[m] == p:
+                        continue  # its own pair (in `held`)
                     places = places_of[m]
                     if places:
                         for pos in _newest_first(places, lost):
@@ -528,13 +537,23 @@ class Play:
             size = len(pool)
         self._how = how
         if size == 1:
-            return pool[0] if pool else extra[0]
+            if pool:
+                if pool is unseen:
+                    self._at = 0
+                return pool[0]
+            return extra[0]
         if self.record:
             face_ = self._roll(1, size, f"{self.label} turn {self.turn}: {self.sides[p].name} turns {how} ({size} to choose from)")[0]
         else:
             face_ = self._roll(1, size, self._p_pick)[0]
-        if extra:
-            return _merged_at(pool, extra, face_ - 1)
+        if extra:  # (only with the pool `unseen`)
+            at = _merged_at(pool, extra, face_ - 1)
+            if at < 0:
+                return extra[-1 - at]
+            self._at = at
+            return pool[at]
+        if pool is unseen:
+            self._at = face_ - 1
         return pool[face_ - 1]
 
     def _gamble(self, p: int, pos: int, m: int) -> int:
@@ -586,7 +605,8 @@ class Play:
         if not forced_freeze and not self.classic and self.hands[p]:
             choice = self.sides[p].strategy.action_to_use(self, p)
             if choice is not None:
-                self._use_action(p, *choice)
+                c, q, m = choice
+                self._use_action(p, c, q, m)
                 self._finish_turn(p)
                 return False
         freeze = forced_freeze
@@ -605,7 +625,9 @@ class Play:
             # turned face up: no longer face down, unseen or forgotten
             down.discard(pos)
             if pos not in seen:
-                at = bisect_left(unseen, pos)
+                at = self._at  # (its place in `unseen` when `_choose` picked it from there)
+                if at < 0:
+                    at = bisect_left(unseen, pos)
                 del unseen[at]
             c = grid[pos]
             if record:
@@ -641,8 +663,12 @@ class Play:
         mon, grid = self.mon, self.grid
         frozen = self.frozen
         face = up + self.frozen_order() if frozen else up  # (a frozen card is never face down: never turned again)
-        ms = [mon[grid[pos]] for pos in face]  # (before any leaves the grid)
         k = len(face)
+        ms = []  # each one's monster, before any leaves the grid
+        for i in range(k):
+            pos = face[i]
+            c = grid[pos]
+            ms.append(mon[c])
         keep = []
         record, classic = self.record, self.classic
         colls = self.colls[p]
