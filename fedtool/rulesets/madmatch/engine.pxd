@@ -12,7 +12,7 @@ cpdef list shuffle(object cards, object dice, str purpose)
                present=set, deck=list)
 cpdef tuple icon_battle(object cards, Py_ssize_t players, object dice, str label, list icons=*)
 
-@cython.locals(mine=list, n=cython.Py_ssize_t)
+@cython.locals(mine=list, n=cython.Py_ssize_t, q=cython.Py_ssize_t)
 cpdef list _newest_first(dict places, list lost)
 
 @cython.locals(before=cython.Py_ssize_t, i=cython.Py_ssize_t, at=cython.Py_ssize_t)

@@ -220,7 +220,7 @@ def _newest_first(places: dict, lost: list) -> list:
     if lost:
         mine = [q for q in places if q not in lost]
     else:
-        mine = list(places)
+        mine = [q for q in places]  # (a comprehension: the compiled path walks the dict in C)
     n = len(mine)
     if n == 2:
         if places[mine[0]] < places[mine[1]]:
