@@ -54,7 +54,7 @@ cdef class Play:
     @cython.locals(known=dict, lost=list, down=set, pool=list, q=cython.Py_ssize_t, face=cython.Py_ssize_t)
     cpdef Py_ssize_t _gamble(self, Py_ssize_t p, Py_ssize_t pos, Py_ssize_t m) except -1
 
-    @cython.locals(held=list, paired=list)
+    @cython.locals(owner=list, held=list, paired=list)
     cpdef _held(self, Py_ssize_t p, Py_ssize_t m)
 
     @cython.locals(record=bint, freeze=bint, extends=bint, up=list, recalled=dict, left=cython.Py_ssize_t, is_action=list,

@@ -409,7 +409,7 @@ class Play:
                     if lost and pos in lost:
                         lost.remove(pos)
         self.grid[pos] = -1
-        if pos in self.frozen:
+        if self.frozen and pos in self.frozen:
             self.frozen.discard(pos)
             self._frozen_order = None
         if pos in self.down:
@@ -577,21 +577,22 @@ class Play:
 
     def _held(self, p: int, m: int) -> None:
         """Player p's cards of monster m changed: whether it holds exactly a pair of it (kept in
-        the sorted lists `pairs_held[p]` and `paired`, and in `pair_owner`)."""
-        held, paired = self.pairs_held[p], self.paired
+        `pair_owner` and the sorted lists `pairs_held[p]` and `paired`: m is in `paired` when
+        someone owns its pair, and in `pairs_held[p]` when p does; three cards a monster, so
+        one owner at most)."""
+        owner = self.pair_owner
         if len(self.colls[p][m]) == 2:
-            if m not in held:
-                insort(held, m)
-            self.pair_owner[m] = p
-            if m not in paired:
-                insort(paired, m)
-        else:
-            if m in held:
-                held.remove(m)
-            if self.pair_owner[m] == p:
-                self.pair_owner[m] = -1
-                if m in paired:
-                    paired.remove(m)
+            if owner[m] != p:
+                held, paired = self.pairs_held[p], self.paired
+                if m not in held:
+                    insort(held, m)
+                if m not in paired:
+                    insort(paired, m)
+                owner[m] = p
+        elif owner[m] == p:
+            self.pairs_held[p].remove(m)
+            self.paired.remove(m)
+            owner[m] = -1
 
     # ---------------------------------------------------------------- a turn
 
