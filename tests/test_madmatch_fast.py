@@ -11,9 +11,9 @@ from hypothesis import given, settings, strategies as st
 from fedtool.kernel.dice import SeededDice
 from fedtool.rulesets.base import Booking
 from fedtool.rulesets.madmatch import MadMatch
-from fedtool.rulesets.madmatch.engine import Play, Side, play_match, tables
+from fedtool.rulesets.madmatch.engine import Play, Side, _merged_at, _newest_first, play_match, tables
 from fedtool.rulesets.madmatch.solitaire import SolitaireRules, play_round
-from fedtool.rulesets.madmatch.strategy import Strategy
+from fedtool.rulesets.madmatch.strategy import Strategy, _top_other
 from test_madmatch_properties import DECK, rules, sides
 
 GAME = ("first", "battle", "scores", "winner", "turns", "collections", "hands", "out", "grid_left", "orphans", "used", "called",
@@ -104,3 +104,65 @@ def test_a_decks_tables_are_built_once_and_follow_the_deck():
     richer = Deck(tuple(dataclasses.replace(m, pair=m.pair + 1) for m in DECK.monsters), DECK.actions, "richer.yaml")
     assert tables(richer).values[0][2] == 2 * (DECK.monsters[0].pair + 1) and tables(DECK).values[0][2] == 2 * DECK.monsters[0].pair
     assert len(tables(DECK).cards) == 54 and len(tables(DECK, True).cards) == 30
+
+
+# ------------------------------------------------------------------ the memory's bookkeeping
+# The engine keeps what a side remembers in short sorted lists and by-position tables rather
+# than building sets, dicts and tuples each turn (the compiled path's speed). These check each
+# helper against the plain reading it stands for, and every list against the game after every turn.
+
+
+@settings(max_examples=300, deadline=None)
+@given(both=st.sets(st.integers(0, 80), min_size=1, max_size=40), data=st.data())
+def test_merged_at_says_where_the_kth_of_two_sorted_lists_is(both, data):
+    second = sorted(data.draw(st.sets(st.sampled_from(sorted(both)), max_size=len(both))))
+    first = sorted(both - set(second))
+    k = data.draw(st.integers(0, len(both) - 1))
+    at = _merged_at(first, second, k)
+    found = first[at] if at >= 0 else second[-1 - at]
+    assert found == sorted(both)[k]
+
+
+@settings(max_examples=300, deadline=None)
+@given(places=st.dictionaries(st.integers(0, 53), st.integers(0, 6), max_size=3), lost=st.sets(st.integers(0, 53), max_size=6))
+def test_newest_first_is_the_remembered_places_most_recent_first(places, lost):
+    """Most recently seen first; equal turns in the order remembered (a stable sort)."""
+    assert _newest_first(places, sorted(lost)) == sorted([q for q in places if q not in lost], key=places.get, reverse=True)
+
+
+@given(scores=st.lists(st.integers(0, 300), min_size=2, max_size=4), data=st.data())
+def test_top_other_is_the_best_score_but_ones_own(scores, data):
+    p = data.draw(st.integers(0, len(scores) - 1))
+    assert _top_other(scores, p) == max(s for q, s in enumerate(scores) if q != p)
+
+
+class Bookkept(Play):
+    """A game that checks the memory's bookkeeping after every turn, and each pick from the
+    unseen pool's place in it."""
+
+    def _choose(self, p, up, left, recalled):
+        pos = super()._choose(p, up, left, recalled)
+        assert self._at < 0 or self.unseen[self._at] == pos
+        return pos
+
+    def _finish_turn(self, p):
+        n = len(self.sides)
+        held = [[m for m in range(len(self.places)) if len(self.colls[q][m]) == 2] for q in range(n)]
+        assert self.pairs_held == held
+        assert self.paired == sorted(m for q in range(n) for m in held[q])
+        assert self.pair_owner == [next((q for q in range(n) if m in held[q]), -1) for m in range(len(self.places))]
+        assert self.unseen == [pos for pos in range(len(self.grid)) if pos in self.down and pos not in self.seen]
+        for lost in self.lost:
+            assert lost == sorted(set(lost)) and all(pos in self.known for pos in lost)
+        super()._finish_turn(p)
+
+
+@settings(max_examples=150, deadline=None)
+@given(sides=sides, rules=rules, seed=st.integers(0, 2**40), classic=st.booleans())
+def test_the_memorys_lists_match_the_game_after_every_turn(sides, rules, seed, classic):
+    variation = "classic" if classic else "mad_match"
+    checked_dice, plain_dice = SeededDice(seed), SeededDice(seed)
+    checked = Bookkept(DECK, sides, checked_dice, rules, variation).run()
+    plain = Play(DECK, sides, plain_dice, rules, variation).run()
+    assert faces(checked_dice) == faces(plain_dice)  # the checks change nothing
+    same_game(checked, plain)

@@ -10,7 +10,7 @@ grid, a player's hand (Action cards held), a player's collection, or out of play
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 
 from fedtool.kernel.dice import Dice
@@ -146,6 +146,7 @@ class Tables:
         self.rank = [0] * len(monsters)
         for r, m in enumerate(order):
             self.rank[m] = r
+        self.by_rank = order  # the monsters in that order
         # Monster.value by count (0 to 3 cards of a monster in one collection), and a strike's
         self.values = [(0, m.value(1, False), m.value(2, False), m.value(3, False)) for m in monsters]
         self.strike_values = [m.value(3, True) for m in monsters]
@@ -211,31 +212,37 @@ def icon_battle(cards: list, players: int, dice: Dice, label: str, icons: list |
 # ------------------------------------------------------------------------- the game
 
 
-def _newest_first(places: dict, lost: set) -> tuple | list:
-    """The positions of `places` a player remembers (those it has not `lost`), the most
-    recently seen first (a monster has three cards: one or two places need no sorting; equal
-    turns keep the order remembered, as a stable sort does)."""
-    mine = [q for q in places if q not in lost] if lost and not lost.isdisjoint(places) else places
-    if len(mine) < 2:
-        return tuple(mine)
-    if len(mine) == 2:
-        a, b = mine
-        return (a, b) if places[a] >= places[b] else (b, a)
-    return sorted(mine, key=places.get, reverse=True)
+def _newest_first(places: dict, lost: list) -> list:
+    """The positions of `places` a player remembers (those not in its sorted `lost` list), the
+    most recently seen first (a monster has three cards: one or two places need no sorting;
+    equal turns keep the order remembered, as a stable sort does). A new list, no tuple or set
+    built (typed for the compiled path by engine.pxd)."""
+    if lost:
+        mine = [q for q in places if q not in lost]
+    else:
+        mine = [q for q in places]  # (a comprehension: the compiled path walks the dict in C)
+    n = len(mine)
+    if n == 2:
+        if places[mine[0]] < places[mine[1]]:
+            mine.reverse()
+    elif n > 2:
+        mine.sort(key=places.get, reverse=True)
+    return mine
 
 
 def _merged_at(first: list, second: list, k: int) -> int:
-    """The k-th (from 0) of two sorted lists with nothing in common, merged in order (the
-    second short): what `sorted(set(first) | set(second))[k]` is, with no set built."""
+    """Where the k-th (from 0) of two sorted lists with nothing in common, merged in order (the
+    second short), is: its index in `first` (0 or more), or -1 less its index in `second`.
+    What `sorted(set(first) | set(second))[k]` is, with no set built."""
     before = 0  # how many of `second` come before the answer
-    for i, x in enumerate(second):
-        at = i + bisect_left(first, x)  # x's place in the merged order
+    for i in range(len(second)):
+        at = i + bisect_left(first, second[i])  # its place in the merged order
         if at == k:
-            return x
+            return -1 - i
         if at > k:
             break
         before = i + 1
-    return first[k - before]
+    return k - before
 
 
 class Play:
@@ -249,7 +256,7 @@ class Play:
     Where the memory is: every player sees every card turned, so what is seen is kept once:
     per monster, the positions of its cards seen (still in the grid) and the turn each was last
     seen (`places`), and by position the monster seen there (`known`); what a player forgot (a
-    failed recall) is its `lost` set, until the card is seen again or leaves the grid. Kept
+    failed recall) is its `lost` list (sorted), until the card is seen again or leaves the grid. Kept
     alongside, so that a choice is a lookup and not a scan: the face-down positions never seen
     (`unseen`, in order), the monsters seen in two places or more (`multi`), who holds exactly
     a pair of each monster (`pair_owner`: three cards a monster, so one player at most), and
@@ -258,6 +265,9 @@ class Play:
     def __init__(self, deck: Deck, sides: list[Side], dice: Dice, rules: Rules, variation: str = "mad_match", number: int = 1,
                  record: bool = False, label: str = "") -> None:
         self.deck, self.sides, self.dice, self.rules, self.variation = deck, sides, dice, rules, variation
+        self._roll = dice.roll  # (looked up once: every recall and pick rolls)
+        self._how = ""  # how the last card `_choose` picked was chosen (the writeup's words)
+        self._at = -1  # and where it is in `unseen` when it was picked from it by its place (else -1)
         self.number, self.record = number, record
         self.label = label = label or f"game {number}"
         classic = variation == "classic"
@@ -291,13 +301,13 @@ class Play:
         self.places: list[dict[int, int]] = [{} for _ in range(monsters)]  # per monster: position -> the turn last seen
         self.known: dict[int, int] = {}  # position seen (still in the grid) -> monster
         self.seen: set[int] = set()  # every position ever seen
-        self.lost: list[set[int]] = [set() for _ in range(n)]  # per player: positions seen and forgotten since
+        self.lost: list[list[int]] = [[] for _ in range(n)]  # per player: positions seen and forgotten since, sorted
         self.unseen: list[int] = list(range(len(order)))  # face down and never seen, in order
         self.multi: set[int] = set()  # monsters seen in two places or more
         self.pair_value = t.pair_value
-        self.pairs_held: list[set[int]] = [set() for _ in range(n)]  # per player: the monsters it holds exactly two of
+        self.pairs_held: list[list[int]] = [[] for _ in range(n)]  # per player: the monsters it holds exactly two of, sorted
         self.pair_owner = [-1] * monsters  # per monster: the player holding exactly two of it, or -1
-        self.paired: set[int] = set()  # the monsters someone holds exactly two of
+        self.paired: list[int] = []  # the monsters someone holds exactly two of, sorted
         self.spare_ok = [t.spares(side.strategy) for side in sides]
         self.gamble = [side.strategy.unknown == "half_remembered_first" for side in sides]
         self.deny = [side.strategy.deny_spares for side in sides]
@@ -352,13 +362,15 @@ class Play:
         elif need < 1:
             ok = False
         elif self.record:
-            ok = self.dice.roll(1, die, f"{self.label} turn {self.turn}: {self.sides[p].name} recalls {self.tables.where[pos]} "
+            ok = self._roll(1, die, f"{self.label} turn {self.turn}: {self.sides[p].name} recalls {self.tables.where[pos]} "
                                         f"(seen {ago} turn{'s' if ago != 1 else ''} ago; {need} or less)")[0] <= need
         else:
-            ok = self.dice.roll(1, die, self._p_recall)[0] <= need
+            ok = self._roll(1, die, self._p_recall)[0] <= need
         recalled[pos] = ok
         if not ok:
-            self.lost[p].add(pos)
+            lost = self.lost[p]
+            if pos not in lost:
+                insort(lost, pos)
         if self.record:
             self.current.recalls.append((pos, ok))
         return ok
@@ -375,8 +387,8 @@ class Play:
             self.multi.add(m)
         self.known[pos] = m
         for lost in self.lost:
-            if lost:
-                lost.discard(pos)
+            if lost and pos in lost:
+                lost.remove(pos)
 
     def _gone(self, pos: int) -> None:
         """The card at pos leaves the grid: out of every memory."""
@@ -394,10 +406,10 @@ class Play:
                     self.multi.discard(m)
                 del self.known[pos]
                 for lost in self.lost:
-                    if lost:
-                        lost.discard(pos)
+                    if lost and pos in lost:
+                        lost.remove(pos)
         self.grid[pos] = -1
-        if pos in self.frozen:
+        if self.frozen and pos in self.frozen:
             self.frozen.discard(pos)
             self._frozen_order = None
         if pos in self.down:
@@ -407,135 +419,180 @@ class Play:
 
     # ---------------------------------------------------------------- choosing what to turn
 
-    def _choose(self, p: int, up: list[int], left: int, recalled: dict) -> tuple[int, str]:
+    def _choose(self, p: int, up: list[int], left: int, recalled: dict) -> int:
         """The next card player p turns: mates for the face-up cards, then a remembered pair,
-        a spare, a denial, then an unknown card (docs/mad-match-strategy.md, "What it turns")."""
+        a spare, a denial, then an unknown card (docs/mad-match-strategy.md, "What it turns").
+        How it was chosen (the writeup's words) is left in `_how`. Loops over short lists, no
+        dict, set or tuple built (typed for the compiled path by engine.pxd)."""
         mon, grid, places_of, down, lost = self.mon, self.grid, self.places, self.down, self.lost[p]
         classic = self.classic
         gamble = self.gamble[p]
-        # a. mates for the monsters face up now (this turn's first, then frozen)
-        if up or self.frozen:
-            face: dict[int, int] = {}
-            for pos in up:
-                m = mon[grid[pos]]
-                face[m] = face.get(m, 0) + 1
-            if self.frozen:
-                for pos in self.frozen_order():
-                    m = mon[grid[pos]]
-                    face[m] = face.get(m, 0) + 1
-            hazy = None
-            owner = self.pair_owner
-            for m, count in face.items():
+        frozen = self.frozen
+        owner = self.pair_owner
+        self._at = -1
+        # a. mates for the monsters face up now (this turn's first, then frozen), each monster once,
+        # in the order first face up
+        if up or frozen:
+            face = up + self.frozen_order() if frozen else up
+            k = len(face)
+            hazy = -1
+            hazy_m = -1
+            for i in range(k):
+                pos = face[i]
+                c = grid[pos]
+                m = mon[c]
+                first = True
+                for j in range(i):
+                    pos = face[j]
+                    c = grid[pos]
+                    if mon[c] == m:
+                        first = False
+                        break
+                if not first:
+                    continue
                 places = places_of[m]
                 if not places:
                     continue
-                if count == 1 and not classic and owner[m] >= 0:
-                    continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
+                if not classic and owner[m] >= 0:
+                    count = 1
+                    for j in range(i + 1, k):
+                        pos = face[j]
+                        c = grid[pos]
+                        if mon[c] == m:
+                            count += 1
+                    if count == 1:
+                        continue  # a spare already, or the third of an opponent's pair (removed whatever is turned)
                 for pos in _newest_first(places, lost):
                     if pos in down:
                         if self._recall(p, pos, m, recalled):
-                            return pos, "remembered"
-                        if hazy is None:
-                            hazy = (pos, m)
-            if hazy is not None and gamble:
-                return self._gamble(p, *hazy)
-        # b. a remembered pair (two cards of one monster), the most valuable first
+                            self._how = "remembered"
+                            return pos
+                        if hazy < 0:
+                            hazy, hazy_m = pos, m
+            if hazy >= 0 and gamble:
+                return self._gamble(p, hazy, hazy_m)
+        # b. a remembered pair (two cards of one monster), the most valuable first: the lowest rank
+        # among the monsters seen twice whose two places the player still remembers
         if left >= 2 and self.multi:
-            multi = self.multi
-            rank = self.tables.rank.__getitem__
-            if not lost:
-                best = min(multi, key=rank) if len(multi) > 1 else next(iter(multi))
-            else:
-                best = None  # (a loop, not next() over a generator: the compiled path allows no closure here)
-                for m in sorted(multi, key=rank):
-                    if len(places_of[m].keys() - lost) >= 2:
-                        best = m
-                        break
-            if best is not None:
-                got = 0
+            rank = self.tables.rank
+            best = -1
+            best_rank = len(rank)
+            for m in self.multi:
+                r = rank[m]
+                if r >= best_rank:
+                    continue
+                if lost:
+                    count = 0
+                    for q in places_of[m]:
+                        if q not in lost:
+                            count += 1
+                    if count < 2:
+                        continue
+                best, best_rank = m, r
+            if best >= 0:
+                got = -1
                 for pos in _newest_first(places_of[best], lost):
                     if pos in down and self._recall(p, pos, best, recalled):
-                        if got:
-                            return got[0], "remembered"
-                        got = (pos,)
+                        if got >= 0:
+                            self._how = "remembered"
+                            return got
+                        got = pos
+        held = self.pairs_held[p]
         if not classic:
-            # c. a spare for a pair it holds
-            held = self.pairs_held[p]
+            # c. a spare for a pair it holds (the monsters in order)
             if held:
                 spare_ok = self.spare_ok[p]
-                for m in (sorted(held) if len(held) > 1 else held):
+                for m in held:
                     places = places_of[m]
                     if places and spare_ok[m]:
                         for pos in _newest_first(places, lost):
                             if pos in down and self._recall(p, pos, m, recalled):
-                                return pos, "remembered"
+                                self._how = "remembered"
+                                return pos
             # d. deny an opponent's spare: the third card of its pair is removed from play
             if left == 1 and self.paired and self.deny[p]:
-                paired = self.paired
-                for m in (sorted(paired) if len(paired) > 1 else tuple(paired)):
-                    if m in held:
-                        continue
+                for m in self.paired:
+                    if owner[m] == p:
+                        continue  # its own pair (in `held`)
                     places = places_of[m]
                     if places:
                         for pos in _newest_first(places, lost):
                             if pos in down and self._recall(p, pos, m, recalled):
-                                return pos, "denied"
+                                self._how = "denied"
+                                return pos
         # e. an unknown card: never seen first, or a half-remembered one (seen, forgotten) first
         unseen = self.unseen
-        forgot = lost & down if lost else lost
         extra = None
         if gamble:
             pool, how = unseen, "an unknown card"
-            if forgot:  # the pool is sorted(forgot | unseen): a card forgotten was seen, so never in `unseen`, and the
-                extra = sorted(forgot)  # pool is the two sorted lists merged (`_merged_at`), with no set built or sorted
+            if lost:  # the pool is sorted(forgotten and face down | unseen): a card forgotten was seen, so never in `unseen`, and the
+                extra = [q for q in lost if q in down]  # pool is the two sorted lists merged (`_merged_at`), with no set built or sorted
         elif unseen:
             pool, how = unseen, "an unseen card"
         else:
-            pool, how = sorted(forgot), "a card it has forgotten"
+            pool, how = [q for q in lost if q in down], "a card it has forgotten"
         size = len(pool) + len(extra) if extra else len(pool)
         if not size:
             pool, how = sorted(down), "a card it remembers but cannot use"
             size = len(pool)
+        self._how = how
         if size == 1:
-            return (pool[0] if pool else extra[0]), how
+            if pool:
+                if pool is unseen:
+                    self._at = 0
+                return pool[0]
+            return extra[0]
         if self.record:
-            face_ = self.dice.roll(1, size, f"{self.label} turn {self.turn}: {self.sides[p].name} turns {how} ({size} to choose from)")[0]
+            face_ = self._roll(1, size, f"{self.label} turn {self.turn}: {self.sides[p].name} turns {how} ({size} to choose from)")[0]
         else:
-            face_ = self.dice.roll(1, size, self._p_pick)[0]
-        if extra:
-            return _merged_at(pool, extra, face_ - 1), how
-        return pool[face_ - 1], how
+            face_ = self._roll(1, size, self._p_pick)[0]
+        if extra:  # (only with the pool `unseen`)
+            at = _merged_at(pool, extra, face_ - 1)
+            if at < 0:
+                return extra[-1 - at]
+            self._at = at
+            return pool[at]
+        if pool is unseen:
+            self._at = face_ - 1
+        return pool[face_ - 1]
 
-    def _gamble(self, p: int, pos: int, m: int) -> tuple[int, str]:
+    def _gamble(self, p: int, pos: int, m: int) -> int:
         """A half-remembered card: the side could not recall where the monster it wants was, only
         about where: it turns one of the face-down cards it does not remember around that place
-        (the card and its neighbours), picked with a logged die (ruling R14)."""
+        (the card and its neighbours), picked with a logged die (ruling R14). How: `_how`."""
         known, lost, down = self.known, self.lost[p], self.down
         pool = [q for q in self.tables.around[pos] if q in down and (q not in known or q in lost)]
         if self.record:
-            how = f"a gamble on a half-remembered {self.tables.names[m]} near {self.where(pos)}"
+            self._how = f"a gamble on a half-remembered {self.tables.names[m]} near {self.where(pos)}"
         else:
-            how = "a gamble"
+            self._how = "a gamble"
         if len(pool) == 1:
-            return pool[0], how
+            return pool[0]
         if self.record:
-            face = self.dice.roll(1, len(pool), f"{self.label} turn {self.turn}: {self.sides[p].name} gambles on a half-remembered "
-                                                f"{self.tables.names[m]} near {self.where(pos)} ({len(pool)} to choose from)")[0]
+            face = self._roll(1, len(pool), f"{self.label} turn {self.turn}: {self.sides[p].name} gambles on a half-remembered "
+                                            f"{self.tables.names[m]} near {self.where(pos)} ({len(pool)} to choose from)")[0]
         else:
-            face = self.dice.roll(1, len(pool), self._p_gamble)[0]
-        return pool[face - 1], how
+            face = self._roll(1, len(pool), self._p_gamble)[0]
+        return pool[face - 1]
 
     def _held(self, p: int, m: int) -> None:
-        """Player p's cards of monster m changed: whether it holds exactly a pair of it."""
+        """Player p's cards of monster m changed: whether it holds exactly a pair of it (kept in
+        `pair_owner` and the sorted lists `pairs_held[p]` and `paired`: m is in `paired` when
+        someone owns its pair, and in `pairs_held[p]` when p does; three cards a monster, so
+        one owner at most)."""
+        owner = self.pair_owner
         if len(self.colls[p][m]) == 2:
-            self.pairs_held[p].add(m)
-            self.pair_owner[m] = p
-            self.paired.add(m)
-        else:
-            self.pairs_held[p].discard(m)
-            if self.pair_owner[m] == p:
-                self.pair_owner[m] = -1
-                self.paired.discard(m)
+            if owner[m] != p:
+                held, paired = self.pairs_held[p], self.paired
+                if m not in held:
+                    insort(held, m)
+                if m not in paired:
+                    insort(paired, m)
+                owner[m] = p
+        elif owner[m] == p:
+            self.pairs_held[p].remove(m)
+            self.paired.remove(m)
+            owner[m] = -1
 
     # ---------------------------------------------------------------- a turn
 
@@ -549,7 +606,8 @@ class Play:
         if not forced_freeze and not self.classic and self.hands[p]:
             choice = self.sides[p].strategy.action_to_use(self, p)
             if choice is not None:
-                self._use_action(p, *choice)
+                c, q, m = choice
+                self._use_action(p, c, q, m)
                 self._finish_turn(p)
                 return False
         freeze = forced_freeze
@@ -564,14 +622,17 @@ class Play:
         while left > 0:
             if not down:
                 break
-            pos, how = self._choose(p, up, left, recalled)  # (methods called on self: the compiled path calls them in C)
+            pos = self._choose(p, up, left, recalled)  # (methods called on self: the compiled path calls them in C)
             # turned face up: no longer face down, unseen or forgotten
             down.discard(pos)
             if pos not in seen:
-                del unseen[bisect_left(unseen, pos)]
+                at = self._at  # (its place in `unseen` when `_choose` picked it from there)
+                if at < 0:
+                    at = bisect_left(unseen, pos)
+                del unseen[at]
             c = grid[pos]
             if record:
-                self.current.reveals.append((pos, c, how))
+                self.current.reveals.append((pos, c, self._how))
             if is_action[c]:
                 self._gone(pos)
                 if is_freeze[c]:  # "used immediately and an extra card should be revealed"
@@ -598,27 +659,41 @@ class Play:
     def _collect(self, p: int, up: list[int], freeze: bool) -> None:
         """Pairs and triplets among the face-up cards (this turn's and frozen ones) collected; a
         spare taken; the third card of an opponent's pair removed; the rest turned back, or
-        frozen in a Freeze turn."""
+        frozen in a Freeze turn. Each monster face up is dealt with once, in the order first
+        face up (no dict or list built per monster: typed for the compiled path by engine.pxd)."""
         mon, grid = self.mon, self.grid
         frozen = self.frozen
         face = up + self.frozen_order() if frozen else up  # (a frozen card is never face down: never turned again)
-        groups: dict[int, list[int]] = {}
-        for pos in face:
-            m = mon[grid[pos]]
-            if m in groups:
-                groups[m].append(pos)
-            else:
-                groups[m] = [pos]
+        k = len(face)
+        ms = []  # each one's monster, before any leaves the grid
+        for i in range(k):
+            pos = face[i]
+            c = grid[pos]
+            ms.append(mon[c])
         keep = []
         record, classic = self.record, self.classic
         colls = self.colls[p]
-        for m, places in groups.items():
+        for i in range(k):
+            m = ms[i]
+            first = True
+            for j in range(i):
+                if ms[j] == m:
+                    first = False
+                    break
+            if not first:
+                continue
+            count = 1
+            for j in range(i + 1, k):
+                if ms[j] == m:
+                    count += 1
             coll = colls[m]
-            if len(places) >= 2:  # a pair or a triplet
+            if count >= 2:  # a pair or a triplet
                 before = len(coll)
-                for pos in places:
-                    coll.append(grid[pos])
-                    self._gone(pos)
+                for j in range(i, k):
+                    if ms[j] == m:
+                        pos = face[j]
+                        coll.append(grid[pos])
+                        self._gone(pos)
                 self._held(p, m)
                 if classic:
                     self.pairs[p] += 1
@@ -629,9 +704,9 @@ class Play:
                     self.strikes[p].discard(m)
                     how = "spare" if len(coll) == 3 else "pair"
                 if record:
-                    self.current.collected.append((m, len(places), how))
+                    self.current.collected.append((m, count, how))
                 continue
-            pos = places[0]
+            pos = face[i]
             if classic:
                 keep.append(pos)
                 continue
@@ -674,8 +749,8 @@ class Play:
                 multi.add(m)
             known[pos] = m
             for lost in self.lost:
-                if lost:
-                    lost.discard(pos)
+                if lost and pos in lost:
+                    lost.remove(pos)
 
     def _finish_turn(self, p: int) -> None:
         if self.record:

@@ -105,41 +105,9 @@ class Strategy:
         among the cards whose `when` allows it, on the targets their `target` allows.
 
         Every `when` allows a swing from some least value on (`ActionRule.allows`), worked
-        out once a turn (`_least`); the swings come from the deck's tables (`Play.swing`)."""
-        best = None
-        done = set()
-        n = len(play.sides)
-        t = play.tables
-        values, strike_values = t.values, t.strike_values
-        colls, strikes = play.colls, play.strikes
-        mine_coll, mine_strikes = colls[p], strikes[p]
-        facts: dict = {}
-        for c in play.hands[p]:
-            action = play.cards[c]
-            if action.id in done:
-                continue
-            done.add(action.id)
-            rule = self.rule_for(action)
-            if rule.when == "never":
-                continue
-            least = self._least(rule.when, play, p, facts)
-            if least is None:
-                continue  # its `when` allows no swing this turn
-            if rule.target == "leader":
-                scores = facts.get("scores") or facts.setdefault("scores", [play.score(q) for q in range(n)])
-                top = max(scores[q] for q in range(n) if q != p)
-                targets = [q for q in range(n) if q != p and scores[q] == top]
-            elif rule.target == "next":
-                targets = [(p + 1) % n]
-            else:
-                targets = [q for q in range(n) if q != p]
-            strike_only = rule.target == "strike"
-            kind, steal = action.cards, action.effect == "steal"
-            taking = 3 if kind == "set" else 2 if kind == "two" else 1  # (a set: every card, at most three)
-            for q in targets:
-                best = _best_swing(best, least, taking, steal, strike_only, c, q, colls[q], strikes[q], mine_coll, mine_strikes, values,
-                                   strike_values)
-        return None if best is None else best[1:]
+        out once a turn (`_least`); the swings come from the deck's tables (`Play.swing`).
+        The work is `_action_to_use`'s (typed for the compiled path by strategy.pxd)."""
+        return _action_to_use(self, play, p)
 
     def _least(self, when: str, play, p: int, facts: dict) -> int | None:
         """The least swing `ActionRule.allows` for `when` this turn (None: no swing at all)."""
@@ -153,7 +121,7 @@ class Strategy:
         if when in ("leading", "trailing"):
             n = len(play.sides)
             scores = facts.get("scores") or facts.setdefault("scores", [play.score(q) for q in range(n)])
-            mine, best = scores[p], max(scores[q] for q in range(n) if q != p)
+            mine, best = scores[p], _top_other(scores, p)
             return 1 if (mine > best if when == "leading" else mine < best) else None
         found = _turn_when(when)
         if found is not None:
@@ -190,6 +158,64 @@ class Strategy:
                 text = f"used {when}, on {who}"
             out.append(Reading(rule.line, f"{action.name} ({action.effect} {'the set' if action.cards == 'set' else 'one card'}): {text}"))
         return out
+
+
+def _action_to_use(strategy: Strategy, play, p: int) -> tuple | None:
+    """`Strategy.action_to_use`: each kind of Action card in p's hand once, in the hand's order,
+    by its rule (`Strategy.rule_for`, with no default rule built), on each target its `target`
+    allows, in the players' order."""
+    best = None
+    done: list = []
+    n = len(play.sides)
+    t = play.tables
+    values, strike_values = t.values, t.strike_values
+    colls, strikes = play.colls, play.strikes
+    mine_coll, mine_strikes = colls[p], strikes[p]
+    actions, cards = strategy.actions, play.cards
+    facts: dict = {}
+    scores = None
+    for c in play.hands[p]:
+        action = cards[c]
+        key = action.id
+        if key in done:
+            continue
+        done.append(key)
+        rule = (actions.get(key) or actions.get(action.effect)) if actions else None
+        when = "default" if rule is None else rule.when
+        if when == "never":
+            continue
+        least = strategy._least(when, play, p, facts)
+        if least is None:
+            continue  # its `when` allows no swing this turn
+        target = "best" if rule is None else rule.target
+        leader, only_next = target == "leader", target == "next"
+        top = 0
+        if leader:
+            scores = facts.get("scores") or facts.setdefault("scores", [play.score(q) for q in range(n)])
+            top = _top_other(scores, p)
+        after = (p + 1) % n
+        strike_only = target == "strike"
+        kind, steal = action.cards, action.effect == "steal"
+        taking = 3 if kind == "set" else 2 if kind == "two" else 1  # (a set: every card, at most three)
+        for q in range(n):
+            if q == p:
+                continue
+            if only_next and q != after:
+                continue
+            if leader and scores[q] != top:
+                continue
+            best = _best_swing(best, least, taking, steal, strike_only, c, q, colls[q], strikes[q], mine_coll, mine_strikes, values,
+                               strike_values)
+    return None if best is None else best[1:]
+
+
+def _top_other(scores: list, p: int) -> int:
+    """The highest of the scores but p's (`max` over the others, with no generator)."""
+    top = None
+    for q in range(len(scores)):
+        if q != p and (top is None or scores[q] > top):
+            top = scores[q]
+    return top
 
 
 def _best_swing(best: tuple | None, least: int, taking: int, steal: bool, strike_only: bool, c: int, q: int, theirs: list, theirs_strikes: set,
