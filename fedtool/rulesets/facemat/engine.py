@@ -1460,7 +1460,8 @@ class _Bout:
             return
         if eff == "none" or not isinstance(eff, dict):
             return
-        (kind, args), = eff.items()
+        for kind, args in eff.items():  # its one effect (checked when the data loads)
+            break
         if kind == "move" or kind == "hotbox":
             if kind == "move":
                 sides, step = self.whom(args["who"]), args["spaces"]
@@ -1489,7 +1490,8 @@ class _Bout:
 
     def effect_league(self, eff) -> None:
         if isinstance(eff, dict):
-            (kind, args), = eff.items()
+            for kind, args in eff.items():  # its one effect
+                break
             for i in self.whom(args["who"]):
                 self.league.append((i, kind, args.get("change", 1), None))
 
