@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import weakref
 from pathlib import Path
 
 from .errors import FedError, Problem
@@ -154,7 +155,12 @@ class _Streams:
     """
 
     def __init__(self, me, key: bytes, log: list) -> None:
-        self.me, self.key, self.log = me, key, log
+        # the dice it rolls for, by a weak reference: the dice hold these streams' methods, so a
+        # strong one would make every SeededDice a reference cycle, its log (a tuple a roll) left
+        # for the cyclic garbage collector to find (a tenth of a Face to the Mat trial's time)
+        # instead of freed when the dice go. Once the dice are gone, nobody can read the log.
+        self.me = weakref.ref(me)
+        self.key, self.log = key, log
         self.table, self.delete = _translation(6)
         self.buffer, self.at, self.block, self.squeezed = b"", 0, -1, _FULL  # the d6 stream: faces not yet read from `at`
         self.other, self.spot, self.other_block, self.other_squeezed = b"", 0, -1, _FULL  # the shared stream: raw bytes
@@ -200,7 +206,8 @@ class _Streams:
         for sides in sizes:
             faces.append(self._face(sides))
         made = bytes(faces)
-        self.log.append((self.me.round, purpose, made))
+        me = self.me()
+        self.log.append((me.round if me is not None else 0, purpose, made))
         return made
 
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
@@ -210,7 +217,8 @@ class _Streams:
             if count != 1 or not 1 <= sides <= 255:
                 return self.roll_each([sides] * count, purpose)
             faces = _ONE_FACE[self._face(sides)]
-            self.log.append((self.me.round, purpose, faces))
+            me = self.me()
+            self.log.append((me.round if me is not None else 0, purpose, faces))
             return faces
         at = self.at
         end = at + count
@@ -221,7 +229,8 @@ class _Streams:
             self.buffer, at, end = left, 0, count
         faces = self.buffer[at:end]
         self.at = end
-        self.log.append((self.me.round, purpose, faces))
+        me = self.me()
+        self.log.append((me.round if me is not None else 0, purpose, faces))
         return faces
 
     def d6_buffer(self, need: int, position: int | None = None) -> tuple:
