@@ -1637,8 +1637,6 @@ class _Bout:
         info = self.info
         skip = self.skip
         held = self.held
-        reach = self.reach
-        finish = self.finish
         if setup.storylines:
             self.storyline("pre-match")
         full = prep.deck
