@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import weakref
 from pathlib import Path
 
 from .errors import FedError, Problem
@@ -129,81 +130,119 @@ class SeededDice(Dice):
         raise NotImplementedError  # replaced per instance by `_rollers`
 
     def _rollers(self):
-        """`roll`, `roll_each` and `d6_buffer` with both streams held in a closure: the engines'
-        hot path, where cell variables are cheaper than attributes (and the compiled path,
-        setup.py, makes them C). Returns `roll`; sets the other two on the instance."""
-        table, delete = _translation(6)
-        key, log = self._key, self._log
-        buffer, at, block = b"", 0, 0  # the d6 stream: faces already mapped
-        other, spot, other_block = b"", 0, 0  # the shared stream: raw bytes
-        me = self
-        one = _ONE_FACE
+        """`roll`, with `roll_each` and `d6_buffer` set on the instance: the bound methods of the
+        seed's `_Streams` (the compiled path, setup.py and dice.pxd, makes that a C type)."""
+        streams = _Streams(self, self._key, self._log)
+        self.d6_buffer = streams.d6_buffer  # type: ignore[method-assign]
+        self.roll_each = streams.roll_each  # type: ignore[method-assign]
+        return streams.roll
 
-        def roll_each(sizes: list[int], purpose: str) -> bytes:
-            nonlocal other, spot, other_block
-            if sizes and (min(sizes) < 1 or max(sizes) > 255):  # (min and max in C: a generator here was a quarter of a Quick Scrap's dice)
-                raise ValueError(f"a die of {max(sizes)} or {min(sizes)} sides cannot be rolled")
-            faces = bytearray()
-            for sides in sizes:
-                usable = 256 - 256 % sides
-                while True:
-                    if spot >= len(other):
-                        other, spot = hashlib.shake_256(b"%b/other/%d" % (key, other_block)).digest(SeededDice._BLOCK), 0
-                        other_block += 1
-                    byte = other[spot]
-                    spot += 1
-                    if byte < usable:
-                        faces.append(byte % sides + 1)
-                        break
-            faces = bytes(faces)
-            log.append((me.round, purpose, faces))
+
+_FULL = SeededDice._BLOCK  # bytes of a stream per (seed, stream, block number)
+_FIRST = 136  # squeezed first of each block: one SHAKE-256 rate, a Face to the Mat match's dice
+
+
+class _Streams:
+    """A seed's two SHAKE-256 streams and the rolls taken from them (SeededDice's hot path).
+
+    The d6 stream is mapped onto faces in bulk (`bytes.translate`, the biased bytes dropped);
+    every other die reads the shared stream a byte at a time (a die's size changes from roll
+    to roll: a FAC draw is a d121, then a d120...), each byte kept only if it maps evenly onto
+    the die. Each block is squeezed in two parts, its first `_FIRST` bytes and, only when they
+    run out, the rest up to `_FULL`: a SHAKE output is a prefix of any longer one, so the
+    bytes are the very bytes of the whole block, and a match that needs few dice pays for
+    few (most of a Face to the Mat match's dice cost was squeezing 512 bytes of each stream).
+    """
+
+    def __init__(self, me, key: bytes, log: list) -> None:
+        # the dice it rolls for, by a weak reference: the dice hold these streams' methods, so a
+        # strong one would make every SeededDice a reference cycle, its log (a tuple a roll) left
+        # for the cyclic garbage collector to find (a tenth of a Face to the Mat trial's time)
+        # instead of freed when the dice go. Once the dice are gone, nobody can read the log.
+        self.me = weakref.ref(me)
+        self.key, self.log = key, log
+        self.table, self.delete = _translation(6)
+        self.buffer, self.at, self.block, self.squeezed = b"", 0, -1, _FULL  # the d6 stream: faces not yet read from `at`
+        self.other, self.spot, self.other_block, self.other_squeezed = b"", 0, -1, _FULL  # the shared stream: raw bytes
+
+    def _more_d6(self) -> bytes:
+        """The d6 stream's next faces: the rest of the block squeezed last, or the next block's start."""
+        if self.squeezed < _FULL:
+            raw = hashlib.shake_256(b"%b/d6/%d" % (self.key, self.block)).digest(_FULL)[self.squeezed:]
+            self.squeezed = _FULL
+        else:
+            self.block += 1
+            raw = hashlib.shake_256(b"%b/d6/%d" % (self.key, self.block)).digest(_FIRST)
+            self.squeezed = _FIRST
+        return raw.translate(self.table, self.delete)
+
+    def _more_other(self) -> None:
+        """The shared stream's next raw bytes, in `other` from `spot` 0."""
+        if self.other_squeezed < _FULL:
+            self.other = hashlib.shake_256(b"%b/other/%d" % (self.key, self.other_block)).digest(_FULL)[self.other_squeezed:]
+            self.other_squeezed = _FULL
+        else:
+            self.other_block += 1
+            self.other = hashlib.shake_256(b"%b/other/%d" % (self.key, self.other_block)).digest(_FIRST)
+            self.other_squeezed = _FIRST
+        self.spot = 0
+
+    def _face(self, sides: int) -> int:
+        """One die of `sides` (1-255) from the shared stream: rejection sampling, byte by byte."""
+        usable = 256 - 256 % sides
+        while True:
+            if self.spot >= len(self.other):
+                self._more_other()
+            byte = self.other[self.spot]
+            self.spot += 1
+            if byte < usable:
+                return byte % sides + 1
+
+    def roll_each(self, sizes: list, purpose: str) -> bytes:
+        """`Dice.roll_each` from the shared stream (a shuffle is many dice)."""
+        if sizes and (min(sizes) < 1 or max(sizes) > 255):  # (min and max in C: a generator here was a quarter of a Quick Scrap's dice)
+            raise ValueError(f"a die of {max(sizes)} or {min(sizes)} sides cannot be rolled")
+        faces = bytearray()
+        for sides in sizes:
+            faces.append(self._face(sides))
+        made = bytes(faces)
+        me = self.me()
+        self.log.append((me.round if me is not None else 0, purpose, made))
+        return made
+
+    def roll(self, count: int, sides: int, purpose: str) -> bytes:
+        """`SeededDice.roll`: d6 sliced off the mapped stream; one die of another size (a FAC
+        draw, a recall) sampled from the shared one; several of another size, `roll_each`."""
+        if sides != 6:
+            if count != 1 or not 1 <= sides <= 255:
+                return self.roll_each([sides] * count, purpose)
+            faces = _ONE_FACE[self._face(sides)]
+            me = self.me()
+            self.log.append((me.round if me is not None else 0, purpose, faces))
             return faces
+        at = self.at
+        end = at + count
+        if end > len(self.buffer):
+            left = self.buffer[at:]
+            while len(left) < count:
+                left += self._more_d6()
+            self.buffer, at, end = left, 0, count
+        faces = self.buffer[at:end]
+        self.at = end
+        me = self.me()
+        self.log.append((me.round if me is not None else 0, purpose, faces))
+        return faces
 
-        def roll(count: int, sides: int, purpose: str) -> bytes:
-            nonlocal buffer, at, block, other, spot, other_block
-            if sides != 6:
-                if count != 1 or not 1 <= sides <= 255:
-                    return roll_each([sides] * count, purpose)
-                # one die of another size (a FAC draw, a recall): `roll_each`'s sampling, inlined
-                usable = 256 - 256 % sides
-                while True:
-                    if spot >= len(other):
-                        other, spot = hashlib.shake_256(b"%b/other/%d" % (key, other_block)).digest(SeededDice._BLOCK), 0
-                        other_block += 1
-                    byte = other[spot]
-                    spot += 1
-                    if byte < usable:
-                        break
-                faces = one[byte % sides + 1]
-                log.append((me.round, purpose, faces))
-                return faces
-            end = at + count
-            if end > len(buffer):
-                left = buffer[at:]
-                while len(left) < count:
-                    left += hashlib.shake_256(b"%b/d6/%d" % (key, block)).digest(SeededDice._BLOCK).translate(table, delete)
-                    block += 1
-                buffer, at, end = left, 0, count
-            faces = buffer[at:end]
-            at = end
-            log.append((me.round, purpose, faces))
-            return faces
-
-        def d6_buffer(need: int, position: int | None = None) -> tuple[bytes, int]:
-            nonlocal buffer, at, block
-            if position is not None:
-                at = position
-            if at + need > len(buffer):
-                left = buffer[at:]
-                while len(left) < need:
-                    left += hashlib.shake_256(b"%b/d6/%d" % (key, block)).digest(SeededDice._BLOCK).translate(table, delete)
-                    block += 1
-                buffer, at = left, 0
-            return buffer, at
-
-        me.d6_buffer = d6_buffer  # type: ignore[method-assign]
-        me.roll_each = roll_each  # type: ignore[method-assign]
-        return roll
+    def d6_buffer(self, need: int, position: int | None = None) -> tuple:
+        """`SeededDice.d6_buffer`."""
+        if position is not None:
+            self.at = position
+        if self.at + need > len(self.buffer):
+            left = self.buffer[self.at:]
+            while len(left) < need:
+                left += self._more_d6()
+            self.buffer, self.at = left, 0
+        return self.buffer, self.at
 
 
 _ONE_FACE = [bytes((face,)) for face in range(256)]  # a roll of one die: the same bytes object for each face

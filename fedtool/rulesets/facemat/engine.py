@@ -319,6 +319,8 @@ STORY_PURPOSES = {when: (f"{when} storyline: reel 1d6", f"{when} storyline: even
 def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     """Play a match on `dice`. With `record` false (the odds' trial) no line, card list or
     log is kept and no text is made: the same rolls in the same order, the same result."""
+    if not record:  # the odds' path: `_Bout`, the same match as a class the compiled path types
+        return _Bout(setup, dice).play()
     prep = _prepare(setup)
     tables = prep.tables
     shapes, pins, finish, corner, start = prep.track
@@ -1183,3 +1185,549 @@ def _caged(points: int, options: Options) -> int:
     """9.b outside interference inside a cage: half, rounded down (a 1 is stopped) or, with
     the fed's `cage_helped: half_up`, rounded up (a 1 still counts)."""
     return (points + 1) // 2 if options.cage_helped == "half_up" else points // 2
+
+
+# ---------------------------------------------------------------- the record-free match (issue 18)
+#
+# The odds' path (`resolve` with `record` false) as a class: the match state as attributes and
+# each of `resolve`'s closures a method, so that the compiled path (setup.py; engine.pxd makes
+# `_Bout` an extension type with C-typed state and C-level methods) plays it without a Python
+# call or a cell per step. It rolls the very dice `resolve` rolls, in the same order, with the
+# same purposes, and ends the same way (tests/test_facemat_fast.py, over thousands of random
+# matches of every type and option; tests/test_compiled.py, compiled against pure). No text is
+# made. Sentinels stand for None where the compiled path keeps a C int: -1 for no winner, no
+# last scorer, nobody to perform and no `first_to`.
+
+
+class _Bout:
+    """One match played without records (what `resolve(setup, dice, record=False)` returns)."""
+
+    def __init__(self, setup: Setup, dice: Dice) -> None:
+        prep = _prepare(setup)
+        self.setup = setup
+        self.prep = prep
+        self.dice = dice
+        self.roll = dice.roll
+        self.tables = prep.tables
+        _, self.pins, self.finish, self.corner, self.start = prep.track
+        self.reach = prep.reach
+        options = self.options = setup.options
+        n = self.n = len(setup.wrestlers)
+        self.team = prep.team
+        self.every_man = prep.every_man
+        self.men = prep.men
+        self.partners = prep.partners
+        self.w = list(prep.men)
+        names, info, side_plan = prep.sides  # a tag changes them: copied
+        self.names, self.info, self.side_plan = list(names), list(info), list(side_plan)
+        size = self.size = setup.ring or n
+        self.ring = list(range(size))
+        self.pool = list(range(size, n))
+        self.pos = [self.start] * n
+        self.league = []
+        self.out = []
+        self.skip = [False] * n
+        self.knocked = [False] * n
+        self.held = [False] * n
+        self.hidden = [False] * n
+        self.helped = [False] * n
+        self.card_chips = [0] * n
+        self.chips = set(options.object_spaces) if options.objects else set()
+        self.kickout_chips = set(sorted(self.pins)[:2]) if options.increased_kickouts else set()
+        self.last_scorer = -1
+        self.tagging = bool(setup.partners)
+        self.has_first_to = setup.first_to is not None
+        self.first_to = setup.first_to if setup.first_to is not None else -1
+        self.winner = -1
+        self.loser = -1
+        self.method = "time_limit"
+        self.ref_down = False
+        self.over = False
+        hot = setup.hotbox
+        self.allies, self.foes = hot.get("allies") or [], hot.get("foes") or []
+        self.cage = setup.chart == "cage"
+        self.objects = options.objects
+        self.increased_kickouts = options.increased_kickouts
+        self.drawn = 0
+        self.helping = prep.helping
+
+    def put(self, i: int, space: int) -> None:
+        """`resolve.put`: side i's token to `space`, within Start and the finisher space."""
+        pos = self.pos
+        if space < self.start:
+            space = self.start
+        elif space > self.finish:
+            space = self.finish
+        if space != pos[i]:
+            self.knocked[i] = space < pos[i]
+            pos[i] = space
+
+    def leader(self) -> int:
+        pos = self.pos
+        ring = self.ring
+        best = ring[0]
+        for k in ring:
+            if pos[k] > pos[best]:
+                best = k
+        return best
+
+    def trailing(self, card_trailing: bool, among: list | None) -> int:
+        """`resolve.trailing` (7)."""
+        pos = self.pos
+        sides = among or self.ring
+        best = sides[0]
+        low = pos[best]
+        if card_trailing:
+            for k in sides:
+                if pos[k] <= low:
+                    best, low = k, pos[k]
+        else:
+            for k in sides:
+                if pos[k] < low:
+                    best, low = k, pos[k]
+        return best
+
+    def target(self, i: int) -> int:
+        """`resolve.target`: the opponent furthest behind; tied, the last billed."""
+        pos = self.pos
+        team = self.team
+        mine = team[i]
+        best = -1
+        low = 0
+        for k in self.ring:
+            if team[k] != mine and (best < 0 or pos[k] <= low):
+                best, low = k, pos[k]
+        return best
+
+    def whom(self, who: str) -> list:
+        ring = self.ring
+        if who == "favored":
+            return [ring[0]]
+        if who == "underdog":
+            return [ring[-1]]
+        if who == "leader":
+            return [self.leader()]
+        if who == "trailing":
+            return [self.trailing(False, None)]
+        if who == "both":
+            return list(ring)
+        if who in ("heel", "face"):
+            w = self.w
+            return [k for k in ring if w[k].alignment == who][:1]
+        return []
+
+    def score(self, i: int, points: int, from_card: bool) -> None:
+        """`resolve.score`."""
+        if self.winner >= 0:
+            return
+        if self.skip[i]:
+            self.skip[i] = False
+            return
+        if points <= 0:
+            return
+        if from_card and self.held[i]:
+            if self.wants_object(i):
+                self.held[i] = self.hidden[i] = False
+                points += self.options.object_bonus
+            elif not self.hidden[i]:
+                self.hidden[i] = True
+        self.moved(i, points)
+
+    def moved(self, i: int, points: int) -> None:
+        """Side i scores `points` (more than none): his token forward, then what follows."""
+        pos = self.pos
+        space = pos[i] + points
+        pos[i] = space if space < self.finish else self.finish
+        self.knocked[i] = False
+        self.last_scorer = i
+        if self.chips:
+            self.landed(i)
+        if self.has_first_to or pos[i] in self.reach:
+            self.attempt(i)
+        if self.tagging and self.winner < 0:
+            self.tag(i)
+
+    def wants_object(self, i: int) -> bool:
+        choice = self.side_plan[i].use_object
+        return choice == "always" or choice == "when_trailing" and self.trailing(False, None) == i
+
+    def landed(self, i: int) -> None:
+        """`resolve.landed` (10.b)."""
+        pos = self.pos
+        if pos[i] in self.chips:
+            self.chips.discard(pos[i])
+            self.held[i] = True
+            spaces = self.roll(1, 6, f"{self.names[i]} gains an object: 1d6 forward")[0]
+            self.put(i, pos[i] + spaces)
+
+    def tag(self, i: int) -> None:
+        """`resolve.tag` (9.c, 10.c)."""
+        if self.options.advanced_tag:
+            pos = self.pos
+            team = self.team
+            entry = self.tables["advanced"]["tag_table"][self.roll(1, 6, f"advanced tag table 1d6 ({self.names[i]} scored)")[0]]
+            if entry.get("other_scores"):
+                others = [k for k in self.ring if team[k] != team[i]]
+                for k in others:
+                    self.put(k, pos[k] + entry["other_scores"])
+                for k in others:
+                    self.attempt(k)
+                    if self.winner >= 0:
+                        return
+                    self.switch(k)
+                return
+            if entry.get("points"):
+                self.put(i, pos[i] + entry["points"])
+                self.attempt(i)
+                if self.winner >= 0:
+                    return
+            if not entry.get("switch"):
+                return
+        self.switch(i)
+
+    def switch(self, i: int) -> None:
+        """`resolve.switch`: the partner comes in (9.c); 10.c.ii refreshment."""
+        men = self.men
+        partner = self.partners[i] if self.w[i] is men[i] else men[i]
+        self.w[i], self.names[i] = partner, partner.name
+        self.info[i], self.side_plan[i] = self.prep.info[id(partner)], self.prep.plan_of[id(partner)]
+        if self.options.refreshment:
+            pos = self.pos
+            team = self.team
+            for k in self.ring:
+                if team[k] != team[i] and pos[k] > self.start:
+                    self.put(k, pos[k] - 1)
+
+    def attempt(self, i: int) -> None:
+        """`resolve.attempt`: a pin (8.a), a finisher (8.b), a mini-match's mark."""
+        if self.winner >= 0 or self.over or self.knocked[i] or self.every_man and i not in self.ring:
+            return
+        pos = self.pos
+        space = pos[i]
+        if self.has_first_to and space >= self.first_to:
+            self.fall(i, self.target(i), "reached")
+            return
+        if space in self.pins:  # 8.a: three kickout rolls for the defender
+            o = self.target(i)
+            if self.ref_down:
+                return
+            if self.increased_kickouts:
+                if space in self.kickout_chips:
+                    top = KICKOUT["AAA"]
+                else:
+                    top = KICKOUT[GRADES[min(len(GRADES) - 1, GRADES.index(self.w[o].tv_grade) + self.card_chips[o])]]
+            else:
+                top = self.info[o][3]
+            purposes = self.info[o][6]
+            roll = self.roll
+            for k in range(3):
+                faces = roll(2, 6, purposes[k])
+                got = faces[0] * 10 + faces[1]
+                if 11 <= got <= top:
+                    if space in self.kickout_chips:
+                        self.kickout_chips.discard(space)
+                        self.card_chips[o] += 1
+                    return
+            self.fall(i, o, "pin")
+        elif space == self.finish:  # 8.b
+            faces = self.roll(2, 6, self.info[i][7])
+            got = faces[0] * 10 + faces[1]
+            low, high = self.w[i].finisher_range
+            if low <= got <= high:
+                self.fall(i, self.target(i), "finisher")
+            else:
+                self.put(i, self.corner)
+
+    def fall(self, i: int, o: int, how: str) -> None:
+        """`resolve.fall`: the end of the match, or an elimination (9.d.ii, 9.e.iii)."""
+        ring = self.ring
+        if not self.every_man or len(ring) == 2:
+            self.winner, self.method, self.loser = i, how, o
+            if self.every_man:
+                self.out.append((o, i, how, self.drawn))
+            return
+        ring.remove(o)
+        self.out.append((o, i, how, self.drawn))
+        if self.pool:
+            ring.append(self.pool.pop(0))
+            ring.sort()
+
+    def effect(self, eff) -> None:
+        """`resolve.effect`, told nothing."""
+        if self.over:
+            if not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS:
+                self.effect_league(eff)
+            return
+        if eff == "none" or not isinstance(eff, dict):
+            return
+        for kind, args in eff.items():  # its one effect (checked when the data loads)
+            break
+        if kind == "move" or kind == "hotbox":
+            if kind == "move":
+                sides, step = self.whom(args["who"]), args["spaces"]
+            else:
+                sides, step = self.whom(args["of"]), args["spaces"] if args["side"] == "ally" else -args["spaces"]
+            pos = self.pos
+            for i in sides:
+                self.put(i, pos[i] + step)
+            for i in sides:
+                self.attempt(i)
+        elif kind == "score":
+            for i in self.whom(args["who"]):
+                points = args["points"] if args["points"] != "d6" else self.roll(1, 6, f"{self.names[i]} chart d6")[0]
+                self.score(i, points, False)
+        elif kind in LEAGUE_EFFECTS:
+            self.effect_league(eff)
+        elif kind == "skip":
+            for i in self.whom(args["who"]):
+                self.skip[i] = True
+        elif kind == "pin_attempt":
+            for i in self.whom(args["who"]):
+                self.attempt(i)
+        elif kind == "object" and (self.objects or self.options.weapons and self.setup.chart == "hardcore"):
+            for i in self.whom(args["who"]):
+                self.held[i] = True
+
+    def effect_league(self, eff) -> None:
+        if isinstance(eff, dict):
+            for kind, args in eff.items():  # its one effect
+                break
+            for i in self.whom(args["who"]):
+                self.league.append((i, kind, args.get("change", 1), None))
+
+    def cast_here(self, entry: dict) -> bool:
+        for role in _cast(entry):
+            if not self.whom(role):
+                return False
+        return True
+
+    def chart_event(self, events: dict, purpose: str) -> dict:
+        """`resolve.chart_event`: 2d6; an event naming a heel or a face not in the ring is rolled again."""
+        faces = self.roll(2, 6, purpose)
+        entry = events[faces[0] + faces[1]]
+        if not _cast(entry):
+            return entry
+        tries = 0
+        while not self.cast_here(entry):
+            tries += 1
+            if tries > CAST_REROLLS:
+                return NOTHING
+            faces = self.roll(2, 6, f"{purpose} again: {' and '.join(cast_of(entry))} not in the ring")
+            entry = events[faces[0] + faces[1]]
+        return entry
+
+    def storyline(self, when: str) -> None:
+        reels = self.tables["reels"]
+        first, second = STORY_PURPOSES[when]
+        reel = reels["pick"][self.roll(1, 6, first)[0]]
+        self.effect(self.chart_event(reels["reels"][reel]["events"], second)["effect"])
+
+    def performer_of(self, card: dict, kind: str, control: bool) -> int:
+        """`resolve.performer_of` (6, 7, 3.d, 10.h); -1: nobody."""
+        ring = self.ring
+        pos = self.pos
+        info = self.info
+        last_scorer = self.last_scorer
+        if kind == "TRAILING":
+            return self.trailing(True, None)
+        if kind == "TV_MOVE" or kind == "SIGNATURE":
+            candidates = list(ring)
+        elif kind == "GRUDGE":
+            tier = TIER_INDEX[card["grudge"]]
+            able = [k for k in ring if info[k][2][tier] > 0]
+            if not able:
+                return -1
+            w = self.w
+            top = max(w[k].grudge for k in able)
+            candidates = [k for k in able if w[k].grudge == top]
+            if len(candidates) == 1:
+                return candidates[0]
+        else:
+            best = -1
+            low = 0
+            scorer = False
+            for k in ring:
+                if pos[k] in info[k][0].get(kind, NOWHERE):
+                    if k == last_scorer:
+                        scorer = True
+                    if best < 0 or pos[k] < low:
+                        best, low = k, pos[k]
+            if best < 0:
+                return -1
+            return last_scorer if control and scorer else best
+        if control and last_scorer in candidates:
+            return last_scorer
+        if not candidates:
+            return -1
+        if len(candidates) == 1:
+            return candidates[0]
+        return self.trailing(False, candidates)
+
+    def points_of(self, card: dict, kind: str, base, square: bool, i: int) -> int:
+        """`resolve.points_of` (7)."""
+        info = self.info
+        if kind == "TV_MOVE":
+            return info[i][1] if info[i][1] is not None else _points(card, self.w[i], self.setup, self.tables, self.dice, self.names[i])
+        if kind == "GRUDGE":
+            return info[i][2][TIER_INDEX[card["grudge"]]]
+        if base is None:
+            return _points(card, self.w[i], self.setup, self.tables, self.dice, self.names[i])
+        if base == D6:
+            base = self.roll(1, 6, info[i][4])[0]
+        if square:
+            base += self.roll(1, 6, info[i][5])[0]
+        if self.cage and kind == "HELPED":
+            base = _caged(base, self.options)
+        return base
+
+    def call_for_help(self) -> None:
+        """`resolve.call_for_help`: once a match, the HOT BOX ally."""
+        pos = self.pos
+        can_help = self.prep.can_help
+        for i in list(self.ring):
+            if self.helped[i]:
+                continue
+            choice = self.side_plan[i].call_for_help
+            if choice == "never" or choice == "when_trailing" and (self.trailing(False, None) != i or pos[self.leader()] - pos[i] < 3):
+                continue
+            self.helped[i] = True
+            self.helping = any(can_help[k] and not self.helped[k] for k in range(self.n))
+            entry = self.tables["advanced"]["help"][self.roll(1, 6, f"{self.names[i]} calls for help 1d6")[0]]
+            spaces = _caged(entry["spaces"], self.options) if self.setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]
+            self.put(i, pos[i] + spaces)
+            self.attempt(i)
+            if self.winner >= 0:
+                return
+
+    def title_holder(self, card: dict) -> None:
+        champions = self.setup.champions
+        w = self.w
+        holders = [k for k in self.ring if w[k].id in champions]
+        if not holders:
+            return
+        i = holders[0] if len(holders) == 1 else self.trailing(False, holders)
+        self.score(i, _points(card, w[i], self.setup, self.tables, self.dice, self.names[i]), True)
+
+    def ref_bump(self) -> None:
+        self.effect(self.chart_event(self.tables["reels"]["reels"]["K"]["events"], "ref bump reel K 2d6")["effect"])
+        if self.options.ref_bump == "downed":
+            self.ref_down = True
+
+    def out_of_ring(self) -> bool:
+        """`resolve.out_of_ring` (10.f)."""
+        board = self.tables["advanced"]["out_of_ring"]
+        if self.roll(1, 6, "Wild Card: does the fight spill outside? 1d6")[0] not in board["spill"]:
+            return False
+        space = board["spaces"][self.roll(1, 6, "Out of the Ring board 1d6")[0]]
+        tries = 0
+        while not self.cast_here(space) and tries < CAST_REROLLS:
+            tries += 1
+            space = board["spaces"][self.roll(1, 6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")[0]]
+        self.effect((space if self.cast_here(space) else NOTHING)["effect"])
+        return True
+
+    def play(self) -> Result:
+        """The match, FAC by FAC (`resolve`'s loop, told nothing)."""
+        setup = self.setup
+        prep = self.prep
+        dice = self.dice
+        roll = self.roll
+        options = self.options
+        pos = self.pos
+        info = self.info
+        skip = self.skip
+        held = self.held
+        if setup.storylines:
+            self.storyline("pre-match")
+        full = prep.deck
+        deck = list(full)
+        quiet = 0
+        ref_down_until = 0
+        scripted_bump = setup.ref_bump_at if setup.ref_bump_at is not None else -1
+        boo_rule = setup.boo_rule
+        two = self.size == 2 and not self.pool
+        before = pos
+        drawn = 0
+        while self.winner < 0 and drawn < FAC_GUARD:
+            if not deck:
+                deck = list(full)
+            drawn += 1
+            self.drawn = drawn
+            dice.round = drawn
+            left = len(deck)
+            if left > 1:
+                j = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")[0] - 1
+                deck[j], deck[-1] = deck[-1], deck[j]
+            card, kind, base, square, control, special, skill = deck.pop()
+            if ref_down_until and drawn > ref_down_until:
+                ref_down_until = 0
+                self.ref_down = False
+            if boo_rule:
+                before = pos[:]
+            if not special and scripted_bump != drawn:
+                if two and skill:
+                    a = pos[0] in info[0][0].get(kind, NOWHERE)
+                    b = pos[1] in info[1][0].get(kind, NOWHERE)
+                    if a and b:
+                        i = self.last_scorer if control and self.last_scorer >= 0 else 0 if pos[0] <= pos[1] else 1
+                    else:
+                        i = 0 if a else 1 if b else -1
+                elif two and (kind == "TV_MOVE" or kind == "SIGNATURE"):
+                    i = self.last_scorer if control and self.last_scorer >= 0 else 0 if pos[0] <= pos[1] else 1
+                elif two and kind == "TRAILING":
+                    i = 1 if pos[1] <= pos[0] else 0
+                else:
+                    i = self.performer_of(card, kind, control)
+                if i >= 0:
+                    if base is None:
+                        points = self.points_of(card, kind, base, square, i)
+                    else:
+                        points = base if base != D6 else roll(1, 6, info[i][4])[0]
+                        if square:
+                            points += roll(1, 6, info[i][5])[0]
+                        if self.cage and kind == "HELPED":
+                            points = _caged(points, options)
+                    if kind == "CHEAT" and self.ref_down:
+                        points *= 2
+                    if points > 0 and not skip[i] and not held[i]:
+                        self.moved(i, points)
+                    else:
+                        self.score(i, points, True)
+            elif scripted_bump == drawn:
+                self.ref_bump()
+                ref_down_until = drawn + 1
+            elif kind == "WILD_CARD":
+                if not (options.out_of_ring and self.out_of_ring()):
+                    self.effect(self.chart_event(self.tables["wild"][setup.chart], prep.wild_purpose)["effect"])
+            elif kind == "REF_BUMP":
+                if options.ref_bump != "off":
+                    self.ref_bump()
+                    ref_down_until = drawn + 1
+            elif kind == "HIGHLIGHT_REEL":
+                self.storyline(MID_MATCH)
+            elif kind == "TEST_OF_STRENGTH":
+                ring = self.ring
+                rolls = roll(len(ring), 6, prep.order_purpose if len(ring) == self.size else
+                             f"test of strength: 1d6 each, {'favored first' if len(ring) == 2 else 'in billing order'}")
+                top = max(rolls)
+                if rolls.count(top) == 1:
+                    self.score(ring[rolls.index(top)], top, False)
+            elif kind == "TITLE_HOLDER":
+                self.title_holder(card)
+            if self.helping and self.winner < 0:
+                self.call_for_help()
+            if boo_rule:  # 10.a
+                if pos == before and self.winner < 0:
+                    quiet += 1
+                    if quiet >= BOO_AFTER and 0 in self.ring:
+                        self.put(0, pos[0] + roll(1, 6, "Boo rule 1d6")[0])
+                        quiet = 0
+                        self.attempt(0)
+                else:
+                    quiet = 0
+        dice.round = 0
+        self.over = True
+        if setup.storylines:
+            self.storyline("post-match")
+        winner = self.winner if self.winner >= 0 else None
+        return Result(winner, self.method, drawn, pos, None, self.league, None, self.out)

@@ -157,17 +157,18 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     order, wrestlers, aligned = _segment(wrestlers)
     reel = "I" if dice.roll(1, 6, "interview segment: reel I (1-3) or J (4-6) 1d6")[0] <= 3 else "J"
     events = tables["reels"]["reels"][reel]["events"]
-    faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6")
+    faces = dice.roll(2, 6, _INTERVIEW_EVENT[reel])
     entry = events[faces[0] + faces[1]]
-    for _ in range(CAST_REROLLS):  # rulings: an event naming a heel or a face the pair lacks is rolled again
-        missing = [role for role in _cast(entry) if not aligned[role]]  # `cast_of`, read once an event
-        if not missing:
-            break
-        faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6 again: {' and '.join(missing)} not in the segment")
-        entry = events[faces[0] + faces[1]]
-    else:
-        if any(not aligned[role] for role in _cast(entry)):
-            entry = NOTHING
+    if _cast(entry):  # (an event naming no heel or face needs no look: the loop below, shortened)
+        for _ in range(CAST_REROLLS):  # rulings: an event naming a heel or a face the pair lacks is rolled again
+            missing = [role for role in _cast(entry) if not aligned[role]]  # `cast_of`, read once an event
+            if not missing:
+                break
+            faces = dice.roll(2, 6, f"interview segment: reel {reel} event 2d6 again: {' and '.join(missing)} not in the segment")
+            entry = events[faces[0] + faces[1]]
+        else:
+            if any(not aligned[role] for role in _cast(entry)):
+                entry = NOTHING
     if not record:
         return [], []
     promos = tuple(promos[k] if k < len(promos) else "" for k in order)
@@ -195,6 +196,9 @@ def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables:
     if isinstance(effect, dict) and kind in ("grudge", "tv"):
         league = [(order[k], kind, args["change"], text) for k in sides]
     return lines, league
+
+
+_INTERVIEW_EVENT = {reel: f"interview segment: reel {reel} event 2d6" for reel in "IJ"}  # the event roll's purpose, by reel
 
 
 def _segment(wrestlers: tuple) -> tuple:
