@@ -373,16 +373,14 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             knocked[i] = space < pos[i]
             pos[i] = space
 
-    if record:  # every plain line is told only with records
-        def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
-            note((drawn, kind, text, who, points, tuple(pos)))
+    def say(kind: str, text: str, who: int | None = None, points: int = 0) -> None:
+        note((drawn, kind, text, who, points, tuple(pos)))
 
     def says(kind: str, phrase: str, who: int | None = None, points: int = 0, wrap: tuple | None = None, /, **values) -> None:
         """A line in the commentary's words (data/commentary.yaml): the phrase kind and its
         fields; the wrestler it is about gives its alignment."""
-        if record:
-            facts = _ALIGNED.get(w[who].alignment) or {"alignment": w[who].alignment} if who is not None else _NO_FACTS
-            note((drawn, kind, (TOLD, (phrase, values, facts, wrap)), who, points, tuple(pos)))
+        facts = _ALIGNED.get(w[who].alignment) or {"alignment": w[who].alignment} if who is not None else _NO_FACTS
+        note((drawn, kind, (TOLD, (phrase, values, facts, wrap)), who, points, tuple(pos)))
 
     def leader() -> int:
         best = ring[0]
@@ -437,8 +435,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             return
         if skip[i]:
             skip[i] = False
-            if record:
-                says("move", "move_wasted", i, name=names[i])
+            says("move", "move_wasted", i, name=names[i])
             return
         if points <= 0:
             return
@@ -456,9 +453,8 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         pos[i] = space = space if space < finish else finish
         knocked[i] = False
         last_scorer = i
-        if record:
-            note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": why}, _ALIGNED.get(w[i].alignment, _NO_FACTS), None)),
-                  i, points, tuple(pos)))  # `says`, inlined: the commonest line
+        note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": why}, _ALIGNED.get(w[i].alignment, _NO_FACTS), None)),
+              i, points, tuple(pos)))  # `says`, inlined: the commonest line
         if chips:
             landed(i)
         if first_to is not None or pos[i] in reach:  # else `attempt` has nothing to do
@@ -489,14 +485,12 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         if options.advanced_tag:
             roll = dice.die(6, f"advanced tag table 1d6 ({names[i]} scored)")
             entry = tables["advanced"]["tag_table"][roll]
-            if record:
-                say("tag", entry["text"].format(team=names[i]), i)
+            say("tag", entry["text"].format(team=names[i]), i)
             if entry.get("other_scores"):
                 others = [k for k in ring if team[k] != team[i]]
                 for k in others:
                     put(k, pos[k] + entry["other_scores"])
-                if record:
-                    retell()
+                retell()
                 for k in others:
                     attempt(k)
                     if winner is not None:
@@ -505,8 +499,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 return
             if entry.get("points"):
                 put(i, pos[i] + entry["points"])
-                if record:
-                    retell()
+                retell()
                 attempt(i)
                 if winner is not None:
                     return
@@ -517,10 +510,9 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     if tagging:
         def switch(i: int) -> None:
             partner = partners[i] if w[i] is men[i] else men[i]
-            if record:
-                says("tag", "tag_out", i, name=names[i], partner=partner.name)
-                performers.clear()
-                performing[:] = [None] * n
+            says("tag", "tag_out", i, name=names[i], partner=partner.name)
+            performers.clear()
+            performing[:] = [None] * n
             w[i], names[i], info[i], side_plan[i] = partner, partner.name, infos[id(partner)], plan_of[id(partner)]
             if options.refreshment:  # 10.c.ii
                 for k in ring:
@@ -546,8 +538,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         if pos[i] in pins:  # 8.a: three kickout rolls for the defender
             o = target(i)
             if ref_down:
-                if record:
-                    says("pin", "pin_ref_down", i, attacker=names[i], defender=names[o])
+                says("pin", "pin_ref_down", i, attacker=names[i], defender=names[o])
                 return
             if options.increased_kickouts:
                 grade = kickout_grade(o, pos[i])
@@ -560,33 +551,28 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 faces = roll(2, 6, purposes[k])
                 got = faces[0] * 10 + faces[1]  # d66 (3.e)
                 if 11 <= got <= top:  # `kicks_out` (8.a)
-                    if record:
-                        rolls.append(got)
-                        says("pin", "kickout", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
+                    rolls.append(got)
+                    says("pin", "kickout", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
                     if pos[i] in kickout_chips:
                         kickout_chips.discard(pos[i])
                         card_chips[o] += 1
                     return
-                if record:
-                    rolls.append(got)
-            if record:
-                says("pin", "pinfall", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
+                rolls.append(got)
+            says("pin", "pinfall", i, attacker=names[i], defender=names[o], rolls=", ".join(map(str, rolls)), grade=grade)
             fall(i, o, "pin")
         elif pos[i] == finish:  # 8.b
             faces = roll(2, 6, info[i][7])
             got = faces[0] * 10 + faces[1]
             low, high = w[i].finisher_range
             if low <= got <= high:
-                if record:
-                    move = side_plan[i].finisher_name or w[i].finisher_name
-                    says("finisher", "finisher_hit", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high)
+                move = side_plan[i].finisher_name or w[i].finisher_name
+                says("finisher", "finisher_hit", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high)
                 fall(i, target(i), "finisher")
             else:
                 put(i, corner)
-                if record:
-                    move = side_plan[i].finisher_name or w[i].finisher_name
-                    says("finisher", "finisher_countered", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high,
-                         corner=corner)
+                move = side_plan[i].finisher_name or w[i].finisher_name
+                says("finisher", "finisher_countered", i, attacker=names[i], defender=names[target(i)], move=move, roll=got, low=low, high=high,
+                     corner=corner)
 
     def fall(i: int, o: int, how: str) -> None:
         """A pin or finisher ends a match, or in every man for himself eliminates (9.d.ii)."""
@@ -598,32 +584,28 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             return
         ring.remove(o)
         out.append((o, i, how, drawn))
-        if record:
-            says("elimination", "elimination", i, loser=names[o], winner=names[i])
+        says("elimination", "elimination", i, loser=names[o], winner=names[i])
         performers.clear()
         if pool:  # 9.e.iii: "Replace eliminated wrestlers to extend the match"
             k = pool.pop(0)
             ring.append(k)
             ring.sort()
-            if record:
-                says("elimination", "replacement", k, name=names[k], replaced=names[o])
+            says("elimination", "replacement", k, name=names[k], replaced=names[o])
 
-    if record:
-        def retell() -> None:
-            """The last line shows the track after what it tells (its moves made since)."""
-            lines[-1] = lines[-1][:5] + (tuple(pos),)
+    def retell() -> None:
+        """The last line shows the track after what it tells (its moves made since)."""
+        lines[-1] = lines[-1][:5] + (tuple(pos),)
 
     def effect(eff, text: str | None, footage: bool = False) -> None:
         if over:  # 5.d after the bell: the league's effects only; the result stands
             league_only = not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS
-            if record:
-                says("post_match", "after_bell" if league_only else "after_bell_stands", event=text)
+            says("post_match", "after_bell" if league_only else "after_bell_stands", event=text)
             if league_only:
                 effect_league(eff, text)
             return
-        if record and footage:
+        if footage:
             says("storyline", "footage", event=text)
-        elif record:
+        else:
             note((drawn, "storyline", text, None, 0, tuple(pos)))
         if eff == "none" or not isinstance(eff, dict):
             return
@@ -635,8 +617,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                 sides, step = whom(args["of"]), args["spaces"] if args["side"] == "ally" else -args["spaces"]
             for i in sides:
                 put(i, pos[i] + step)
-            if record:
-                retell()
+            retell()
             for i in sides:
                 attempt(i)
         elif kind == "score":
@@ -675,9 +656,6 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         mid-match (7.d) its `mid_text`, else its pre-match `text` told as footage from before
         the bell (never as if the bell had not rung: issue 16)."""
         eff = entry["effect"]
-        if not record:  # no text to tell: the effect alone (told as footage or not, it does the same)
-            effect(eff, None)
-            return
         named = None
         if isinstance(eff, dict):
             (args,) = eff.values()
@@ -719,32 +697,30 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     performers: dict = {}
     performing = [None] * n  # a singles match's placeholders by performer (cleared when names change)
 
-    if record:
-        def fill(text: str, performer: int | None = None, named: int | None = None) -> str:
-            if "{" not in text:
-                return text
-            return text.format_map(values_for(performer, named))
+    def fill(text: str, performer: int | None = None, named: int | None = None) -> str:
+        if "{" not in text:
+            return text
+        return text.format_map(values_for(performer, named))
 
-    if record:
-        def values_for(performer: int | None = None, named: int | None = None) -> dict:
-            """The placeholders' values for a text performed by, or naming, a side."""
-            key = (performer, named, winner)
-            values = performers.get(key)
-            if values is None:
-                side = named if named is not None else performer if performer is not None else (0 if 0 in ring else ring[0])
-                values = _Fill(underdog=names[ring[-1]],
-                               ally=allies[side] if side < len(allies) else "an ally",
-                               foe=foes[side] if side < len(foes) else "a rival",
-                               grudge=" and ".join(hot.get("grudge") or ()) or "the locker room")
-                heel, face = whom("heel"), whom("face")
-                values.update(favored=names[ring[0]], heel=names[heel[0]] if heel else "the villain", face=names[face[0]] if face else "the hero")
-                if winner is not None:
-                    values.update(performer=names[ring[0]], opponent=names[ring[-1]], winner=names[winner], loser=names[loser])
-                else:
-                    values.update(performer=names[side], opponent=names[target(side)])
-                if n == 2:  # with more in the ring, who faces whom moves with the tokens
-                    performers[key] = values
-            return values
+    def values_for(performer: int | None = None, named: int | None = None) -> dict:
+        """The placeholders' values for a text performed by, or naming, a side."""
+        key = (performer, named, winner)
+        values = performers.get(key)
+        if values is None:
+            side = named if named is not None else performer if performer is not None else (0 if 0 in ring else ring[0])
+            values = _Fill(underdog=names[ring[-1]],
+                           ally=allies[side] if side < len(allies) else "an ally",
+                           foe=foes[side] if side < len(foes) else "a rival",
+                           grudge=" and ".join(hot.get("grudge") or ()) or "the locker room")
+            heel, face = whom("heel"), whom("face")
+            values.update(favored=names[ring[0]], heel=names[heel[0]] if heel else "the villain", face=names[face[0]] if face else "the hero")
+            if winner is not None:
+                values.update(performer=names[ring[0]], opponent=names[ring[-1]], winner=names[winner], loser=names[loser])
+            else:
+                values.update(performer=names[side], opponent=names[target(side)])
+            if n == 2:  # with more in the ring, who faces whom moves with the tokens
+                performers[key] = values
+        return values
 
     def performer_of(card: dict, kind: str, control: bool) -> int | None:
         if kind == "TRAILING":
@@ -819,12 +795,11 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                     who = foes[i] if i < len(foes) else "a rival"
                 behind = pos[leader()] - pos[i]
                 put(i, pos[i] + spaces)
-                if record:
-                    told = entry["text"].format(wrestler=names[i], ally=who, foe=who)
-                    if choice == "at_once":
-                        says("help", "help_at_once", i, spaces, name=names[i], event=told, change=f"{spaces:+d}", space=pos[i])
-                    else:
-                        says("help", "help_trailing", i, spaces, name=names[i], behind=behind, event=told, change=f"{spaces:+d}", space=pos[i])
+                told = entry["text"].format(wrestler=names[i], ally=who, foe=who)
+                if choice == "at_once":
+                    says("help", "help_at_once", i, spaces, name=names[i], event=told, change=f"{spaces:+d}", space=pos[i])
+                else:
+                    says("help", "help_trailing", i, spaces, name=names[i], behind=behind, event=told, change=f"{spaces:+d}", space=pos[i])
                 attempt(i)
                 if winner is not None:
                     return
@@ -838,11 +813,10 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             return
         i = holders[0] if len(holders) == 1 else trailing(among=holders)
         points = _points(card, w[i], setup, tables, dice, names[i])
-        if record:
-            belts = " and ".join(setup.champions[w[i].id])
-            text = card["text"].format_map(values_for(i)) if "{" in card["text"] else card["text"]
-            phrase, wrap = _held(drawn, text, names[i])
-            says("fac", phrase, i, points, wrap, name=names[i], belts=belts, rest=text[len(names[i]) + 1:])
+        belts = " and ".join(setup.champions[w[i].id])
+        text = card["text"].format_map(values_for(i)) if "{" in card["text"] else card["text"]
+        phrase, wrap = _held(drawn, text, names[i])
+        says("fac", phrase, i, points, wrap, name=names[i], belts=belts, rest=text[len(names[i]) + 1:])
         score(i, points, "Title Holder", True)
 
     def ref_bump() -> None:
@@ -890,14 +864,12 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             j = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")[0] - 1
             deck[j], deck[-1] = deck[-1], deck[j]
         card, kind, base, square, control, special, skill = deck.pop()
-        if record:
-            played.append((None, drawn, card.get("id"), kind))
+        played.append((None, drawn, card.get("id"), kind))
         if ref_down_until and drawn > ref_down_until:
             ref_down_until = 0
             if ref_down:  # only a referee who went down gets up (10.e, `downed`)
                 ref_down = False
-                if record:
-                    says("fac", "ref_up")
+                says("fac", "ref_up")
         if boo_rule:
             before = pos[:]
         if not special and scripted_bump != drawn:
@@ -915,8 +887,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
             else:
                 i = performer_of(card, kind, control)
             if i is None:
-                if record:
-                    note((drawn, "quiet", (TOLD, ("unused", (_unused_values, (drawn, kind, len(ring))), _NO_FACTS, None)), None, 0, tuple(pos)))
+                note((drawn, "quiet", (TOLD, ("unused", (_unused_values, (drawn, kind, len(ring))), _NO_FACTS, None)), None, 0, tuple(pos)))
             else:
                 if base is None:  # TV Move, Grudge (7.b, 7.c) or a card `_points` reads
                     points = points_of(card, kind, base, square, i)
@@ -928,29 +899,27 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                         points = _caged(points, options)  # 9.b
                 if kind == "CHEAT" and ref_down:
                     points *= 2  # 10.e.iv: cheating behind the referee's back
-                if record:
-                    template = card["text"]
-                    values = None
-                    if "{" in template:
-                        values = performing[i] if n == 2 else None
-                        if values is None:
-                            values = values_for(i)
-                            if n == 2:
-                                performing[i] = values
-                    move_name = moves_of[id(w[i])].get(kind)
-                    if move_name:  # the signature move woven into the card's sentence (issue 16), in the table's words
-                        phrase, wrap = _weave(drawn, template.format_map(values) if values is not None else template, names[i])
-                        says("fac", phrase, i, points, wrap, name=names[i], move=move_name)
-                    else:  # the card's own words, filled when read
-                        note((drawn, "fac", (_fac_text, (drawn, template, values)), i, points, tuple(pos)))
+                template = card["text"]
+                values = None
+                if "{" in template:
+                    values = performing[i] if n == 2 else None
+                    if values is None:
+                        values = values_for(i)
+                        if n == 2:
+                            performing[i] = values
+                move_name = moves_of[id(w[i])].get(kind)
+                if move_name:  # the signature move woven into the card's sentence (issue 16), in the table's words
+                    phrase, wrap = _weave(drawn, template.format_map(values) if values is not None else template, names[i])
+                    says("fac", phrase, i, points, wrap, name=names[i], move=move_name)
+                else:  # the card's own words, filled when read
+                    note((drawn, "fac", (_fac_text, (drawn, template, values)), i, points, tuple(pos)))
                 if points > 0 and not skip[i] and not held[i]:  # `score`, inlined: the commonest move
                     space = pos[i] + points
                     pos[i] = space = space if space < finish else finish
                     knocked[i] = False
                     last_scorer = i
-                    if record:
-                        note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": _label(kind)},
-                                                     _ALIGNED.get(w[i].alignment, _NO_FACTS), None)), i, points, tuple(pos)))
+                    note((drawn, "move", (TOLD, ("moved", {"name": names[i], "space": space, "points": points, "why": _label(kind)},
+                                                 _ALIGNED.get(w[i].alignment, _NO_FACTS), None)), i, points, tuple(pos)))
                     if chips:
                         landed(i)
                     if first_to is not None or pos[i] in reach:
@@ -958,35 +927,30 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
                     if tagging and winner is None:
                         tag(i)
                 else:
-                    score(i, points, _label(kind) if record else "", True)
+                    score(i, points, _label(kind), True)
         elif scripted_bump == drawn:
-            if record:
-                says("fac", "ref_bump_booked", fac=drawn)
+            says("fac", "ref_bump_booked", fac=drawn)
             ref_bump()
             ref_down_until = drawn + 1
         elif kind == "WILD_CARD":
             if not (options.out_of_ring and out_of_ring()):
                 entry = chart_event(tables["wild"][setup.chart], prep.wild_purpose)
-                if record:
-                    says("fac", "wild_card", fac=drawn)
+                says("fac", "wild_card", fac=drawn)
                 event(entry)
         elif kind == "REF_BUMP":
-            if record:
-                says("fac", "ref_bump", fac=drawn)
+            says("fac", "ref_bump", fac=drawn)
             if options.ref_bump != "off":
                 ref_bump()
                 ref_down_until = drawn + 1
-            elif record:
+            else:
                 says("fac", "ref_shakes_off")
         elif kind == "HIGHLIGHT_REEL":
-            if record:
-                says("fac", "highlight_reel", fac=drawn)
+            says("fac", "highlight_reel", fac=drawn)
             storyline(MID_MATCH)
         elif kind == "TEST_OF_STRENGTH":
             rolls = roll(len(ring), 6, prep.order_purpose if len(ring) == size else
                          f"test of strength: 1d6 each, {'favored first' if len(ring) == 2 else 'in billing order'}")
-            if record:
-                says("fac", "test_of_strength", fac=drawn, rolls=", ".join(f"{names[k]} {r}" for k, r in zip(ring, rolls)))
+            says("fac", "test_of_strength", fac=drawn, rolls=", ".join(f"{names[k]} {r}" for k, r in zip(ring, rolls)))
             top = max(rolls)
             if rolls.count(top) == 1:
                 score(ring[rolls.index(top)], top, "test of strength")
@@ -1011,8 +975,6 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     over = True  # the bell: the result is final (5.c); what follows is the league's (5.d)
     if setup.storylines:
         storyline("post-match")
-    if not record:
-        return Result(winner, method, drawn, pos, None, league, None, out)
     say("end", "")
     lines = _collapse_quiet(lines)
     return Result(winner, method, drawn, list(pos), lines, league, dice.take_log(), out, raw=True, cards=played,
