@@ -106,13 +106,14 @@ class Play:
         raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __eq__(self, other):
-        if other.__class__ is self.__class__:
-            return (self.card, self.action) == (other.card, other.action)
+        # (the dataclass's `(card, action) == (other.card, other.action)`: a card is equal only to itself)
+        if type(other) is type(self):
+            return self.card is other.card and self.action == other.action
         return NotImplemented
 
     def __ne__(self, other):
-        if other.__class__ is self.__class__:
-            return (self.card, self.action) != (other.card, other.action)
+        if type(other) is type(self):
+            return self.card is not other.card or self.action != other.action
         return NotImplemented
 
     def __hash__(self):

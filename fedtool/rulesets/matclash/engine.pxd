@@ -89,6 +89,12 @@ cdef void _file(dict by, CCard card) except *
 
 cdef void _unfile(dict by, CCard card) except *
 
+@cython.locals(k=Py_ssize_t)
+cdef void _drop(list items, object item) except *
+
+@cython.locals(c=CCard)
+cdef list _in_hand_order(hand, tuple actions)
+
 
 @cython.locals(scrap=Scrap, first=int, passes=int, player=int, plain=bint, skip_next=list, stalled=list, ban_ends=bint, record=bint, moved=bint)
 cpdef quick_scrap(names, policies, deck, dice, draws=*, pin_after=*, rules=*, record=*)

@@ -154,10 +154,21 @@ def _file(by: dict, card: Card) -> None:
 
 def _unfile(by: dict, card: Card) -> None:
     """A card out of a hand's index (`_file` undone)."""
-    by[card.action].remove(card.own)
+    _drop(by[card.action], card.own)
     if card.action == "wild":
         for key, play_as in card.stands:
-            by[key].remove(play_as)
+            _drop(by[key], play_as)
+
+
+def _drop(items: list, item) -> None:
+    """`items.remove(item)` for the object itself: the first element that IS it (a card's plays
+    are each one object, `Card.as_`), found by identity, so no element before it is asked to
+    compare (compiled, a C loop of pointer tests). For the index's plain lists, not a Hand."""
+    for k in range(len(items)):
+        if items[k] is item:
+            del items[k]
+            return
+    raise ValueError("list.remove(x): x not in list")
 
 
 def _in_hand_order(hand: list, actions: tuple) -> list:
