@@ -342,6 +342,34 @@ def test_a_wild_card_stands_for_what_the_hands_index_keeps():
         assert all(play is card.as_(action) for (_, play), action in zip(card.stands, engine.WILD_KEYS))
 
 
+def test_cards_and_plays_are_read_only_and_compare_as_the_dataclasses_did():
+    """Card and Play are plain classes (extension types where compiled: cards.pxd), and behave as
+    the frozen dataclasses they were: a field cannot be set or deleted (FrozenInstanceError), a card
+    is equal only to itself, a play equals a play of the same card as the same action (and hashes
+    alike), and both show as before."""
+    from dataclasses import FrozenInstanceError
+
+    import pytest
+
+    C = cards.catalogue()
+    card, wild = C["takedown"], C["beastin"]
+    for thing, field in ((card, "points"), (card, "own"), (card.own, "action"), (wild.as_("escape"), "key")):
+        with pytest.raises(FrozenInstanceError):
+            setattr(thing, field, None)
+        with pytest.raises(FrozenInstanceError):
+            delattr(thing, field)
+    assert card.points == 3 and card.own.action == "takedown" and wild.as_("escape").key == "beastin:escape"
+    made = Play(card, "takedown")
+    assert made is not card.own and made == card.own and not made != card.own and hash(made) == hash(card.own)
+    assert {card.own: 1}[made] == 1
+    assert Play(wild, "takedown") != Play(wild, "escape") and Play(wild, "escape") != Play(C["beastin_sp"], "escape")
+    assert (card.own == "takedown") is False and card.own != C["defense"].own
+    assert card == card and card != C["defense"] and card != cards.Card(*(getattr(card, f) for f in (
+        "id", "name", "action", "points", "kind", "set", "timing", "effect", "defence")))
+    assert repr(card) == "<takedown>" and repr(card.own) == "Play(card=<takedown>, action='takedown')"
+    assert str(wild.as_("takedown")) == "Beastin' (Wild) as Takedown" and str(card.own) == "Takedown +3"
+
+
 # ---------------------------------------------------------------------------- the turn loop's shortcuts
 
 

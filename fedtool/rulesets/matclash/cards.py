@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from functools import cache, cached_property
+from dataclasses import FrozenInstanceError
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -29,63 +29,98 @@ class _Draw:
 DRAW = _Draw()
 
 
-@dataclass(frozen=True, eq=False)
+_CARD_FIELDS = frozenset({"id", "name", "action", "points", "kind", "set", "timing", "effect", "defence", "_plays", "own", "stands"})
+_PLAY_FIELDS = frozenset({"card", "action", "key", "text"})
+
+
+def _set_once(obj, name: str, value, fields: frozenset) -> None:
+    """A card's or a play's `__setattr__`: each field is set once, by `__init__`, and is read-only
+    after (FrozenInstanceError, as the frozen dataclasses they were raised). Compiled (cards.pxd),
+    `__init__` sets the C fields directly and this is only ever reached from outside, where every
+    field is already set."""
+    if name not in fields or hasattr(obj, name):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    object.__setattr__(obj, name, value)
+
+
 class Card:
     """A card of the catalogue. A card is its catalogue entry: every copy in a deck is the one
     object (`build_deck`), so cards compare by identity, which keeps a hand's `remove` and `in`
-    at C speed (the engine's hot path)."""
+    at C speed (the engine's hot path). Read-only once made (as a frozen dataclass: setting a
+    field raises FrozenInstanceError). A plain class rather than a dataclass so that the compiled
+    path (cards.pxd) can make it an extension type whose fields are C struct fields."""
 
-    id: str
-    name: str
-    action: str
-    points: int
-    kind: str  # base, wild, pin, mat_beast, specialty
-    set: str
-    timing: str
-    effect: str
-    defence: str
+    def __init__(self, id: str, name: str, action: str, points: int, kind: str, set: str, timing: str, effect: str, defence: str):  # noqa: A002
+        self.id = id
+        self.name = name
+        self.action = action
+        self.points = points
+        self.kind = kind  # base, wild, pin, mat_beast, specialty
+        self.set = set
+        self.timing = timing
+        self.effect = effect
+        self.defence = defence
+        self._plays = {}
+        # this card played as itself (`as_(its action)`): the hot path's
+        self.own = self.as_(action)
+        # Beastin' as each card it may stand for, and as itself (against MAT BEAST and Spladle):
+        # (the hand index's key, "wild as ACTION", and the Play), made once: what the engine's hand
+        # index keeps for a wild card
+        self.stands = tuple([("wild as " + to, self.as_(to)) for to in (*WILD_AS, "beastin")])
+
+    def __setattr__(self, name, value):
+        _set_once(self, name, value, _CARD_FIELDS)
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
     def __repr__(self) -> str:
         return f"<{self.id}>"
 
-    @cached_property
-    def own(self) -> Play:
-        """This card played as itself (`as_(its action)`), kept as an attribute: the hot path's."""
-        return self.as_(self.action)
-
-    @cached_property
-    def stands(self) -> tuple:
-        """Beastin' as each card it may stand for, and as itself (against MAT BEAST and Spladle):
-        (the hand index's key, "wild as ACTION", and the Play), made once: what the engine's hand
-        index keeps for a wild card."""
-        return tuple((f"wild as {action}", self.as_(action)) for action in (*WILD_AS, "beastin"))
-
     def as_(self, action: str) -> Play:
         """This card played as `action` (its own, or what Beastin' stands for): one Play made
         once per card and action, so the engine's turn options are built without making any."""
-        plays = self.__dict__.get("_plays")
-        if plays is None:
-            plays = self.__dict__["_plays"] = {}  # a frozen dataclass keeps its cache beside its fields
+        plays = self._plays
         play = plays.get(action)
         if play is None:
             play = plays[action] = Play(self, action)
         return play
 
 
-@dataclass(frozen=True)
 class Play:
     """A card played, and what it is played as (Beastin' stands for a base card). `key` is how
-    a policy ranks it (the card's id; `id:action` for Beastin'), `text` how the log names it."""
+    a policy ranks it (the card's id; `id:action` for Beastin'), `text` how the log names it.
+    Read-only, compared and hashed by (card, action), as the frozen dataclass it was; a plain
+    class so that the compiled path (cards.pxd) can make it an extension type."""
 
-    card: Card
-    action: str  # the action applied: the card's own, or the base card Beastin' stands for
-    key: str = field(init=False, compare=False, repr=False)
-    text: str = field(init=False, compare=False, repr=False)
+    def __init__(self, card: Card, action: str):
+        self.card = card
+        self.action = action  # the action applied: the card's own, or the base card Beastin' stands for
+        self.key = f"{card.id}:{action}" if card.action == "wild" else card.id
+        self.text = card.name if card.action == action else f"{card.name} as {action.replace('_', ' ').title()}"
 
-    def __post_init__(self) -> None:
-        card, action = self.card, self.action
-        object.__setattr__(self, "key", f"{card.id}:{action}" if card.action == "wild" else card.id)
-        object.__setattr__(self, "text", card.name if card.action == action else f"{card.name} as {action.replace('_', ' ').title()}")
+    def __setattr__(self, name, value):
+        _set_once(self, name, value, _PLAY_FIELDS)
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other):
+        # (the dataclass's `(card, action) == (other.card, other.action)`: a card is equal only to itself)
+        if type(other) is type(self):
+            return self.card is other.card and self.action == other.action
+        return NotImplemented
+
+    def __ne__(self, other):
+        if type(other) is type(self):
+            return self.card is not other.card or self.action != other.action
+        return NotImplemented
+
+    def __hash__(self):
+        return hash((self.card, self.action))
+
+    def __repr__(self) -> str:
+        return f"Play(card={self.card!r}, action={self.action!r})"
 
     def __str__(self) -> str:
         return self.text

@@ -8,7 +8,6 @@ The engine returns data; the writeup and the league are elsewhere.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -105,12 +104,9 @@ class Hand(list):
         return hand
 
     def _index(self) -> None:
-        by: dict = defaultdict(list)
+        by: dict = {}
         for card in self:
-            by[card.action].append(card.own)
-            if card.action == "wild":
-                for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
-                    by[key].append(play_as)
+            _file(by, card)
         self.by = by
 
     def _edited(name):  # noqa: N805 - makes the methods below
@@ -135,6 +131,44 @@ class Hand(list):
     __delitem__ = _edited("__delitem__")
     __iadd__ = _edited("__iadd__")
     del _edited
+
+
+def _file(by: dict, card: Card) -> None:
+    """A card into a hand's index (`Hand`): under its action as itself and, for Beastin', under
+    each card it may stand for (WILD_KEYS). A key once made stays (its list may empty): a plain
+    dict, so the compiled path reads it as one."""
+    action = card.action
+    plays = by.get(action)
+    if plays is None:
+        by[action] = [card.own]
+    else:
+        plays.append(card.own)
+    if action == "wild":
+        for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
+            plays = by.get(key)
+            if plays is None:
+                by[key] = [play_as]
+            else:
+                plays.append(play_as)
+
+
+def _unfile(by: dict, card: Card) -> None:
+    """A card out of a hand's index (`_file` undone)."""
+    _drop(by[card.action], card.own)
+    if card.action == "wild":
+        for key, play_as in card.stands:
+            _drop(by[key], play_as)
+
+
+def _drop(items: list, item) -> None:
+    """`items.remove(item)` for the object itself: the first element that IS it (a card's plays
+    are each one object, `Card.as_`), found by identity, so no element before it is asked to
+    compare (compiled, a C loop of pointer tests). For the index's plain lists, not a Hand."""
+    for k in range(len(items)):
+        if items[k] is item:
+            del items[k]
+            return
+    raise ValueError("list.remove(x): x not in list")
 
 
 def _in_hand_order(hand: list, actions: tuple) -> list:
@@ -162,7 +196,7 @@ class Scrap:
         self.pin_after = pin_after
         self.deck = list(deck)
         self._hands = hands = [Hand(), Hand()]
-        hands[0].by, hands[1].by = defaultdict(list), defaultdict(list)
+        hands[0].by, hands[1].by = {}, {}
         self.stacks: list[list[tuple[Card, int]]] = [[], []]
         self.negate: list[Card] = []
         self.points = [0, 0]
@@ -222,7 +256,9 @@ class Scrap:
         sizes, places, purpose = _shuffle_plan(n)
         faces = self.dice.roll_each(sizes, purpose)
         deck.insert(0, None)  # a blank at 0: the places and the faces count from 1 (`_shuffle_plan`)
-        for i, j in zip(places, faces):
+        for k in range(len(faces)):  # the k-th die fills place n - k (`places`), with the card at its face
+            i = n - k
+            j = faces[k]
             deck[i], deck[j] = deck[j], deck[i]
         del deck[0]
 
@@ -233,11 +269,7 @@ class Scrap:
         card = deck.pop(0)
         hand = self._hands[i]
         list.append(hand, card)
-        by = hand.by
-        by[card.action].append(card.own)
-        if card.action == "wild":
-            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
-                by[key].append(play_as)
+        _file(hand.by, card)
         if self.record:
             self.log(i, "draw", card.id, text=why)
         return card
@@ -258,10 +290,7 @@ class Scrap:
             list.extend(hand, cards)
             by = hand.by
             for card in cards:
-                by[card.action].append(card.own)
-                if card.action == "wild":
-                    for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
-                        by[key].append(play_as)
+                _file(by, card)
         if self.record:
             for n in range(18):
                 self.log(n % 2, "draw", deck[n].id, text="dealt")
@@ -305,21 +334,17 @@ class Scrap:
         """A card into i's hand (not a draw: the 10th card, an overtime card)."""
         hand = self._hands[i]
         list.append(hand, card)
-        by = hand.by
-        by[card.action].append(card.own)
-        if card.action == "wild":
-            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
-                by[key].append(play_as)
+        _file(hand.by, card)
 
     # ------------------------------------------------------------ legal plays
 
     def _holding(self, i: int, action: str) -> list[Play]:
         """Plays of a base action from i's hand: the card itself, or Beastin' standing for it."""
-        get = self._hands[i].by.get
-        own = get(action)
+        by = self._hands[i].by
+        own = by.get(action)
         plays = own[:] if own else []
         if action in WILD_AS:  # the card itself before the wild, each in hand order
-            wild = get(WILD_KEYS[action])
+            wild = by.get(WILD_KEYS[action])
             if wild:
                 plays += wild
         return plays
@@ -332,27 +357,26 @@ class Scrap:
         o = 1 - i
         hand = self._hands[i]
         by = hand.by
-        get = by.get
-        wild = get("wild")
+        wild = by.get("wild")
         pos = self.positions[i]
         options: list[Play] = []
         if pos == NEUTRAL:
             if self.positions[o] == NEUTRAL:
-                own = get("takedown")
+                own = by.get("takedown")
                 if own:
                     options += own
                 if wild:
                     options += by["wild as takedown"]
-                own = get("feet_to_back")
+                own = by.get("feet_to_back")
                 if own:
                     options += own
         elif pos == BOTTOM:  # 4.1
-            own = get("escape")
+            own = by.get("escape")
             if own:
                 options += own
             if wild:
                 options += by["wild as escape"]
-            own = get("reversal")
+            own = by.get("reversal")
             if own:
                 options += own
             if wild:
@@ -360,13 +384,13 @@ class Scrap:
         else:
             exposed = self.exposed[i]
             if exposed:  # 4.2; Spladle names only Momentum and the lost turn
-                if (exposed == "momentum" or exposed == "lost_turn") and get("spladle"):
+                if (exposed == "momentum" or exposed == "lost_turn") and by.get("spladle"):
                     options += _in_hand_order(hand, ("near_fall", "spladle"))
                 else:
-                    own = get("near_fall")
+                    own = by.get("near_fall")
                     if own:
                         options += own
-        pins, beasts = get("pin"), get("mat_beast")
+        pins, beasts = by.get("pin"), by.get("mat_beast")
         if (pins or beasts) and self.turn // 2 >= self.pin_after and not self.stalled[i] and not self.resilient[o]:
             if pins and beasts:
                 options += _in_hand_order(hand, ("pin", "mat_beast"))
@@ -374,15 +398,15 @@ class Scrap:
                 options += pins
             elif beasts:
                 options += beasts
-        own = get("stalling")
+        own = by.get("stalling")
         if own:
             options += own
         if wild:
             options += by["wild as stalling"]
-        ties = get("tie")
+        ties = by.get("tie")
         if ties and self.points[i] > self.points[o] and self.rules.tie_when_ahead == "not_playable":  # 4.18: not when ahead, by the fed's setting
             ties = None
-        wizardries, resiliences = get("wizardry"), get("resilience")
+        wizardries, resiliences = by.get("wizardry"), by.get("resilience")
         if wizardries or resiliences:
             options += _in_hand_order(hand, ("wizardry", "resilience", "tie") if ties else ("wizardry", "resilience"))
         elif ties:
@@ -392,23 +416,22 @@ class Scrap:
     def _answer(self, i: int, threat: str, against: Play) -> Play | None:
         """2.5: the responses the rulebook names, and the policy's choice among them."""
         by = self._hands[i].by
-        get = by.get
-        wild = get("wild")
+        wild = by.get("wild")
         if threat in DEFENDED:  # `_holding(i, "defense")`, inlined
-            own = get("defense")
+            own = by.get("defense")
             options = own[:] if own else []
             if wild:
                 options += by["wild as defense"]
         else:  # mat_beast, spladle: only Beastin'
             options = by["wild as beastin"][:] if wild else []
         if threat == "takedown":  # "directly after your opponent plays a +3 Takedown card"
-            scrambles, clones = get("scramble"), get("clone")
+            scrambles, clones = by.get("scramble"), by.get("clone")
             if scrambles and clones:
                 options += _in_hand_order(self._hands[i], ("scramble", "clone"))
             elif scrambles or clones:
                 options += scrambles or clones
         elif threat == "feet_to_back":
-            clones = get("clone")
+            clones = by.get("clone")
             if clones:
                 options += clones
         if not options:
@@ -421,11 +444,7 @@ class Scrap:
         card = play.card
         hand = self._hands[i]
         list.remove(hand, card)
-        by = hand.by
-        by[card.action].remove(card.own)
-        if card.action == "wild":
-            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
-                by[key].remove(play_as)
+        _unfile(hand.by, card)
         self.shown[i].append(card)
 
     def _credit(self, i: int, card: Card, points: int, given: bool = False) -> None:
@@ -479,11 +498,7 @@ class Scrap:
         action, card = play.action, play.card
         hand = self._hands[i]  # spent: out of his hand, shown (`_spend`, inlined on the hot path)
         list.remove(hand, card)
-        by = hand.by
-        by[card.action].remove(card.own)
-        if card.action == "wild":
-            for key, play_as in card.stands:  # Beastin' as each card it may stand for (WILD_KEYS)
-                by[key].remove(play_as)
+        _unfile(hand.by, card)
         self.shown[i].append(card)
         self.stalled[i] = False
         if action != "near_fall" and action != "spladle":
@@ -634,16 +649,7 @@ class Scrap:
                 self.log(i, "play", play.text, gap, "ties the score, on top" if self.points[i] == self.points[o] else "on top (the score stays)")
             return gap > 0
         if action == "wizardry":  # 4.14
-            places = self.erasable(i)
-            erased = [self.stacks[o][n] for n in places]
-            for n in reversed(places):
-                del self.stacks[o][n]
-            self.points[o] -= sum(p for _, p in erased)
-            self.negate.extend(c for c, _ in erased)
-            self._credit(i, card, 0)
-            self._move(i)
-            if rec:
-                self.log(i, "play", play.text, -sum(p for _, p in erased), f"erases {', '.join(c.name for c, _ in erased) or 'nothing'}")
+            self._wizardry(i, play)
             return False
         if action == "resilience":
             self._credit(i, card, 0)
@@ -653,6 +659,21 @@ class Scrap:
                 self.log(i, "play", play.text, 0, "Resilience: unpinnable")
             return False
         raise ValueError(f"{card.id} cannot be played as {action} here")  # pragma: no cover
+
+    def _wizardry(self, i: int, play: Play) -> None:
+        """4.14: Wizardry played (`play`'s branch, apart: its generators are closures, which the
+        compiled `play` cannot hold)."""
+        o = 1 - i
+        places = self.erasable(i)
+        erased = [self.stacks[o][n] for n in places]
+        for n in reversed(places):
+            del self.stacks[o][n]
+        self.points[o] -= sum(p for _, p in erased)
+        self.negate.extend(c for c, _ in erased)
+        self._credit(i, play.card, 0)
+        self._move(i)
+        if self.record:
+            self.log(i, "play", play.text, -sum(p for _, p in erased), f"erases {', '.join(c.name for c, _ in erased) or 'nothing'}")
 
     def _extras(self, i: int, scored_takedown: bool) -> None:
         """2.6: Cut Em after a scoring Takedown; Momentum after any play; Resilience's extra play."""
@@ -760,8 +781,10 @@ class Scrap:
         return True
 
 
-_PLAIN_DRAW = Scrap.draw  # the class's own (a test may put a subclass in `Scrap`'s place)
-_PLAIN_TAKE_TURN = Scrap.take_turn
+# the class's own (a test may put a subclass in `Scrap`'s place); looked up by name, as Python
+# sees them (compiled, `Scrap.draw` written out would be the C method)
+_PLAIN_DRAW = getattr(Scrap, "draw")  # noqa: B009
+_PLAIN_TAKE_TURN = getattr(Scrap, "take_turn")  # noqa: B009
 
 
 def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: Dice, draws: int = 2, pin_after: int = 1,
@@ -773,13 +796,14 @@ def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: D
     scrap.shuffle()
     scrap.deal()
     first = scrap.tenth_card()
-    scrap.log(first, "tenth", text="wins the 10th-card draw and starts")
+    record = scrap.record
+    if record:
+        scrap.log(first, "tenth", text="wins the 10th-card draw and starts")
     passes = 0
     player = first
     plain = type(scrap).take_turn is _PLAIN_TAKE_TURN  # `take_turn` inlined, unless a subclass watches it
-    skip_next, stalled, turn_of = scrap.skip_next, scrap.stalled, scrap._turn
+    skip_next, stalled = scrap.skip_next, scrap.stalled
     ban_ends = scrap.rules.stalling_ban == "turn"
-    record = scrap.record
     while scrap.turn < TURN_GUARD:
         if not plain:
             moved = scrap.take_turn(player)
@@ -791,7 +815,7 @@ def quick_scrap(names: list[str], policies: list[Any], deck: list[Card], dice: D
             if ban_ends:
                 stalled[player] = False
         else:
-            moved = turn_of(player)
+            moved = scrap._turn(player)
             if ban_ends:
                 stalled[player] = False
         scrap.turn += 1

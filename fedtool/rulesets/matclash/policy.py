@@ -395,21 +395,37 @@ def _wild_keys(card_ids, actions) -> list[str]:
     return [f"{c}:{a}" for a in actions for c in card_ids]
 
 
-@dataclass
+_COMPILED_FIELDS = ("order", "rank", "allowed", "forbidden", "hold", "draw", "momentum", "answers", "ranked")
+
+
 class Compiled:
     """The plan for one situation with the rules that apply: the order turn plays are chosen
     in (each key with the gate the default puts on it, or None), the allow-list, the
-    forbidden keys, what is held, how to draw and when to play Momentum."""
+    forbidden keys, what is held, how to draw and when to play Momentum. (A plain class, as
+    the dataclass it was, compared field by field: the compiled path, policy.pxd, makes it
+    an extension type whose fields a decision reads as C struct fields.)"""
 
-    order: list
-    rank: dict
-    allowed: set | None
-    forbidden: set
-    hold: dict  # card id -> (ids counted, how many kept, whether they are every card of their action)
-    draw: str
-    momentum: str
-    answers: dict  # threat -> (rank dict, allowed set or None, ordered keys)
-    ranked: dict = field(default_factory=dict)  # threat -> {key: place} of the answers that may be given (`answer`'s lookup)
+    def __init__(self, order: list, rank: dict, allowed: set | None, forbidden: set, hold: dict, draw: str, momentum: str,
+                 answers: dict, ranked: dict | None = None):
+        self.order = order
+        self.rank = rank
+        self.allowed = allowed
+        self.forbidden = forbidden
+        self.hold = hold  # card id -> (ids counted, how many kept, whether they are every card of their action)
+        self.draw = draw
+        self.momentum = momentum
+        self.answers = answers  # threat -> (rank dict, allowed set or None, ordered keys)
+        self.ranked = {} if ranked is None else ranked  # threat -> {key: place} of the answers that may be given (`answer`'s lookup)
+
+    def __eq__(self, other):
+        if other.__class__ is self.__class__:
+            return all(getattr(self, name) == getattr(other, name) for name in _COMPILED_FIELDS)
+        return NotImplemented
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return "Compiled(" + ", ".join(f"{name}={getattr(self, name)!r}" for name in _COMPILED_FIELDS) + ")"
 
 
 class Policy:
@@ -662,7 +678,7 @@ class Policy:
             return behind >= self.model.tie_when_trailing_by
         if gate == "wizardry":
             stack = scrap.stacks[1 - i]  # what Wizardry would erase there (4.14, by the fed's setting)
-            return sum(stack[n][1] for n in scrap.erasable(i)) >= self.model.wizardry_when_erasing
+            return sum([stack[n][1] for n in scrap.erasable(i)]) >= self.model.wizardry_when_erasing
         if gate == "resilience":
             return self.model.resilience_when_leading and behind < 0 and scrap.transitions >= scrap.pin_after
         if gate == "stall":
@@ -708,14 +724,15 @@ class Policy:
 
     def _best(self, scrap, i, options, state: State | None, plan: Compiled):
         """The first-ranked of `options` under `plan` that its gate and the hold allow (None: none)."""
-        best = best_n = None
+        best = None
+        best_n = -1  # none yet (ranks count from 0)
         rank = plan.rank
         for p in options:
             found = rank.get(p.key)
             if found is None:
                 continue
             n, gate = found
-            if best_n is not None and n >= best_n:
+            if best_n >= 0 and n >= best_n:
                 continue
             if gate and not self._gate(gate, scrap, i, state):
                 continue
@@ -732,7 +749,8 @@ class Policy:
             plan = self._cache.get(position) or self._plain(position)
         ranked = plan.ranked[threat]  # the ranked answers it may give: allowed, not forbidden
         ending = threat in ENDING
-        best, best_n = None, None
+        best = None
+        best_n = -1  # none yet (places count from 0)
         for o in options:
             k = o.key
             n = ranked.get(k)
@@ -743,7 +761,7 @@ class Policy:
                 if k in rank or k in plan.forbidden or (allowed is not None and k not in allowed):
                     continue
                 n = len(rank)
-            if best_n is not None and n >= best_n:
+            if best_n >= 0 and n >= best_n:
                 continue  # the first of the best stands (the hold below cannot change that)
             if not ending and self._held(scrap, i, o.card, plan):
                 continue
