@@ -1,0 +1,33 @@
+"""Review 26: what a new user and an attacker found, each defect pinned by a test that failed
+before its fix."""
+
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+import pytest
+
+
+def _strategy_mail(folder, body: str, message_id: str = "<r26-1@players.example>"):
+    folder.mkdir(parents=True, exist_ok=True)
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "Bob <bob@players.example>", "strategies@dcw.example", "Week 1 brother-bob"
+    m["Message-ID"], m["Date"] = message_id, "Tue, 24 Nov 2026 10:00:00 +0000"
+    m.set_content(body)
+    (folder / "1.eml").write_bytes(bytes(m))
+
+
+def test_a_relative_mail_inbox_is_read_in_the_fed_folder_whatever_the_current_folder(demo_fed, tmp_path, monkeypatch, fedtool):
+    """`mail: inbox:` written relative (like `database:` and `backups: folder:`) names a mailbox
+    in the fed's folder; `fedtool --fed DIR tick` run from elsewhere read it against the
+    current folder and said "mailbox: not a Maildir, an mbox file, a folder of .eml files"."""
+    settings = demo_fed / "rosters/fed.yaml"
+    settings.write_text(settings.read_text().replace(
+        "  reply_to: strategies@dcw.example\n", "  reply_to: strategies@dcw.example\n  inbox: mailbox\n", 1))
+    _strategy_mail(demo_fed / "mailbox", (demo_fed / "strategies/week-01/brother-bob.yaml").read_text())
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    result = fedtool("--fed", demo_fed, "tick")
+    assert "not a Maildir" not in result.output
+    assert "read 1 mails: 1 accepted" in result.output, result.output
