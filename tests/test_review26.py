@@ -31,3 +31,24 @@ def test_a_relative_mail_inbox_is_read_in_the_fed_folder_whatever_the_current_fo
     result = fedtool("--fed", demo_fed, "tick")
     assert "not a Maildir" not in result.output
     assert "read 1 mails: 1 accepted" in result.output, result.output
+
+
+@pytest.mark.parametrize("old, new, line", [
+    ('title: "Week 1: Opening Night"', 'title: "Week 1\\r\\nBcc: list@evil.example"', 3),
+    ("title: The rulebook rivals", 'title: "The rulebook\\n# rivals"', None),
+])
+def test_a_card_or_match_title_with_a_line_break_is_refused_naming_its_file_and_line(demo_fed, fedtool, old, new, line):
+    """A card's or a match's title heads card.md, the writeup and the mails' subjects; one with
+    a line break ran and split the Markdown heading in two ("# ...: Week 1" then a paragraph
+    "Bcc: list@evil.example"). Like a fed's and a wrestler's name, it must be one line."""
+    card = demo_fed / "strategies/week-01/card.yaml"
+    text = card.read_text()
+    assert old in text
+    card.write_text(text.replace(old, new, 1))
+    line = line or next(n for n, row in enumerate(card.read_text().splitlines(), 1) if "# rivals" in row)
+    result = fedtool("--fed", demo_fed, "run", "1")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert f"strategies/week-01/card.yaml, line {line}" in result.output, result.output
+    assert "one line of printable text" in result.output
+    assert not (demo_fed / "outbox/week-01").exists()
