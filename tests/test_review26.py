@@ -52,3 +52,15 @@ def test_a_card_or_match_title_with_a_line_break_is_refused_naming_its_file_and_
     assert f"strategies/week-01/card.yaml, line {line}" in result.output, result.output
     assert "one line of printable text" in result.output
     assert not (demo_fed / "outbox/week-01").exists()
+
+
+def test_fedtool_inbox_prints_why_a_strategy_was_refused_not_just_that_it_has_problems(demo_fed, tmp_path, fedtool):
+    """`fedtool inbox` printed a refused strategy's first line only: "The strategy for Brother
+    Bob has problems:" and nothing after it, so the fedhead had to run `fedtool status` to
+    learn what was wrong. The line now carries the problem (on one line, trimmed)."""
+    _strategy_mail(tmp_path / "mail", "plus: [Brawling, Cheating]\nplus: [Power]\n")
+    result = fedtool("--fed", demo_fed, "inbox", tmp_path / "mail")
+    assert result.exit_code == 0, result.output
+    refused = next(row for row in result.output.splitlines() if row.startswith("refused"))
+    assert "The strategy for Brother Bob has problems:" in refused
+    assert "the key 'plus' appears twice" in refused, result.output
