@@ -104,7 +104,7 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
                 answers = read.answers
                 new = len(read.outcomes) - read.count("duplicate")  # a mailbox keeps what was read before: not news
                 if new:
-                    counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored", "quarantined") if read.count(v))
+                    counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored", "quarantined", "command") if read.count(v))
                     report.done.append(f"read {new} mails: {counts}")
         except FedError as exc:
             report.problems.append(f"mailbox: {exc}")
