@@ -453,7 +453,7 @@ def inbox(fed: Fed, source: str):
 
     report = intake(fed, source)
     for o in report.outcomes:
-        click.echo(f"{o.verdict:<9} {one_line(o.sender):<32} {one_line(o.why.splitlines()[0], 200) if o.why else ''}")
+        click.echo(f"{o.verdict:<9} {one_line(o.sender):<32} {one_line(o.why, 200) if o.why else ''}")
     held = f", {report.count('held')} held" if report.count("held") else ""
     held += f", {report.count('command')} mail commands" if report.count("command") else ""
     held += f", {report.count('quarantined')} quarantined" if report.count("quarantined") else ""

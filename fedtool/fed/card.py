@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
-from pydantic import BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import FileModel, place, validate
@@ -24,6 +24,17 @@ HELD_FOLDER = "held"  # strategies/week-NN/held/: late strategies waiting for th
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 
+def _one_line(text: str) -> str:
+    """A card's or a match's title heads card.md, the writeups and the mails' subjects: one
+    line, as a fed's and a wrestler's name are (review 26)."""
+    if any(ch.isspace() and ch != " " or not ch.isprintable() for ch in text):
+        raise ValueError("a title is one line of printable text (no line breaks, tabs or control characters)")
+    return text
+
+
+Title = Annotated[str, Field(max_length=200), AfterValidator(_one_line)]
+
+
 class MatchModel(FileModel):
     """A match on the card: the fields every ruleset's matches have. A ruleset's own fields
     (MatchMatch's grid, Face to the Mat's favored, ...) are checked by the ruleset's
@@ -33,7 +44,7 @@ class MatchModel(FileModel):
 
     id: str | None = None
     ruleset: str | None = None
-    title: str = Field(default="", max_length=200)
+    title: Title = ""
     sides: list[str] = Field(min_length=1)  # at least the ruleset's `min_sides` (2 but for a solitaire round), checked when booked
     rounds: int | None = Field(default=None, ge=1, le=200)
     for_title: str | None = Field(default=None, max_length=63)  # a title of the fed's settings (fedtool.league.records)
@@ -59,7 +70,7 @@ def _deadline(value: object) -> object:
 
 
 class CardModel(FileModel):
-    title: str = Field(default="", max_length=200)
+    title: Title = ""
     deadline: Annotated[datetime.datetime | None, BeforeValidator(_deadline)] = None  # strategies by mail after this are refused
     week: int | None = Field(default=None, ge=0, le=9999)  # the folder's week (`fedtool run` takes 0 to 9999)
     rounds: int | None = Field(default=None, ge=1, le=200)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import datetime
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed
@@ -29,6 +30,7 @@ from fedtool.week.booking import book_all, card_context, week_card, week_in_play
 from fedtool.week.run import absences, run_week
 from fedtool.week.status import week_status
 
+from .imap import is_imap
 from .intake import intake, messages
 from .outgoing import Courier, SendReport, merge, queue_reminders, send_outbox, waiting_players
 
@@ -62,6 +64,15 @@ def _guard(fed: Fed, db, now: datetime.datetime) -> None:
                                "was the machine off, or has cron stopped? See what is due with `fedtool tick --dry-run`, then `fedtool tick --force`", RULE))
 
 
+def _inbox(fed: Fed) -> str | None:
+    """The fed's mailbox (`mail: inbox:`): an IMAP address as written, a path written relative
+    read in the fed's folder, as `database:` is, never in the current folder (review 26)."""
+    source = fed.settings.mail.inbox
+    if not source or is_imap(source):
+        return source
+    return str(fed.root / Path(source).expanduser())
+
+
 def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, force: bool = False) -> TickReport:
     """Do what is due (see the module's text). The caller holds the fed's lock. Raises FedError
     when the clock guard refuses; a step that fails is reported and the others still run."""
@@ -82,17 +93,18 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
     answers: dict = {}  # the answers this intake queued, their headers known (`send` need not parse them back)
     sending = SendReport()
     unreachable = None  # the SMTP server's error while the intake's answers went: not tried again this tick
-    if settings.mail.inbox:
+    inbox = _inbox(fed)
+    if inbox:
         courier = Courier(fed) if settings.mail.smtp is not None and not dry_run else None
         try:
             if dry_run:
-                report.done.append(f"would read the {sum(1 for _ in messages(settings.mail.inbox))} mails in {settings.mail.inbox} (those read before count once)")
+                report.done.append(f"would read the {sum(1 for _ in messages(inbox))} mails in {settings.mail.inbox} (those read before count once)")
             else:
-                read = intake(fed, settings.mail.inbox, now, answered=courier.put if courier is not None else None)
+                read = intake(fed, inbox, now, answered=courier.put if courier is not None else None)
                 answers = read.answers
                 new = len(read.outcomes) - read.count("duplicate")  # a mailbox keeps what was read before: not news
                 if new:
-                    counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored", "quarantined") if read.count(v))
+                    counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored", "quarantined", "command") if read.count(v))
                     report.done.append(f"read {new} mails: {counts}")
         except FedError as exc:
             report.problems.append(f"mailbox: {exc}")

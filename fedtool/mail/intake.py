@@ -46,6 +46,7 @@ quarantined and never judged again; the mails after it are read as usual.
 
 from __future__ import annotations
 
+import bisect
 import datetime
 import hashlib
 import html as htmlmod
@@ -415,10 +416,10 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
     The library strips every line's indentation, which YAML cannot lose: it is used only to
     find the line where the player's own text ends, and the original text is cut there."""
     lines = text.replace("\r\n", "\n").split("\n")
-    flat = "\n".join(line.strip() for line in lines)  # as the library reads it, line for line
+    flat, where = _searchable(lines)  # as the library reads it, line for line (`where`: each one's line in `lines`)
     reader = _reply_marks(tuple(languages))
     quote = _search(reader.HEADER_REGEX, flat)
-    end = _line_of(flat, quote) if quote else len(lines)
+    end = where[_line_of(flat, quote)] if quote else len(lines)
     mark = _FORWARD_MARK.search("\n".join(lines[:end + 1]))
     if mark and "forward" in mark.group(0).lower():
         return _forwarded(text)  # a covering note above a forwarded strategy is not the strategy
@@ -426,12 +427,35 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
         # nothing of the player's own above the quote: a forward (as before), or a reply written below it
         below = [line for line in lines[end + 1:] if not _QUOTE_LINE.match(line)]
         return _forwarded(text) if mark or not any(line.strip() for line in below) else _end("\n".join(below))
-    own_flat = "\n".join(flat.split("\n")[:end])
+    own_flat = "\n".join(flat.split("\n")[:bisect.bisect_left(where, end)])
     signature = _search(reader.SIGNATURE_REGEX, own_flat)
-    own = lines[:_line_of(own_flat, signature)] if signature else lines[:end]
+    own = lines[:where[_line_of(own_flat, signature)]] if signature else lines[:end]
     while own and (not own[-1].strip() or _QUOTE_LINE.match(own[-1])):  # a quote with no header line above it
         own.pop()
     return _end("\n".join(own))
+
+
+SEARCHED_LINE = 250  # characters of a line the quote and signature patterns see (an "On ... wrote:" line is far shorter)
+
+
+def _searchable(lines: list[str]) -> tuple[str, list[int]]:
+    """The text the library's patterns search: each line stripped, as the library reads it,
+    its runs of white space as one space, its first SEARCHED_LINE characters, and no more
+    than two blank lines in a row; and for each of its lines, the line of `lines` it is.
+    The signature pattern starts `\\s*^`, which tries every start and length in a run of
+    white space, and the quote's `On\\s(.+?\\s?.+?)\\swrote:` every split of a line: n*n
+    steps, so a mail of many blank lines or one long "On ..." line held the intake for hours
+    (review 26). Quotes and signatures are found by their words, which this keeps."""
+    kept: list[str] = []
+    where: list[int] = []
+    blank = 0
+    for number, line in enumerate(lines):
+        line = " ".join(line.split())[:SEARCHED_LINE]
+        blank = 0 if line else blank + 1
+        if blank <= 2:
+            kept.append(line)
+            where.append(number)
+    return "\n".join(kept), where
 
 
 def _search(pattern: re.Pattern, text: str) -> re.Match | None:

@@ -37,7 +37,7 @@ _officials = Submodule(__name__, "officials", "_officials")
 
 SETTINGS_FILE = "rosters/fed.yaml"
 # a strategy mailed in the body is YAML when a line starts with one of these keys, else the plain-text layout
-YAML_KEYS = re.compile(r"^\s*(plus|prefer|answer|hold|draw)\s*:", re.MULTILINE)
+YAML_KEYS = re.compile(r"^[ \t]*(plus|prefer|answer|hold|draw)[ \t]*:", re.MULTILINE)  # one line: `\s` crossed line ends, n*n steps over blank lines (review 26)
 WEIGHT_CLASSES = ("light-heavyweight", "heavyweight", "superheavyweight")  # I.1
 TAG_TEAMS = "tag-teams"  # the standings' division for team sheets
 HEAL_DIE = 6  # IV.2.e: "Each week, they heal 1d6 worth of injury points."
