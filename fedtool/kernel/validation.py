@@ -5,24 +5,30 @@ from __future__ import annotations
 import datetime
 import re
 from fractions import Fraction
-from typing import Any, TypeVar
-
-from typing import Annotated
-
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import FedError, Problem
 from .yamlio import line_of
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M")
+
+# The pydantic types (FileModel, OwnerModel, Name, Points, MailAddress, Duration,
+# PositiveDuration) live in fedtool.kernel.models and are imported from there the first time
+# a module asks this one for them (`from fedtool.kernel.validation import FileModel`): a
+# command that checks no file with pydantic (`fedtool standings`, its sheets and settings
+# known checked: fedtool.kernel.checked) never imports pydantic (issue 18).
+_MODELS = frozenset(("FileModel", "OwnerModel", "Name", "Points", "MailAddress", "Duration", "PositiveDuration"))
 
 
-class FileModel(BaseModel):
-    """Base for every model read from a user's file: unknown fields are refused (typos)."""
+def __getattr__(name: str) -> Any:
+    if name in _MODELS:
+        from . import models
 
-    # defer_build: a model's validator is built the first time it validates, not at import,
-    # so a command pays only for the files it reads (issue 18)
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
+        return getattr(models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _one_line_name(text: str) -> str:
@@ -36,8 +42,6 @@ def sensible_number(value: int) -> int:
         raise ValueError("a number this large cannot be on a sheet")
     return value
 
-
-Name = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(_one_line_name)]
 
 # Domains reserved for tests, examples and local use (RFC 2606, RFC 6761, RFC 6762): real
 # feds use them for test players and local mail, so they are addresses, only never on the
@@ -108,8 +112,6 @@ def _checked_address(value: str) -> str:
         raise ValueError(f"not an e-mail address: {exc}") from None
 
 
-MailAddress = Annotated[str, BeforeValidator(_mail_address)]
-
 DURATION = re.compile(r"^\s*(\d{1,4})\s*(m|h|d)\s*$")
 DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 
@@ -122,27 +124,12 @@ def duration(value: Any) -> datetime.timedelta:
     return datetime.timedelta(**{DURATION_UNITS[found.group(2)]: int(found.group(1))})
 
 
-Duration = Annotated[datetime.timedelta, BeforeValidator(duration)]
-
-
 def positive_duration(value: Any) -> datetime.timedelta:
     """A span that is some time at all: 1m or more."""
     span = duration(value)
     if not span:
         raise ValueError(f"{str(value)[:40]!r} is no time at all: give a span such as 15m, 1h or 1d")
     return span
-
-
-PositiveDuration = Annotated[datetime.timedelta, BeforeValidator(positive_duration)]
-
-
-class OwnerModel(FileModel):
-    """The player who owns a wrestler: mail goes to this address."""
-
-    name: Name
-    email: MailAddress
-# A sheet number: anything a message can still print; the rules judge the rest
-Points = Annotated[int, AfterValidator(sensible_number)]
 
 
 def place(data: Any, loc: tuple | list, extra: str | None = None, prefix: tuple = ()) -> str:
@@ -165,6 +152,8 @@ def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()
     if not isinstance(data, dict):
         kind = "empty" if data is None else f"a {type(data).__name__}"
         raise FedError(Problem(file, None, f"expected a mapping of fields, found {kind}", rule))
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -190,6 +179,7 @@ def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()
 def _fields_of(model: type[BaseModel], class_name: str | None) -> str:
     """' (name, email)' for the model class pydantic named, found among `model`'s own field
     types; '' when it is not one of them."""
+    from pydantic import BaseModel
     seen, todo = set(), [model]
     while todo:
         current = todo.pop()
