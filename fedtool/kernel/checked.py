@@ -64,17 +64,7 @@ def code_mark() -> bytes:
     if _mark is None:
         parts = [sys.version, str(REVISION)]
         for name in _CHECKERS:
-            top = os.path.join(_HERE, name)
-            if os.path.isfile(top):
-                found = os.stat(top)
-                parts.append(f"{name} {found.st_size} {found.st_mtime_ns}")
-                continue
-            for folder, folders, files in os.walk(top):
-                folders[:] = sorted(f for f in folders if f != "__pycache__" and f != "templates")
-                for file in sorted(files):
-                    if file.endswith(_SOURCE):
-                        found = os.stat(os.path.join(folder, file))
-                        parts.append(f"{os.path.relpath(os.path.join(folder, file), _HERE)} {found.st_size} {found.st_mtime_ns}")
+            _stamps(os.path.join(_HERE, name), parts)
         try:
             import importlib.util
 
@@ -86,6 +76,26 @@ def code_mark() -> bytes:
             parts.append("no libraries")
         _mark = hashlib.sha256("\n".join(parts).encode()).digest()
     return _mark
+
+
+def _stamps(path: str, parts: list[str]) -> None:
+    """Each source or data file at or under `path`: its place, size and time of change."""
+    try:
+        entries = sorted(os.scandir(path), key=lambda e: e.name)
+    except NotADirectoryError:
+        found = os.stat(path)
+        parts.append(f"{path[len(_HERE):]} {found.st_size} {found.st_mtime_ns}")
+        return
+    except OSError:
+        parts.append(f"{path[len(_HERE):]} unreadable")
+        return
+    for entry in entries:
+        if entry.is_dir():
+            if entry.name not in ("__pycache__", "templates"):
+                _stamps(entry.path, parts)
+        elif entry.name.endswith(_SOURCE):
+            found = entry.stat()
+            parts.append(f"{entry.path[len(_HERE):]} {found.st_size} {found.st_mtime_ns}")
 
 
 def digest(*parts: bytes | str) -> str:
