@@ -157,7 +157,8 @@ package = sys.modules["fedtool.rulesets.matchmatch"]
 proxied = isinstance(package._engine, Submodule)
 from fedtool.rulesets.facemat import engine as named  # named before any use: the module itself, as a test patching it needs
 module = named is sys.modules["fedtool.rulesets.facemat.engine"] and not isinstance(named, Submodule)
-default = mm.settings({}).dq_threshold  # the engine's default, asked for
+default = mm.settings({}).dq_threshold  # the engine's default, asked for (the settings' model imports the engine itself)
+first_use = package._engine.DEFAULT_DQ_THRESHOLD  # the package's first use of its Submodule
 from fedtool.rulesets.matchmatch import engine
 print(json.dumps({"before": before, "proxied": proxied, "module": module, "now": package._engine is engine,
                   "default": default == engine.DEFAULT_DQ_THRESHOLD,

@@ -55,7 +55,7 @@ def test_the_standings_of_files_checked_before_import_no_pydantic_and_print_what
     imported = top(modules, ("pydantic", "pydantic_core", "annotated_types", "email_validator", "jinja2", "sqlite_utils", "email", "filelock"))
     assert imported == ["pydantic.plugin._loader"]  # fedtool.cli's stand-in for pydantic's plugin loader, made without importing pydantic
     assert "importlib.metadata" not in modules and "tabulate" in modules
-    assert [m for m in modules if m.endswith(".models")] == []  # no ruleset's, the settings' or the kernel's models
+    assert [m for m in modules if m.endswith((".models", ".sheetmodel"))] == []  # no ruleset's, the settings' or the kernel's models
     assert run(week_one, "standings", cache_dir=str(cache)).stdout == unchecked.stdout
     assert run(week_one, "standings", "--json", cache_dir=str(cache)).stdout == run(week_one, "standings", "--json", cache_dir="").stdout
 
@@ -96,16 +96,19 @@ def test_a_code_change_is_a_stranger_to_what_was_kept(cache, monkeypatch, tmp_pa
     key = checked.digest("sheet", "name: Bob\n")
     checked.remember(key, {"name": "Bob"})
     assert checked.recall(key) == {"name": "Bob"}
+    checker = tmp_path / "checker.py"  # a checker's source file, as the mark sees one
+    checker.write_text("pass\n", encoding="utf-8")
+    monkeypatch.setattr(checked, "_CHECKERS", (*checked._CHECKERS, str(checker)))
     monkeypatch.setattr(checked, "_mark", None)
-    source = Path(checked.__file__).with_name("validation.py")
-    stamp = source.stat()
-    try:
-        os.utime(source, ns=(stamp.st_atime_ns, stamp.st_mtime_ns + 1_000_000_000))
-        assert checked.digest("sheet", "name: Bob\n") != key
-    finally:
-        os.utime(source, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
-        monkeypatch.setattr(checked, "_mark", None)
-    assert checked.digest("sheet", "name: Bob\n") == key
+    key = checked.digest("sheet", "name: Bob\n")
+    checked.remember(key, {"name": "Bob"})
+    checker.write_text("pass  # changed\n", encoding="utf-8")
+    monkeypatch.setattr(checked, "_mark", None)  # a new process
+    assert checked.digest("sheet", "name: Bob\n") != key and checked.recall(checked.digest("sheet", "name: Bob\n")) is None
+    checker.write_text("pass\n", encoding="utf-8")
+    os.utime(checker, ns=(0, 0))  # the same text, written again: a change all the same
+    monkeypatch.setattr(checked, "_mark", None)
+    assert checked.digest("sheet", "name: Bob\n") != key
     monkeypatch.setenv("FEDTOOL_CACHE_DIR", "")  # off: nothing kept, nothing recalled
     checked.remember(key, {"name": "Robert"})
     assert checked.recall(key) is None

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from .validation import _mail_address, _one_line_name, duration, positive_duration, sensible_number
+from .values import _mail_address, _one_line_name, duration, positive_duration, sensible_number
 
 
 class FileModel(BaseModel):

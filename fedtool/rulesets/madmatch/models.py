@@ -11,8 +11,6 @@ from pydantic import Field, StrictBool, StrictInt
 
 from fedtool.kernel.validation import FileModel, Name, OwnerModel
 
-from . import _engine, _solitaire
-
 if TYPE_CHECKING:
     from .engine import Rules
     from .solitaire import SolitaireRules
@@ -55,7 +53,11 @@ class MadMatchSettings(FileModel):
     solitaire_passes: Annotated[StrictInt, Field(ge=0, le=50)] = 0
 
     def rules(self) -> Rules:
-        return _engine.Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
+        from .engine import Rules  # the engine imported when first asked (issue 18)
+
+        return Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
 
     def solitaire_rules(self) -> SolitaireRules:
-        return _solitaire.SolitaireRules(self.solitaire_score, self.solitaire_passes)
+        from .solitaire import SolitaireRules
+
+        return SolitaireRules(self.solitaire_score, self.solitaire_passes)

@@ -40,6 +40,10 @@ _MODELS = frozenset(("MatchMatchSettings", "CardFields", "PushModel", "SheetMode
 
 def __getattr__(name: str) -> Any:
     """The models, moved to .models (imported when first asked for: `from fedtool.rulesets.matchmatch import MatchMatchSettings`)."""
+    if name in ("PushModel", "SheetModel"):
+        from . import sheetmodel
+
+        return getattr(sheetmodel, name)
     if name in _MODELS:
         return getattr(_models, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,18 +1,22 @@
-"""MatchMatch's pydantic models: the fed's settings, a match's card fields and the roster
-sheet. Imported when a file is first checked (`_models` in the package), never by a command
+"""MatchMatch's pydantic models: the fed's settings and a match's card fields (the roster
+sheet's: .sheetmodel). Imported when a file is first checked (`_models` in the package), never by a command
 that checks none (issue 18: `fedtool standings` on sheets known checked imports no pydantic)."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Literal
 
-from pydantic import AfterValidator, Field, field_validator
+from pydantic import Field
 
-from fedtool.kernel.validation import FileModel, Name, OwnerModel, Points, fraction
+from fedtool.kernel.validation import FileModel
 
-from . import _engine
-from .sheet import _stamina
+if TYPE_CHECKING:
+    from .engine import Rules
+
+def _dq_threshold() -> int:
+    from .engine import DEFAULT_DQ_THRESHOLD  # the engine imported when first asked (issue 18)
+
+    return DEFAULT_DQ_THRESHOLD
 
 
 class MatchMatchSettings(FileModel):
@@ -20,7 +24,7 @@ class MatchMatchSettings(FileModel):
 
     rounds: int = Field(default=20, ge=1, le=200)  # III.2: "Standard matches are 20 rounds"
     push_levels: int = Field(default=5, ge=1, le=20)  # II: "4 or 5 Push Levels is about right"
-    dq_threshold: int = Field(default_factory=lambda: _engine.DEFAULT_DQ_THRESHOLD, ge=2, le=13)  # IV.2.c; the engine imported when first asked
+    dq_threshold: int = Field(default_factory=lambda: _dq_threshold(), ge=2, le=13)  # IV.2.c; the engine imported when first asked
     # Which finishes move push levels (Part II speaks only of "defeat"); see docs/rulings
     push_finishes: list[Literal["pin", "submission", "countout", "dq"]] = ["pin", "submission", "countout", "dq"]
     referees: list[dict] = []  # VII.1: name, type, dq_threshold, roll (2d6)
@@ -34,8 +38,10 @@ class MatchMatchSettings(FileModel):
     cripple_tie: Literal["no_check", "check"] = "no_check"  # IV.2.e: a tied Cripple round
     halved_styles: Literal["value", "table"] = "value"  # VII: "High-Flying is halved"
 
-    def engine_rules(self) -> _engine.Rules:
-        return _engine.Rules(injury_counts=self.injury_counts, cripple_tie=self.cripple_tie, halved_styles=self.halved_styles)
+    def engine_rules(self) -> Rules:
+        from .engine import Rules  # the engine imported when first asked (issue 18)
+
+        return Rules(injury_counts=self.injury_counts, cripple_tie=self.cripple_tie, halved_styles=self.halved_styles)
 
 
 class CardFields(FileModel):
@@ -46,25 +52,3 @@ class CardFields(FileModel):
     stipulation: str | None = Field(default=None, max_length=40)  # VII: one of the fed's specialty matches
 
 
-class PushModel(FileModel):
-    level: int = Field(ge=1, le=20)
-    points: Any = 0
-
-    @field_validator("points")
-    @classmethod
-    def _points(cls, value: Any) -> Fraction:
-        return fraction(value)
-
-
-class SheetModel(FileModel):
-    name: Name
-    ruleset: str = "matchmatch"
-    owner: OwnerModel
-    stamina: Annotated[int, AfterValidator(_stamina)]
-    styles: dict[str, Points]
-    defenses: dict[str, Points] = {}
-    high_spots: Points = 0
-    ref_slack: Points = 0
-    push: PushModel = PushModel(level=1, points=0)
-    weight_class: str | None = None
-    bio: str = Field(default="", max_length=4000)

@@ -8,11 +8,9 @@ from typing import Any
 
 from fedtool.kernel.errors import Collector
 from fedtool.kernel.validation import place, validate
-from fedtool.kernel.validation import sensible_number
-from .rules import Vocabulary, vocabulary
+from .rules import STAMINA_MAX, Vocabulary, vocabulary  # noqa: F401 (STAMINA_MAX: I.1, named here as before)
 
 BUDGET = 42  # I.1: "A new wrestler has 42 points to spend"
-STAMINA_MAX = 15  # I.1: "Stamina has a maximum of 15"
 COST = {"stamina": 1, "style": 1, "defense": 2, "high_spot": 3}  # I.1
 
 
@@ -23,13 +21,6 @@ def weight_class(weight: int) -> str:
     if weight >= 4:
         return "Heavyweight"
     return "Light-Heavyweight"  # I.1 names 1-3; a Weight of 0 is classed with them (docs/rulings)
-
-
-def _stamina(value: int) -> int:
-    if value > STAMINA_MAX:
-        shown = value if value < 10**9 else "of ten digits or more"
-        raise ValueError(f"stamina {shown} is over the maximum of {STAMINA_MAX} (MatchMatch I.1)")
-    return sensible_number(value)
 
 
 @dataclass(frozen=True)
@@ -71,7 +62,7 @@ class Sheet:
 def read_sheet(data: Any, file: str, wrestler_id: str, vocab: Vocabulary | None = None) -> Sheet:
     """Check a parsed roster sheet against Part I and return it, or raise every problem found."""
     vocab = vocab or vocabulary()
-    from .models import SheetModel  # pydantic's, imported when a sheet is first checked (issue 18)
+    from .sheetmodel import SheetModel  # pydantic's, imported when a sheet is first checked (issue 18)
 
     model = validate(SheetModel, data, file, "MatchMatch roster sheet (I.1)")
     problems = Collector()

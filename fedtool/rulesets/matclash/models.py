@@ -5,13 +5,14 @@ checked imports no pydantic)."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from fedtool.kernel.validation import FileModel, Name, OwnerModel
 
-from . import _engine
+if TYPE_CHECKING:
+    from .engine import Rules
 
 
 class SheetModel(FileModel):
@@ -44,5 +45,7 @@ class MatClashSettings(FileModel):
     early_falls: Literal["fall", "no_fall"] = "fall"  # 4.17
     tie_when_ahead: Literal["tie", "no_points", "not_playable"] = "tie"  # 4.18
 
-    def rules(self) -> _engine.Rules:
-        return _engine.Rules(self.stalling_ban, self.wizardry_erases, self.resilience_stops_spladle, self.early_falls, self.tie_when_ahead)
+    def rules(self) -> Rules:
+        from .engine import Rules  # the engine imported when first asked (issue 18)
+
+        return Rules(self.stalling_ban, self.wizardry_erases, self.resilience_stops_spladle, self.early_falls, self.tie_when_ahead)
