@@ -185,3 +185,17 @@ print(json.dumps([stood_in, tabulate.__version__, importlib.metadata.version("ta
 
 def test_a_fraction_kept_is_a_fraction():
     assert checked.decode(json.loads(json.dumps(checked.encode({"p": Fraction(1, 3)})))) == {"p": Fraction(1, 3)}
+
+
+@pytest.mark.parametrize("damage", ['{"mapping": {}}', '{"mapping": {"name": 1}}', "[]", '{"fraction": [1]}', "not json"])
+def test_a_damaged_entry_is_no_entry(week_one, cache, damage):
+    """What the cache gives back is used only when it has the shape a good check wrote; an
+    entry damaged (by hand, a disk) is as no entry: the files are checked, the tables right."""
+    expected = run(week_one, "standings", cache_dir="").stdout
+    assert run(week_one, "standings", cache_dir=str(cache)).stdout == expected
+    entries = list(cache.rglob("*.json"))
+    assert len(entries) >= 2  # the settings' and the roster's
+    for entry in entries:
+        entry.write_text(damage, encoding="utf-8")
+    again = run(week_one, "standings", cache_dir=str(cache))
+    assert again.returncode == 0 and again.stdout == expected and again.stderr == ""

@@ -61,7 +61,7 @@ class Fed:
         text = read_text(path, shown)
         key = checked.digest("settings", text)
         kept = checked.recall(key)
-        if isinstance(kept, dict):
+        if _plain_shape(kept):  # an entry damaged since (by hand, a disk) is as none: the file is checked
             return cls(root, KnownSettings(kept, text, shown), None, text)  # type: ignore[arg-type]
         from .models import Settings
 
@@ -151,6 +151,17 @@ PLAIN_SETTINGS = ("name", "ruleset", "database", "rulesets", "titles", "ratings"
 def plain_settings(settings: Settings) -> dict[str, Any]:
     """What `KnownSettings` serves of checked settings."""
     return {name: settings.model_dump(include={name})[name] for name in PLAIN_SETTINGS}
+
+
+def _plain_shape(kept: Any) -> bool:
+    """Whether what the cache gave back has the shape `plain_settings` writes."""
+    if not isinstance(kept, dict) or set(kept) != set(PLAIN_SETTINGS):
+        return False
+    return (all(isinstance(kept[name], str) for name in ("name", "ruleset", "database")) and isinstance(kept["ratings"], bool)
+            and isinstance(kept["site_url"], (str, type(None))) and isinstance(kept["rulesets"], dict)
+            and all(isinstance(value, dict) for value in kept["rulesets"].values())
+            and isinstance(kept["titles"], list) and all(isinstance(title, dict) and isinstance(title.get("id"), str) for title in kept["titles"])
+            and isinstance(kept["backups"], dict) and isinstance(kept["seasons"], dict))
 
 
 class Plain:

@@ -660,9 +660,15 @@ def _known_roster(fed: Fed) -> dict[str, dict] | None:
         return None
     fed.__dict__["_roster_key"] = key
     kept = checked.recall(key)
-    if not isinstance(kept, dict) or set(kept) != set(fed.roster_files):
-        return None
+    if not isinstance(kept, dict) or set(kept) != set(fed.roster_files) or not all(map(_fact_shape, kept.values())):
+        return None  # nothing kept, or an entry damaged since (by hand, a disk): the files are checked
     return kept
+
+
+def _fact_shape(fact: Any) -> bool:
+    """Whether a kept fact has the shape `_facts` gives."""
+    return (isinstance(fact, dict) and isinstance(fact.get("name"), str) and isinstance(fact.get("ruleset"), str)
+            and isinstance(fact.get("division"), (str, type(None))) and isinstance(fact.get("state"), dict))
 
 
 def _remember_roster(fed: Fed, facts: dict[str, dict]) -> None:
