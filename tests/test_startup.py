@@ -157,7 +157,8 @@ package = sys.modules["fedtool.rulesets.matchmatch"]
 proxied = isinstance(package._engine, Submodule)
 from fedtool.rulesets.facemat import engine as named  # named before any use: the module itself, as a test patching it needs
 module = named is sys.modules["fedtool.rulesets.facemat.engine"] and not isinstance(named, Submodule)
-default = mm.settings({}).dq_threshold  # the engine's default, asked for
+default = mm.settings({}).dq_threshold  # the engine's default, asked for (the settings' model imports the engine itself)
+first_use = package._engine.DEFAULT_DQ_THRESHOLD  # the package's first use of its Submodule
 from fedtool.rulesets.matchmatch import engine
 print(json.dumps({"before": before, "proxied": proxied, "module": module, "now": package._engine is engine,
                   "default": default == engine.DEFAULT_DQ_THRESHOLD,
@@ -177,7 +178,9 @@ def test_models_are_built_when_first_used():
             "before = [m.__name__ for m in (settings.Settings, settings.MailSettings, settings.TitleSettings) if m.__pydantic_complete__]\n"
             "settings.Fed.load(sys.argv[1])\n"
             "print(json.dumps([before, settings.Settings.__pydantic_complete__]))")
-    done = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    # the checked cache off (FEDTOOL_CACHE_DIR empty): the file is checked, as a fed.yaml never checked before is
+    done = subprocess.run([sys.executable, "-c", code, str(ROOT)], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), "FEDTOOL_CACHE_DIR": ""})
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [[], True]
 

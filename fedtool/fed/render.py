@@ -24,7 +24,6 @@ import datetime
 import hashlib
 import os
 import re
-import stat
 import tempfile
 from email.message import EmailMessage
 from email.policy import EmailPolicy
@@ -38,6 +37,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
 from markupsafe import Markup
 
 from fedtool.kernel import clock
+from fedtool.kernel.checked import cache_folder  # the user's own cache folder, shared with the checked files' verdicts
 from fedtool.kernel.errors import FedError, Problem
 from fedtool.kernel.yamlio import read_text
 
@@ -98,25 +98,6 @@ def bytecode_cache() -> FileSystemBytecodeCache | None:
     FEDTOOL_CACHE_DIR set empty turns the cache off; so does a folder that cannot be made."""
     folder = cache_folder(f"jinja-{jinja2.__version__}-{ENVIRONMENT_REVISION}")
     return FileSystemBytecodeCache(folder) if folder else None
-
-
-def cache_folder(name: str) -> str | None:
-    """A folder of the user's own cache (see `bytecode_cache`), made 0700; None when the cache
-    is off or the folder is not the user's alone."""
-    base = os.environ.get("FEDTOOL_CACHE_DIR")
-    if base == "":
-        return None
-    if base is None:
-        base = os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "fedtool")
-    folder = os.path.join(base, name)
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        found = os.lstat(folder)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(found.st_mode) or found.st_mode & 0o022 or (hasattr(os, "getuid") and found.st_uid != os.getuid()):
-        return None
-    return folder
 
 
 def stars(value) -> str:

@@ -6,178 +6,35 @@ known, do the titles fit their rulesets) is checked above this layer
 
 from __future__ import annotations
 
-import datetime
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from urllib.parse import urlsplit
-from typing import Annotated, Any, Literal
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from typing import TYPE_CHECKING, Any
 
-from pydantic import AfterValidator, BeforeValidator, Field, TypeAdapter, ValidationError, field_validator
-
+from fedtool.kernel import checked
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import Duration, FileModel, MailAddress, PositiveDuration, validate
-from fedtool.kernel.yamlio import load_yaml
+from fedtool.kernel.validation import validate
+from fedtool.kernel.yamlio import parse_yaml, read_text
+
+if TYPE_CHECKING:
+    from .models import Settings
+
+# The settings' models (fedtool.fed.models) are imported when asked for: a command whose
+# fed.yaml is known checked (the same bytes, the same fedtool) reads its plain settings from
+# what that check kept and never imports pydantic (issue 18: `fedtool standings`).
+_MODELS = frozenset(("SmtpSettings", "MailSettings", "ScheduleSettings", "TitleSettings", "BackupSettings", "SeasonSettings", "Settings"))
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MODELS:
+        from . import models
+
+        return getattr(models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 SETTINGS_FILE = "fed.yaml"
 WRESTLER_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,62}$")
-
-
-class SmtpSettings(FileModel):
-    """How `fedtool send` reaches the mail server; the password is FEDTOOL_SMTP_PASSWORD."""
-
-    host: str = Field(min_length=1, max_length=255)
-    port: int = Field(default=587, ge=1, le=65535)
-    security: Literal["starttls", "ssl", "none"] = "starttls"
-    user: str | None = None
-
-
-_ADDRESS: TypeAdapter | None = None  # built when a do_not_answer entry is first read, never at import
-
-
-def _address(text: str) -> str:
-    global _ADDRESS
-    if _ADDRESS is None:
-        _ADDRESS = TypeAdapter(MailAddress)
-    return _ADDRESS.validate_python(text)
-
-
-def _address_or_domain(value: Any) -> str:
-    """A `do_not_answer` entry: an address (`abuse@isp.example`) or a whole domain written
-    `@lists.example`, checked as an address is (a domain as the part after an address's @);
-    lowercase, as mail intake compares addresses (fedtool.mail.intake.address_key)."""
-    text = value.strip() if isinstance(value, str) else ""
-    try:
-        checked = _address("postmaster" + text if text.startswith("@") else text)
-    except ValidationError as exc:
-        why = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
-        raise ValueError(f"{str(value)[:80]!r}: give an address (abuse@isp.example) or a domain written @lists.example ({why})") from None
-    return ("@" + checked.rpartition("@")[2] if text.startswith("@") else checked).lower()
-
-
-class MailSettings(FileModel):
-    from_address: MailAddress = "fedhead@fed.example"
-    smtp: SmtpSettings | None = None
-    list_address: MailAddress | None = None
-    reply_to: MailAddress | None = None
-    late_mail: Literal["refuse", "hold"] = "refuse"  # after the card's deadline: refuse, or hold for the fedhead
-    passwords: bool = False  # strategy mails must carry the player's `Password:` line (fedtool password)
-    inbox: str | None = Field(default=None, min_length=1, max_length=500)  # `fedtool tick` reads it: a Maildir, mbox, .eml folder or imaps:// address
-    remind: list[Duration] = Field(default=[], max_length=10)  # `fedtool tick` reminds at these spans before a deadline: [48h, 6h]
-    # a player whose strategies have not stood for this many weeks running (away weeks not
-    # counted) is reported to the fedhead, and his sides play the default until one stands; 0: off
-    no_show_limit: int = Field(default=0, ge=0, le=520)
-    # the languages of the quote headers players' mail clients write above a quoted mail
-    # ("On ... wrote:" en, "Am ... schrieb:" de, ...), so a reply's quote is cut before the
-    # strategy is read; each language costs intake about 0.2 ms a mail (mail-parser-reply's codes)
-    reply_languages: list[str] = Field(default=["en"], min_length=1, max_length=14)
-    # mail from these addresses (or `@domain`: any address there) is read and never answered,
-    # like mail from the fed's own addresses: a list server, a forwarding service, an abuser
-    do_not_answer: list[Annotated[str, BeforeValidator(_address_or_domain)]] = Field(default=[], max_length=1000)
-
-    @field_validator("reply_languages")
-    @classmethod
-    def _known_languages(cls, value: list[str]) -> list[str]:
-        from mailparser_reply.constants import MAIL_LANGUAGES  # only when a fed sets them
-
-        unknown = [code for code in value if code not in MAIL_LANGUAGES]
-        if unknown:
-            raise ValueError(f"unknown reply language {unknown[0]!r}: give codes from {', '.join(sorted(MAIL_LANGUAGES))}")
-        return list(dict.fromkeys(value))
-
-
-class ScheduleSettings(FileModel):
-    """`schedule:` in rosters/fed.yaml: the fed's clock. A card without its own `deadline:`
-    gets the first `weekday` at `time` after the week is opened, in the fed's `zone`."""
-
-    zone: str = Field(default="UTC", max_length=64)  # an IANA time zone: Europe/London, America/New_York
-    weekday: Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"] | None = None
-    time: str = Field(default="18:00", pattern=r"^([01]\d|2[0-3]):[0-5]\d$")
-    run_early: bool = False  # `fedtool tick` runs a week as soon as every side's strategy stands
-    tick_every: PositiveDuration = datetime.timedelta(minutes=15)  # how often cron runs `fedtool tick` (the clock guard's yardstick)
-
-    @field_validator("zone")
-    @classmethod
-    def _known_zone(cls, value: str) -> str:
-        try:
-            ZoneInfo(value)
-        except (ZoneInfoNotFoundError, ValueError):
-            raise ValueError(f"unknown time zone {value!r}: give an IANA name such as Europe/London or UTC") from None
-        return value
-
-
-class TitleSettings(FileModel):
-    """One of the fed's titles (`titles:` in rosters/fed.yaml); see fedtool.league.records."""
-
-    id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]{0,62}$", description="Named by `for_title:` on the card")
-    name: str = Field(min_length=1, max_length=120)
-    ruleset: str | None = None  # default: the fed's ruleset
-    division: str | None = Field(default=None, max_length=63)  # one of its ruleset's title divisions (MatchMatch: weight classes)
-    teams: bool = False  # a tag title: held by team sheets
-    first_holder: str | None = None  # the champion the fed starts with, before week 1
-    changes_on: list[str] | None = None  # the finishes that change hands; default: all but dq and countout
-
-
-def _site_url(value: str) -> str:
-    """`site_url:`: an absolute http(s) address with no query or fragment, kept ending in "/"."""
-    parts = urlsplit(value.strip())
-    if parts.scheme not in ("http", "https") or not parts.netloc or parts.query or parts.fragment or any(c.isspace() or c in "<>\"'" for c in value.strip()):
-        raise ValueError(f"{value[:80]!r}: give the site's address, absolute, as https://fed.example/league/ (no query, fragment, blank or quote)")
-    return value.strip().rstrip("/") + "/"
-
-
-def _inside_the_fed(folder: str) -> str:
-    path = Path(folder)
-    if path.is_absolute() or ".." in path.parts or folder.startswith("~"):
-        raise ValueError("a folder inside the fed's folder, written relative to it (no leading /, ~ or ..)")
-    return folder
-
-
-class BackupSettings(FileModel):
-    """Snapshots of the league taken before every run and rerun (fedtool.league.backup)."""
-
-    folder: Annotated[str, AfterValidator(_inside_the_fed)] = Field(default="backups", min_length=1, max_length=255, description="Relative to the fed's folder")
-    keep: int = Field(default=10, ge=1, le=10000, description="How many snapshots to keep; the oldest go first")
-
-
-class SeasonSettings(FileModel):
-    """`seasons:` in rosters/fed.yaml: what `fedtool season close` carries into the next
-    season. `carry_over` maps each ruleset's carry-over name (`Ruleset.season_carry`:
-    push_levels, injuries, tv_grades, grudge_grades) to keep or reset (back to the sheet);
-    a name left out is kept, the rulebooks' reading (they know no season break). The
-    names are checked against the rulesets where a season is closed (fedtool.league.seasons)."""
-
-    carry_over: dict[str, Literal["keep", "reset"]] = {}
-
-
-def _one_line(value: str) -> str:
-    """The fed's `name:`: it heads every page and goes into mail headers (From, Subject), so
-    one line of printable characters (no control, line-break or bidi-override character)."""
-    if not value.strip() or not value.isprintable():
-        raise ValueError(f"{value[:40]!r}: one line of 1 to 120 printable characters (no control characters: the name goes into mail headers and pages)")
-    return value
-
-
-class Settings(FileModel):
-    """rosters/fed.yaml: the fed's own settings."""
-
-    name: Annotated[str, AfterValidator(_one_line)] = Field(max_length=120)
-    secret: str = Field(min_length=8, description="Seeds every roll; keep it private")
-    ruleset: str = "matchmatch"
-    database: str = "fed.db"
-    mail: MailSettings = Field(default_factory=MailSettings)  # made when read: no model is built at import
-    schedule: ScheduleSettings = Field(default_factory=ScheduleSettings)  # made when read: no model is built at import
-    rulesets: dict[str, dict[str, Any]] = {}
-    titles: list[TitleSettings] = []
-    backups: BackupSettings = Field(default_factory=BackupSettings)  # made when read: no model is built at import
-    seasons: SeasonSettings = Field(default_factory=SeasonSettings)  # issue 19: `fedtool season close`
-    ratings: bool = True  # star ratings for each match and the card (docs/ratings.md); false: none shown or kept
-    # where the fed publishes the site `fedtool site` builds (https://fed.example/dcw/): every
-    # link in a mail is then absolute, to the site's pages; without it the card mail carries
-    # the writeups itself and links nowhere (issue 16)
-    site_url: Annotated[str, AfterValidator(_site_url)] | None = Field(default=None, max_length=500)
 
 
 @dataclass
@@ -186,19 +43,40 @@ class Fed:
 
     root: Path
     settings: Settings
-    data: Any = field(default=None, repr=False, compare=False)  # rosters/fed.yaml as read, with its lines
+    _data: Any = field(default=None, repr=False, compare=False)  # rosters/fed.yaml as read, with its lines (read when first asked)
+    _text: str | None = field(default=None, repr=False, compare=False)  # rosters/fed.yaml's text, when known checked
 
     @classmethod
     def load(cls, root: Path | str) -> "Fed":
+        """The fed in `root`, its settings checked: by pydantic, or, when these very bytes were
+        checked good by this fedtool before (fedtool.kernel.checked), from what that check
+        kept (`KnownSettings`: the plain settings, the rest checked when first asked for)."""
         root = Path(root)
         path = root / "rosters" / SETTINGS_FILE
         if not path.exists():
             raise FedError(
                 Problem(str(path), None, "no fed settings here; run `fedtool init DIR` to create a fed, or pass --fed DIR")
             )
-        data = load_yaml(path, fed_relative(root, path))
-        settings = validate(Settings, data, fed_relative(root, path), "fed settings")
-        return cls(root, settings, data)
+        shown = fed_relative(root, path)
+        text = read_text(path, shown)
+        key = checked.digest("settings", text)
+        kept = checked.recall(key)
+        if _plain_shape(kept):  # an entry damaged since (by hand, a disk) is as none: the file is checked
+            return cls(root, KnownSettings(kept, text, shown), None, text)  # type: ignore[arg-type]
+        from .models import Settings
+
+        data = parse_yaml(text, shown)
+        settings = validate(Settings, data, shown, "fed settings")
+        checked.remember(key, plain_settings(settings))
+        return cls(root, settings, data, text)
+
+    @property
+    def data(self) -> Any:
+        """rosters/fed.yaml as read, each value knowing its line (for messages)."""
+        if self._data is None:
+            shown = self.shown(self.settings_file)
+            self._data = parse_yaml(self._text if self._text is not None else read_text(self.settings_file, shown), shown)
+        return self._data
 
     @property
     def rosters(self) -> Path:
@@ -263,6 +141,73 @@ class Fed:
 
 
 RETIRED_FOLDER = "retired"
+
+# The settings a reading command uses, kept from a good check of rosters/fed.yaml
+# (fedtool.kernel.checked): plain values only, never the secret, the mail settings (addresses)
+# or anything holding a span of time. The rest is checked when first asked for.
+PLAIN_SETTINGS = ("name", "ruleset", "database", "rulesets", "titles", "ratings", "site_url", "backups", "seasons")
+
+
+def plain_settings(settings: Settings) -> dict[str, Any]:
+    """What `KnownSettings` serves of checked settings."""
+    return {name: settings.model_dump(include={name})[name] for name in PLAIN_SETTINGS}
+
+
+def _plain_shape(kept: Any) -> bool:
+    """Whether what the cache gave back has the shape `plain_settings` writes."""
+    if not isinstance(kept, dict) or set(kept) != set(PLAIN_SETTINGS):
+        return False
+    return (all(isinstance(kept[name], str) for name in ("name", "ruleset", "database")) and isinstance(kept["ratings"], bool)
+            and isinstance(kept["site_url"], (str, type(None))) and isinstance(kept["rulesets"], dict)
+            and all(isinstance(value, dict) for value in kept["rulesets"].values())
+            and isinstance(kept["titles"], list) and all(isinstance(title, dict) and isinstance(title.get("id"), str) for title in kept["titles"])
+            and isinstance(kept["backups"], dict) and isinstance(kept["seasons"], dict))
+
+
+class Plain:
+    """A group of settings as a good check left them (a title, the backups), read as the
+    model's attributes are."""
+
+    def __init__(self, values: dict[str, Any]):
+        self.__dict__.update(values)
+
+    def __repr__(self) -> str:
+        return f"Plain({self.__dict__!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Plain) and other.__dict__ == self.__dict__
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class KnownSettings:
+    """rosters/fed.yaml's settings when these very bytes were checked good before by this
+    fedtool (fedtool.kernel.checked): the plain settings (PLAIN_SETTINGS) as that check
+    kept them, without pydantic; any other (the secret, mail, schedule) from checking the
+    text now, the first time one is asked for: what `Fed.load` would have given."""
+
+    def __init__(self, kept: dict[str, Any], text: str, shown: str):
+        self._text, self._shown, self._checked = text, shown, None
+        for name in PLAIN_SETTINGS:
+            value = kept[name]
+            if name == "titles":
+                value = [Plain(title) for title in value]
+            elif name in ("backups", "seasons"):
+                value = Plain(value)
+            self.__dict__[name] = value
+
+    def checked(self) -> Settings:
+        """The settings as pydantic reads them (the models built now)."""
+        if self._checked is None:
+            from .models import Settings
+
+            self._checked = validate(Settings, parse_yaml(self._text, self._shown), self._shown, "fed settings")
+        return self._checked
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self.checked(), name)
 
 
 def week_name(week: int) -> str:

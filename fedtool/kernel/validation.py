@@ -2,147 +2,36 @@
 
 from __future__ import annotations
 
-import datetime
 import re
 from fractions import Fraction
-from typing import Any, TypeVar
-
-from typing import Annotated
-
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, ValidationError
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import FedError, Problem
+from .values import (  # noqa: F401 (the checks of single values, named here as before)
+    DURATION, DURATION_UNITS, RESERVED_DOMAINS, ROLE_NAMES, SPECIAL_USE, _checked_address, _mail_address, _one_line_name, _plain_address,
+    _plain_local, duration, positive_duration, reserved_domain, sensible_number,
+)
 from .yamlio import line_of
 
-M = TypeVar("M", bound=BaseModel)
+if TYPE_CHECKING:
+    from pydantic import BaseModel
+
+M = TypeVar("M")
+
+# The pydantic types (FileModel, OwnerModel, Name, Points, MailAddress, Duration,
+# PositiveDuration) live in fedtool.kernel.models and are imported from there the first time
+# a module asks this one for them (`from fedtool.kernel.validation import FileModel`): a
+# command that checks no file with pydantic (`fedtool standings`, its sheets and settings
+# known checked: fedtool.kernel.checked) never imports pydantic (issue 18).
+_MODELS = frozenset(("FileModel", "OwnerModel", "Name", "Points", "MailAddress", "Duration", "PositiveDuration"))
 
 
-class FileModel(BaseModel):
-    """Base for every model read from a user's file: unknown fields are refused (typos)."""
+def __getattr__(name: str) -> Any:
+    if name in _MODELS:
+        from . import models
 
-    # defer_build: a model's validator is built the first time it validates, not at import,
-    # so a command pays only for the files it reads (issue 18)
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, defer_build=True)
-
-
-def _one_line_name(text: str) -> str:
-    if any(ch.isspace() and ch != " " or not ch.isprintable() for ch in text):
-        raise ValueError("a name is one line of printable text (no line breaks, tabs or control characters)")
-    return text
-
-
-def sensible_number(value: int) -> int:
-    if abs(value) >= 10**9:
-        raise ValueError("a number this large cannot be on a sheet")
-    return value
-
-
-Name = Annotated[str, Field(min_length=1, max_length=80), AfterValidator(_one_line_name)]
-
-# Domains reserved for tests, examples and local use (RFC 2606, RFC 6761, RFC 6762): real
-# feds use them for test players and local mail, so they are addresses, only never on the
-# public Internet (`fedtool send` warns when it sends to one).
-RESERVED_DOMAINS = ("test", "example", "invalid", "localhost", "local")
-_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
-
-
-def reserved_domain(address: str) -> str | None:
-    """The reserved top-level name an address's domain ends in ("test"), or None."""
-    domain = address.rpartition("@")[2].lower().rstrip(".")
-    top = domain.rsplit(".", 1)[-1]
-    return top if top in RESERVED_DOMAINS else None
-
-
-# An address email_validator would accept and give back unchanged, told without importing it
-# (issue 18: its import is a twentieth of a command that reads the sheets, and every address
-# on a sheet is of this kind): before the @, dot-separated runs of ASCII letters, digits and
-# _ + - (RFC 5322's dot-atom, narrowed), 64 at most, not one of the role names it lower-cases;
-# after it, lower-case ASCII labels, none with "--" (Punycode and its look-alikes), the last
-# ending in a letter, at least two, within DNS's lengths and outside the special-use names it
-# refuses. Anything else goes to email_validator (tests/test_startup.py holds the two to the
-# same answers, and these lists to the installed email_validator's).
-_PLAIN_LOCAL = re.compile(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*")
-_PLAIN_DOMAIN = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z0-9][a-z0-9-]{0,61})?[a-z]")
-ROLE_NAMES = frozenset(("info", "marketing", "sales", "support", "abuse", "noc", "security", "postmaster", "hostmaster", "usenet", "news",
-                        "webmaster", "www", "uucp", "ftp"))  # email_validator's CASE_INSENSITIVE_MAILBOX_NAMES (RFC 2142)
-SPECIAL_USE = ("arpa", "invalid", "local", "localhost", "onion", "test")  # email_validator's SPECIAL_USE_DOMAIN_NAMES
-
-
-def _plain_local(local: str) -> bool:
-    return len(local) <= 64 and _PLAIN_LOCAL.fullmatch(local) is not None and local.lower() not in ROLE_NAMES
-
-
-def _plain_address(local: str, domain: str) -> bool:
-    return (_plain_local(local) and len(domain) <= 253 and len(local) + len(domain) < 254 and "--" not in domain
-            and _PLAIN_DOMAIN.fullmatch(domain) is not None and not any(domain.endswith("." + name) for name in SPECIAL_USE))
-
-
-def _mail_address(value: Any) -> str:
-    """An address mail can be sent to, normalised (email_validator), reserved domains included."""
-    if not isinstance(value, str):
-        raise ValueError("an e-mail address is text, such as bob@players.example")
-    local, _, domain = value.strip().rpartition("@")
-    if reserved_domain(value):
-        labels = domain.lower().rstrip(".").split(".")
-        if all(_LABEL.match(label) for label in labels) and _plain_local(local):
-            return f"{local}@{'.'.join(labels)}"
-    elif _plain_address(local, domain):
-        return f"{local}@{domain}"
-    return _checked_address(value)
-
-
-def _checked_address(value: str) -> str:
-    """`_mail_address` by email_validator itself."""
-    from email_validator import EmailNotValidError, validate_email  # only for an address of another kind (issue 18)
-
-    local, _, domain = value.strip().rpartition("@")
-    try:
-        if reserved_domain(value):
-            labels = domain.lower().rstrip(".").split(".")
-            if not all(_LABEL.match(label) for label in labels):
-                raise EmailNotValidError(f"{domain!r} is not a domain name")
-            checked = validate_email(f"{local}@reserved.example", check_deliverability=False)  # the part before the @
-            return f"{checked.local_part}@{'.'.join(labels)}"
-        return validate_email(value.strip(), check_deliverability=False).normalized
-    except EmailNotValidError as exc:
-        raise ValueError(f"not an e-mail address: {exc}") from None
-
-
-MailAddress = Annotated[str, BeforeValidator(_mail_address)]
-
-DURATION = re.compile(r"^\s*(\d{1,4})\s*(m|h|d)\s*$")
-DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
-
-
-def duration(value: Any) -> datetime.timedelta:
-    """A span written as a fedhead writes it: 30m, 6h, 2d."""
-    found = DURATION.match(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
-    if not found:
-        raise ValueError(f"{str(value)[:40]!r} is not a span of time such as 30m, 6h or 2d")
-    return datetime.timedelta(**{DURATION_UNITS[found.group(2)]: int(found.group(1))})
-
-
-Duration = Annotated[datetime.timedelta, BeforeValidator(duration)]
-
-
-def positive_duration(value: Any) -> datetime.timedelta:
-    """A span that is some time at all: 1m or more."""
-    span = duration(value)
-    if not span:
-        raise ValueError(f"{str(value)[:40]!r} is no time at all: give a span such as 15m, 1h or 1d")
-    return span
-
-
-PositiveDuration = Annotated[datetime.timedelta, BeforeValidator(positive_duration)]
-
-
-class OwnerModel(FileModel):
-    """The player who owns a wrestler: mail goes to this address."""
-
-    name: Name
-    email: MailAddress
-# A sheet number: anything a message can still print; the rules judge the rest
-Points = Annotated[int, AfterValidator(sensible_number)]
+        return getattr(models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def place(data: Any, loc: tuple | list, extra: str | None = None, prefix: tuple = ()) -> str:
@@ -165,6 +54,8 @@ def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()
     if not isinstance(data, dict):
         kind = "empty" if data is None else f"a {type(data).__name__}"
         raise FedError(Problem(file, None, f"expected a mapping of fields, found {kind}", rule))
+    from pydantic import ValidationError
+
     try:
         return model.model_validate(data)
     except ValidationError as exc:
@@ -190,6 +81,7 @@ def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()
 def _fields_of(model: type[BaseModel], class_name: str | None) -> str:
     """' (name, email)' for the model class pydantic named, found among `model`'s own field
     types; '' when it is not one of them."""
+    from pydantic import BaseModel
     seen, todo = set(), [model]
     while todo:
         current = todo.pop()

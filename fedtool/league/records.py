@@ -20,7 +20,8 @@ import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from fedtool.fed.settings import Fed, TitleSettings
+from fedtool.fed.settings import Fed
+from fedtool.kernel import checked
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place
 from fedtool.rulesets import REGISTRY, all_rulesets, check_ruleset, get_ruleset, ruleset_order
@@ -29,11 +30,13 @@ from fedtool.rulesets.base import Ruleset
 from .away import RECORDS, player_records, wrestler_records
 from .db import read_summary, states_before
 from .sheets import read_roster_sheet
+from fedtool.kernel.yamlio import read_text
 
 if TYPE_CHECKING:  # sqlite-utils where the league is written (fedtool.league.db.read_league reads without it)
     from sqlite_utils import Database
 
     from fedtool.fed.card import Card
+    from fedtool.fed.models import TitleSettings
 
 RULE = "fed settings: titles"
 NEVER_BY_DEFAULT = ("dq", "countout")  # "as in wrestling": the title does not change on these
@@ -69,11 +72,14 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[i
     """
     if ruleset is not None:
         check_ruleset(ruleset, (None, "--ruleset"))
-    league = _League.read(fed, db, weeks, states)
+    known = _known_roster(fed)
+    league = _League.read(fed, db, weeks, states, known)
     holders: dict[str, set[str]] = {}  # ruleset -> who holds one of its titles
-    for title in _checked_lineages(fed, db).values():
+    for title in (_checked_lineages(fed, db) if known is None else _lineages(fed, db)).values():
         if title.holder:
             holders.setdefault(title.settings_ruleset, set()).add(title.holder)
+    if known is None:  # every sheet and the titles checked good: the next standings of these files need not check them again
+        _remember_roster(fed, league.facts)
     tables: dict[tuple[str, str | None], list[dict]] = {}
     sent = wrestler_records(db)  # issue 12: each wrestler's strategies, on time, late, missing, away
     for wid, member in league.members.items():
@@ -577,10 +583,13 @@ class _Member:
 class _League:
     members: dict[str, _Member]
     matches_of: dict[str, list[dict]]  # wrestler id -> his matches, oldest first
+    facts: dict[str, dict] = field(default_factory=dict)  # wrestler id -> what the standings read of his sheet (`_facts`)
 
     @classmethod
-    def read(cls, fed: Fed, db: Database, weeks: tuple[int, int] | None = None, states: dict[str, dict] | None = None) -> "_League":
-        members = _read_members(fed, db, states)
+    def read(cls, fed: Fed, db: Database, weeks: tuple[int, int] | None = None, states: dict[str, dict] | None = None,
+             known: dict[str, dict] | None = None) -> "_League":
+        facts: dict[str, dict] = {}
+        members = _read_members(fed, db, states, known, facts)
         matches_of: dict[str, list[dict]] = {}
         rows = db.execute(
             """SELECT m.id, m.week, m.match, m.ruleset, m.title, m.method, m.end_round, m.summary, s.wrestler_id, s.outcome, s.side
@@ -595,24 +604,77 @@ class _League:
                 {"id": mid, "week": week, "match": match, "ruleset": ruleset, "title": title, "method": method, "round": end_round,
                  "outcome": outcome, "side": side, "sides": sides[mid], "summary": summary}
             )
-        return cls(members, matches_of)
+        return cls(members, matches_of, facts)
 
 
-def _read_members(fed: Fed, db: Database, states: dict[str, dict] | None = None) -> dict[str, _Member]:
-    """`_League.read`'s members (sheets first, then the league's), no matches: `standings_streamed` counts those as it goes."""
+def _read_members(fed: Fed, db: Database, states: dict[str, dict] | None = None, known: dict[str, dict] | None = None,
+                  facts: dict[str, dict] | None = None) -> dict[str, _Member]:
+    """`_League.read`'s members (sheets first, then the league's), no matches: `standings_streamed` counts those as it goes.
+    `known`: each sheet's facts (`_facts`) as a good check of these very files kept them
+    (`_known_roster`), read instead of the sheets; `facts` is filled with what was read."""
     latest = states_before(db, 1 << 30) if states is None else states
     members: dict[str, _Member] = {}
+    facts = {} if facts is None else facts
     for wid in fed.roster_files:
-        sheet = _sheet(fed, wid)
-        ruleset = get_ruleset(sheet.ruleset)
-        state = {**ruleset.initial_state(sheet), **latest.get(wid, {})}
-        members[wid] = _Member(wid, sheet.name, sheet.ruleset, ruleset.standings_division(sheet, bool(sheet.members)), state)
+        fact = facts[wid] = known[wid] if known is not None else _facts(fed, wid)
+        state = {**fact["state"], **latest.get(wid, {})}
+        members[wid] = _Member(wid, fact["name"], fact["ruleset"], fact["division"], state)
     for row in db["wrestlers"].rows:
         if row["id"] not in members:
             known = _ruleset(row["ruleset"])
             division = known.standings_division(None, bool(row.get("members"))) if known else None
             members[row["id"]] = _Member(row["id"], row["name"], row["ruleset"], division, dict(latest.get(row["id"], {})))
     return members
+
+
+def _facts(fed: Fed, wrestler_id: str) -> dict[str, Any]:
+    """What the standings read of a wrestler's sheet, checked by its ruleset: his name, his
+    ruleset, his standings division and his starting state."""
+    sheet = _sheet(fed, wrestler_id)
+    ruleset = get_ruleset(sheet.ruleset)
+    return {"name": sheet.name, "ruleset": sheet.ruleset, "division": ruleset.standings_division(sheet, bool(sheet.members)),
+            "state": ruleset.initial_state(sheet)}
+
+
+def _roster_key(fed: Fed) -> str | None:
+    """The checked cache's key for the fed's settings and every sheet, active and retired
+    (their names and bytes; fedtool.kernel.checked adds the code's mark); None when one
+    cannot be read, which checking the sheets then reports."""
+    try:
+        parts: list[str] = [fed._text if fed._text is not None else read_text(fed.settings_file, fed.shown(fed.settings_file))]
+        for kind, files in (("roster", fed.roster_files), ("retired", fed.retired_files)):
+            for wid, path in files.items():
+                parts += [kind, wid, read_text(path, fed.shown(path))]
+    except (FedError, OSError, UnicodeError):
+        return None
+    return checked.digest("standings", *parts)
+
+
+def _known_roster(fed: Fed) -> dict[str, dict] | None:
+    """Each sheet's facts (`_facts`) as the last good check of these very files (the settings,
+    every sheet: the titles' first holders too) kept them, or None: they are checked now
+    (issue 18: checking 30 sheets with pydantic was most of `fedtool standings`). A file
+    that fails its check is never kept, so it is checked, and named, every time."""
+    key = _roster_key(fed)
+    if key is None:
+        return None
+    fed.__dict__["_roster_key"] = key
+    kept = checked.recall(key)
+    if not isinstance(kept, dict) or set(kept) != set(fed.roster_files) or not all(map(_fact_shape, kept.values())):
+        return None  # nothing kept, or an entry damaged since (by hand, a disk): the files are checked
+    return kept
+
+
+def _fact_shape(fact: Any) -> bool:
+    """Whether a kept fact has the shape `_facts` gives."""
+    return (isinstance(fact, dict) and isinstance(fact.get("name"), str) and isinstance(fact.get("ruleset"), str)
+            and isinstance(fact.get("division"), (str, type(None))) and isinstance(fact.get("state"), dict))
+
+
+def _remember_roster(fed: Fed, facts: dict[str, dict]) -> None:
+    key = fed.__dict__.get("_roster_key")
+    if key is not None and set(facts) == set(fed.roster_files):
+        checked.remember(key, facts)
 
 
 def _matches_of_one(db: Database, wid: str, low: int, high: int) -> list[dict]:

@@ -16,7 +16,7 @@ from fedtool.fed.settings import Fed, check_wrestler_id
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place
 from fedtool.kernel.yamlio import load_yaml
-from fedtool.rulesets import check_ruleset, get_ruleset
+from fedtool.rulesets import REGISTRY, check_ruleset, get_ruleset
 from fedtool.rulesets.base import WrestlerRecord
 
 if TYPE_CHECKING:  # the card's module and its models are a week's, not the standings' (issue 18)
@@ -30,7 +30,7 @@ def load_fed(root: Path | str) -> Fed:
     check_ruleset(fed.settings.ruleset, (shown, "field ruleset"))
     problems = Collector()
     for index, title in enumerate(fed.settings.titles):
-        if title.ruleset is not None:
+        if title.ruleset is not None and title.ruleset not in REGISTRY:  # the place (the file's lines) read only for a message
             try:
                 check_ruleset(title.ruleset, (shown, place(fed.data, ("titles", index, "ruleset"))))
             except FedError as exc:

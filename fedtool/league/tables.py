@@ -18,9 +18,67 @@ def ruleset_name(ruleset_id: str) -> str:
 
 def _table(rows: list[list], headers: list[str]) -> str:
     """tabulate's "simple" table of `rows` under `headers` (numbers not parsed: "007" stays)."""
-    from tabulate import tabulate
+    return tabulate_function()(rows, headers=headers, tablefmt="simple", disable_numparse=True)
 
-    return tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+def tabulate_function():
+    """tabulate's `tabulate`, the library imported now if not before.
+
+    tabulate's import asks importlib.metadata for its own version (`__version__`), and
+    importing importlib.metadata imports the email package's parser, zipfile and more: two
+    thirds of tabulate's import and a tenth of `fedtool standings` (issue 18). So, while
+    importlib.metadata is not imported yet, a module that answers what it would answer
+    (tabulate's version, read from the name of its one installed `tabulate-VERSION.dist-info`
+    folder) stands in its place for tabulate's import alone, and is gone after it; with no
+    such folder, or more than one, tabulate is imported as it is.
+    tests/test_startup.py checks the version and the tables are importlib.metadata's."""
+    import sys
+
+    module = sys.modules.get("tabulate")
+    if module is None and "importlib.metadata" not in sys.modules:
+        version = _installed_version("tabulate")
+        if version is not None:
+            import types
+
+            class PackageNotFoundError(ModuleNotFoundError):
+                pass
+
+            def answer(name: str) -> str:
+                if name != "tabulate":
+                    raise PackageNotFoundError(name)
+                return version
+
+            stand_in = types.ModuleType("importlib.metadata", "importlib.metadata while tabulate is imported (fedtool.league.tables)")
+            stand_in.version, stand_in.PackageNotFoundError = answer, PackageNotFoundError  # type: ignore[attr-defined]
+            sys.modules["importlib.metadata"] = stand_in
+            try:
+                import tabulate as module
+            finally:
+                if sys.modules.get("importlib.metadata") is stand_in:
+                    del sys.modules["importlib.metadata"]
+    if module is None:
+        import tabulate as module
+    return module.tabulate
+
+
+def _installed_version(distribution: str) -> str | None:
+    """The version in the name of the one `<distribution>-VERSION.dist-info` folder beside
+    the package's own folder (where pip installs both), or None."""
+    import importlib.util
+    import os
+
+    spec = importlib.util.find_spec(distribution)  # found, not imported
+    if spec is None or not spec.origin:
+        return None
+    folder = os.path.dirname(os.path.dirname(spec.origin))
+    try:
+        found = [name for name in os.listdir(folder) if name.startswith(distribution + "-") and name.endswith(".dist-info")]
+    except OSError:
+        return None
+    if len(found) != 1:
+        return None
+    version = found[0][len(distribution) + 1:-len(".dist-info")]
+    return version if version and "-" not in version else None
 
 
 def _heading(text: str) -> str:

@@ -5,13 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Any
 
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import FileModel, place, validate
+from fedtool.kernel.validation import place, validate
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 from .changes import tell_change
@@ -19,10 +17,23 @@ from .rules import data, fed_data
 from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
 
+if TYPE_CHECKING:
+    from .models import FaceToTheMatSettings
+
 # imported when first used (issue 18): reading a sheet or the standings needs none of them
 _engine = Submodule(__name__, "engine", "_engine")
 _rating = Submodule(__name__, "rating", "_rating")
 _royale = Submodule(__name__, "royale", "_royale")
+_models = Submodule(__name__, "models", "_models")  # pydantic's: imported when a file is first checked
+
+_MODELS = frozenset(("Tiers", "ObjectSettings", "FaceToTheMatSettings", "CardFields", "StrategyModel", "FinisherModel", "CardModel"))
+
+
+def __getattr__(name: str) -> Any:
+    """The models, moved to .models (imported when first asked for: `from fedtool.rulesets.facemat import Tiers`)."""
+    if name in _MODELS:
+        return getattr(_models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 # 9.a: "Roll 1d6 for match type: 1-2 Normal, 3-4 Cage, 5 Hardcore, 6 Special (roll again or choose)"
 GRUDGE_TYPES = {1: "normal", 2: "normal", 3: "cage", 4: "cage", 5: "hardcore", 6: None}
@@ -32,61 +43,6 @@ GRUDGE_STAKES = {1: "tv_grade", 2: "tv_grade", 3: "loser_leaves_town", 4: "loser
 PRIZES = ("tv_grade", "loser_leaves_town", "title_shot", "extra_grade")
 STAKES_TEXT = {"tv_grade": "TV grades", "loser_leaves_town": "loser leaves town", "title_shot": "a title shot",
                "special_prize": "a special prize (a second TV grade for the winner)"}
-
-
-class Tiers(FileModel):
-    gold: int = Field(default=3, ge=0, le=10)
-    silver: int = Field(default=2, ge=0, le=10)
-    bronze: int = Field(default=1, ge=0, le=10)
-
-
-class ObjectSettings(FileModel):
-    """10.b chairs, tables and ladders: chips on the spaces the fed chooses."""
-
-    spaces: list[int] = Field(default=[4, 8, 11], max_length=15)
-    bonus: int = Field(default=2, ge=0, le=6)  # 10.b.iv "additional effects (determined by GM)"
-
-
-class FaceToTheMatSettings(FileModel):
-    """`rulesets: facemat:` in rosters/fed.yaml (the advanced options of section 10)."""
-
-    boo_rule: bool = False  # 10.a
-    tv_table: Literal["standard", "steep", "flat"] = "standard"  # the three published TV Move tables
-    tiers: Tiers = Tiers()  # 7.c: the average wrestler's gold, silver and bronze (10.h varies them per card: `tiers:`)
-    inferior_tiers: Literal["no_gold", "reduced"] = "no_gold"  # 10.h.iii: "May not have a GOLD move, or reduced values"
-    tv_changes: Literal["upsets", "none"] = "upsets"  # TV grades outside grudge matches (docs/rulings)
-    hardcore_weapons: bool = True  # 9.f.iv: a hardcore chart's weapons are objects even with `objects` off
-    cage_helped: Literal["half_down", "half_up"] = "half_down"  # 9.b: a HELPED card (and a call for help) in a cage: half, rounded down or up
-    objects: ObjectSettings | None = None  # 10.b: on when given
-    advanced_tag: bool = False  # 10.c.i
-    refreshment: bool = False  # 10.c.ii
-    interviews: bool = False  # 10.d: an interview segment before each match
-    ref_bump: Literal["fac", "downed", "off"] = "fac"  # 10.e
-    out_of_ring: bool = False  # 10.f
-    increased_kickouts: bool = False  # 10.g
-    mini_match_to: int = Field(default=12, ge=1, le=15)  # 9.e.i: a Match-Up mini-match ends on this space
-    data: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$", max_length=200)  # a folder of the fed's own data files
-
-
-class CardFields(FileModel):
-    """A Face to the Mat match's own fields on the card."""
-
-    stipulation: str | None = Field(default=None, max_length=40)  # 9: the match type, e.g. "hardcore tag"
-    format: str | None = Field(default=None, max_length=40)  # 9.d-e: a three-for-all's or battle royale's method
-    favored: str | None = Field(default=None, max_length=63)  # 4.a: the favored side
-    ref_bump_at: int | None = Field(default=None, ge=1, le=400)  # 10.e: a scripted ref bump at this FAC
-    special_prize: Literal["tv_grade", "loser_leaves_town", "title_shot", "extra_grade"] | None = None  # 9.a: a grudge match's stakes when the die says 6 ("or choose"); none: roll again
-
-
-class StrategyModel(FileModel):
-    """strategies/week-NN/<wrestler>.yaml for Face to the Mat: what the player controls."""
-
-    signature_moves: dict[str, str] = {}
-    finisher: str | None = Field(default=None, min_length=1, max_length=80)
-    promo: str = Field(default="", max_length=2000)
-    challenge: str | None = Field(default=None, max_length=63)
-    use_object: Literal["always", "never", "when_trailing"] = "always"
-    call_for_help: Literal["never", "when_trailing", "at_once"] = "never"
 
 
 INTERVIEW = "interview: "  # how an interview segment's league effect is marked in a result's league list (10.d)
@@ -184,7 +140,7 @@ def _roster_cached(files: tuple) -> dict[str, WrestlerRecord]:
 
 def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine.Plan:
     """A Face to the Mat strategy file, checked against the wrestler's card and the roster."""
-    model = validate(StrategyModel, data, file, "Face to the Mat strategy")
+    model = validate(_models.StrategyModel, data, file, "Face to the Mat strategy")
     problems = Collector()
     moves = []
     for skill, name in model.signature_moves.items():
@@ -235,7 +191,9 @@ class FaceToTheMat(Ruleset):
     # event naming a heel or a face not in the ring is rolled again (docs/rulings/face-to-the-mat.md)
     rules_revision = 2
     template = "facemat/match"
-    card_fields = CardFields
+    @property
+    def card_fields(self) -> type:  # type: ignore[override]
+        return _models.CardFields
     finishes = ("pin", "finisher", "countout", "dq")
     strategy_optional = True  # the cards decide; a strategy adds names, a promo and choices
 
@@ -269,7 +227,7 @@ class FaceToTheMat(Ruleset):
         return WrestlerRecord(wrestler_id, card.name, self.id, card.owner_name, card.owner_email, card)
 
     def settings(self, raw: dict) -> FaceToTheMatSettings:
-        return validate(FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat")
+        return validate(_models.FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat")
 
     def tables(self, options: FaceToTheMatSettings, root: Path) -> dict | None:
         """The fed's own data files (`data: DIR` inside the fed), checked; None for the packaged ones."""

@@ -3,35 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import Any
 
 from fedtool.kernel.errors import Collector
-from fedtool.kernel.validation import FileModel, Name, OwnerModel, place, validate
+from fedtool.kernel.validation import place, validate
 from .rules import parse_range
 from .terms import GRADES, SKILLS, SYMBOLS
-
-
-class FinisherModel(FileModel):
-    name: str = Field(min_length=1, max_length=80)
-    range: str | int
-
-
-class CardModel(FileModel):
-    name: Name
-    ruleset: Literal["facemat"]
-    owner: OwnerModel
-    tv_grade: str
-    grudge: int = Field(default=0, ge=-20, le=20)  # 3.b: "Numerical value (can be negative)"
-    alignment: Literal["face", "heel"]
-    skills: dict[str, str] = {}
-    finisher: FinisherModel
-    signature_moves: dict[str, str] = {}
-    tiers: Any = "average"  # 10.h: superior, average, inferior, or {gold: N, silver: N, bronze: N} (checked by _tiers: one problem for any other value)
-    allies: list[str] = Field(default=[], max_length=50)  # wrestler ids: each a sheet in rosters/ (checked when booked)
-    foes: list[str] = Field(default=[], max_length=50)
-    bio: str = Field(default="", max_length=4000)
 
 
 @dataclass(frozen=True)
@@ -54,6 +31,8 @@ class Wrestler:
 
 
 def read_card(data: Any, file: str, wrestler_id: str) -> Wrestler:
+    from .models import CardModel  # pydantic's, imported when a card is first checked (issue 18)
+
     model = validate(CardModel, data, file, "Face to the Mat wrestler card (3)")
     problems = Collector()
     grade = model.tv_grade.strip().upper()

@@ -7,26 +7,27 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
-
-from pydantic import Field, StrictBool, StrictInt
-from typing import Annotated
+from typing import TYPE_CHECKING, Any
 
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
+from fedtool.kernel.validation import validate
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 
 if TYPE_CHECKING:
     from .deck import Deck
-    from .engine import Rules, Side
-    from .solitaire import Round, SolitaireRules
+    from .engine import Side
+    from .models import MadMatchSettings
+    from .solitaire import Round
     from .strategy import Strategy
 
 # imported when first used (issue 18): reading a sheet or the standings needs none of them
 _engine = Submodule(__name__, "engine", "_engine")
 _solitaire = Submodule(__name__, "solitaire", "_solitaire")
+_models = Submodule(__name__, "models", "_models")  # pydantic's: imported when a file is first checked
+
+_MODELS = frozenset(("SheetModel", "CardFields", "MadMatchSettings"))
 
 
 def load_deck(*args):
@@ -51,12 +52,15 @@ def default_strategy() -> Strategy:
 
 
 def __getattr__(name: str) -> Any:
-    """`Monster` and `Action` (the deck's), imported when first asked for."""
+    """`Monster` and `Action` (the deck's) and the models (moved to .models), imported when first asked for."""
     if name in ("Monster", "Action"):
         from . import deck
 
         return getattr(deck, name)
+    if name in _MODELS:
+        return getattr(_models, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 VARIATIONS = ("mad_match", "classic", "solitaire")
 VARIATION_NAMES = {"mad_match": "Mad Match", "classic": "the classic matching game", "solitaire": "Mad Match solitaire"}
@@ -66,16 +70,6 @@ FORMAT_NAMES = {"best_of_three": "best two out of three games", "target": "to a 
 RULE = "Mad Match"
 
 
-class SheetModel(FileModel):
-    """A Mad Match player: a name, an owner, a memory and optional flavour."""
-
-    name: Name
-    ruleset: Literal["madmatch"]
-    owner: OwnerModel
-    memory: Annotated[StrictInt, Field(ge=0, le=100)] | None = None  # on the fed's memory die; none: the fed's default_memory
-    bio: str = Field(default="", max_length=4000)
-
-
 @dataclass(frozen=True)
 class Sheet:
     id: str
@@ -83,39 +77,6 @@ class Sheet:
     memory: int | None
     bio: str = ""
     members: tuple = ()
-
-
-class CardFields(FileModel):
-    """A Mad Match card match's own fields."""
-
-    variation: Literal["mad_match", "classic", "solitaire"] = "mad_match"
-    format: Literal["best_of_three", "target", "single"] | None = None  # none: the fed's `match:` setting
-    target: Annotated[StrictInt, Field(ge=1, le=10000)] | None = None  # a target score for this match
-
-
-class MadMatchSettings(FileModel):
-    """`rulesets: madmatch:` in rosters/fed.yaml (docs/rulings/mad-match.md, the settings table)."""
-
-    deck: str | None = None  # a fed's own deck file, in rosters/
-    missing_strategy: Literal["default", "refuse"] = "default"
-    match: Literal["best_of_three", "target", "single"] = "best_of_three"
-    target_two: Annotated[StrictInt, Field(ge=1, le=10000)] = 250  # "250 points is a good target score for two player games"
-    target_more: Annotated[StrictInt, Field(ge=1, le=10000)] = 150  # "150 points is better for 3 or 4 player games"
-    max_games: Annotated[StrictInt, Field(ge=1, le=50)] = 9
-    memory_die: Annotated[StrictInt, Field(ge=2, le=100)] = 20
-    memory_fade: Annotated[StrictInt, Field(ge=1, le=100)] = 4
-    default_memory: Annotated[StrictInt, Field(ge=0, le=100)] = 14
-    frozen_cards: Literal["stay", "turn_back"] = "stay"
-    turn_limit: Annotated[StrictInt, Field(ge=10, le=5000)] = 400
-    classic_extra_turn: StrictBool = False
-    solitaire_score: Literal["triplets", "cards"] = "triplets"
-    solitaire_passes: Annotated[StrictInt, Field(ge=0, le=50)] = 0
-
-    def rules(self) -> Rules:
-        return _engine.Rules(self.memory_die, self.memory_fade, self.frozen_cards, self.turn_limit, self.classic_extra_turn)
-
-    def solitaire_rules(self) -> SolitaireRules:
-        return _solitaire.SolitaireRules(self.solitaire_score, self.solitaire_passes)
 
 
 def _read_kept(cache: dict, path: Path, shown: str, deck, wrestler: WrestlerRecord):
@@ -131,14 +92,16 @@ class MadMatch(Ruleset):
     name = "Mad Match"
     length_word = "game"  # a result's `round` is the number of games played
     template = "madmatch/match"
-    card_fields = CardFields
+    @property
+    def card_fields(self) -> type:  # type: ignore[override]
+        return _models.CardFields
     finishes = FORMATS
     plays_odds = True
     strategy_optional = True
     min_sides = 1  # a solitaire round may have one player; a game has two to four (`book`)
 
     def settings(self, raw: dict) -> MadMatchSettings:
-        return validate(MadMatchSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.madmatch")
+        return validate(_models.MadMatchSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.madmatch")
 
     def deck(self, options: MadMatchSettings, rosters: Path | None) -> Deck:
         if options.deck and rosters is not None:
@@ -149,7 +112,7 @@ class MadMatch(Ruleset):
     # ---------------------------------------------------------------- sheets
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict) -> WrestlerRecord:
-        model = validate(SheetModel, data, file, "Mad Match player sheet")
+        model = validate(_models.SheetModel, data, file, "Mad Match player sheet")
         sheet = Sheet(wrestler_id, model.name, model.memory, model.bio)
         return WrestlerRecord(wrestler_id, model.name, self.id, model.owner.name, str(model.owner.email), sheet)
 

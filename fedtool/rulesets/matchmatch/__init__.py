@@ -8,14 +8,12 @@ from functools import lru_cache
 import re
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Any
 
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from .push import Push, after_match, format_points, tell_change
-from fedtool.kernel.validation import FileModel, validate
+from fedtool.kernel.validation import validate
 from fedtool.kernel.yamlio import MAX_YAML_BYTES, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 from .grid import cell_style, format_grid, grid_style, read_grid, roll_grid
@@ -24,6 +22,7 @@ from .sheet import read_sheet
 from .team import is_team, read_team, team_setting_problems
 
 if TYPE_CHECKING:
+    from .models import MatchMatchSettings
     from .officials import Referee
     from .plaintext import Reading
     from .strategy import Strategy
@@ -34,6 +33,20 @@ _rating = Submodule(__name__, "rating", "_rating")
 _narrate = Submodule(__name__, "narrate", "_narrate")
 _plaintext = Submodule(__name__, "plaintext", "_plaintext")
 _officials = Submodule(__name__, "officials", "_officials")
+_models = Submodule(__name__, "models", "_models")  # pydantic's: imported when a file is first checked
+
+_MODELS = frozenset(("MatchMatchSettings", "CardFields", "PushModel", "SheetModel"))
+
+
+def __getattr__(name: str) -> Any:
+    """The models, moved to .models (imported when first asked for: `from fedtool.rulesets.matchmatch import MatchMatchSettings`)."""
+    if name in ("PushModel", "SheetModel"):
+        from . import sheetmodel
+
+        return getattr(sheetmodel, name)
+    if name in _MODELS:
+        return getattr(_models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 SETTINGS_FILE = "rosters/fed.yaml"
 # a strategy mailed in the body is YAML when a line starts with one of these keys, else the plain-text layout
@@ -42,37 +55,6 @@ WEIGHT_CLASSES = ("light-heavyweight", "heavyweight", "superheavyweight")  # I.1
 TAG_TEAMS = "tag-teams"  # the standings' division for team sheets
 HEAL_DIE = 6  # IV.2.e: "Each week, they heal 1d6 worth of injury points."
 WRESTLED_PENALTY = 4  # IV.2.e: "If they wrestle that week, that roll is modified by -4"
-
-
-class MatchMatchSettings(FileModel):
-    """`rulesets: matchmatch:` in rosters/fed.yaml."""
-
-    rounds: int = Field(default=20, ge=1, le=200)  # III.2: "Standard matches are 20 rounds"
-    push_levels: int = Field(default=5, ge=1, le=20)  # II: "4 or 5 Push Levels is about right"
-    dq_threshold: int = Field(default_factory=lambda: _engine.DEFAULT_DQ_THRESHOLD, ge=2, le=13)  # IV.2.c; the engine imported when first asked
-    # Which finishes move push levels (Part II speaks only of "defeat"); see docs/rulings
-    push_finishes: list[Literal["pin", "submission", "countout", "dq"]] = ["pin", "submission", "countout", "dq"]
-    referees: list[dict] = []  # VII.1: name, type, dq_threshold, roll (2d6)
-    opponent_conditions: bool = False  # Part V: "Conditionals based on the enemy's states may not be allowed"
-    missing_strategy: Literal["refuse", "default"] = "refuse"  # a side with no valid strategy: refuse the week, or play the default
-    stipulations: dict[str, dict] = {}  # VII: the fed's own specialty matches (data/stipulations.yaml)
-    # readings fedheads differ on (docs/rulings/matchmatch.md); each default is the rulebook's
-    team_teamwork: Literal["lowest", "at_most_lowest"] = "lowest"  # I.2: "must be the lowest"
-    team_ref_slack: Literal["exempt", "members_range"] = "exempt"  # I.2's range and VII.1's Ref Slack
-    injury_counts: Literal["inflicted", "lost"] = "inflicted"  # IV.2.e "takes 3": damage inflicted
-    cripple_tie: Literal["no_check", "check"] = "no_check"  # IV.2.e: a tied Cripple round
-    halved_styles: Literal["value", "table"] = "value"  # VII: "High-Flying is halved"
-
-    def engine_rules(self) -> _engine.Rules:
-        return _engine.Rules(injury_counts=self.injury_counts, cripple_tie=self.cripple_tie, halved_styles=self.halved_styles)
-
-
-class CardFields(FileModel):
-    """A MatchMatch match's own fields on the card."""
-
-    grid: list | None = None  # III.1: the grid given by hand (else `fedtool open` rolls it)
-    referee: str | None = Field(default=None, max_length=80)  # VII.1: one of the fed's referees
-    stipulation: str | None = Field(default=None, max_length=40)  # VII: one of the fed's specialty matches
 
 
 def default_strategy(sheet, opponent, side: int, grid: list[list[str]], rounds: int, file: str) -> Strategy:
@@ -173,7 +155,9 @@ class MatchMatch(Ruleset):
     # 2 (issue 14): a DQ ends the round; a tie for the lowest total is broken by a die;
     # a Stamina floor's damage inflicted calls the injury check (docs/rulings/matchmatch.md)
     rules_revision = 2
-    card_fields = CardFields
+    @property
+    def card_fields(self) -> type:  # type: ignore[override]
+        return _models.CardFields
     finishes = ("pin", "submission", "countout", "dq")  # the engine's PIN, SUBMISSION, COUNTOUT, DQ (tests/test_startup.py checks)
     title_divisions = WEIGHT_CLASSES
     divisions_are = "weight classes"
@@ -182,7 +166,7 @@ class MatchMatch(Ruleset):
     plays_odds = True
 
     def settings(self, raw: dict, file: str = "rosters/fed.yaml") -> MatchMatchSettings:
-        return validate(MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch")
+        return validate(_models.MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch")
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict[str, WrestlerRecord]) -> WrestlerRecord:
         if is_team(data):

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from fedtool.kernel.yamlio import load_yaml
 
+STAMINA_MAX = 15  # I.1: "Stamina has a maximum of 15"
+
 DATA = Path(__file__).parent / "data"
 STAMINA = "stamina"
 

@@ -4,17 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Annotated, Any
-
-from pydantic import AfterValidator, Field, field_validator
+from typing import Any
 
 from fedtool.kernel.errors import Collector
-from fedtool.kernel.validation import FileModel, Name, OwnerModel, Points, fraction, place, validate
-from fedtool.kernel.validation import sensible_number
-from .rules import Vocabulary, vocabulary
+from fedtool.kernel.validation import place, validate
+from .rules import STAMINA_MAX, Vocabulary, vocabulary  # noqa: F401 (STAMINA_MAX: I.1, named here as before)
 
 BUDGET = 42  # I.1: "A new wrestler has 42 points to spend"
-STAMINA_MAX = 15  # I.1: "Stamina has a maximum of 15"
 COST = {"stamina": 1, "style": 1, "defense": 2, "high_spot": 3}  # I.1
 
 
@@ -25,37 +21,6 @@ def weight_class(weight: int) -> str:
     if weight >= 4:
         return "Heavyweight"
     return "Light-Heavyweight"  # I.1 names 1-3; a Weight of 0 is classed with them (docs/rulings)
-
-
-def _stamina(value: int) -> int:
-    if value > STAMINA_MAX:
-        shown = value if value < 10**9 else "of ten digits or more"
-        raise ValueError(f"stamina {shown} is over the maximum of {STAMINA_MAX} (MatchMatch I.1)")
-    return sensible_number(value)
-
-
-class PushModel(FileModel):
-    level: int = Field(ge=1, le=20)
-    points: Any = 0
-
-    @field_validator("points")
-    @classmethod
-    def _points(cls, value: Any) -> Fraction:
-        return fraction(value)
-
-
-class SheetModel(FileModel):
-    name: Name
-    ruleset: str = "matchmatch"
-    owner: OwnerModel
-    stamina: Annotated[int, AfterValidator(_stamina)]
-    styles: dict[str, Points]
-    defenses: dict[str, Points] = {}
-    high_spots: Points = 0
-    ref_slack: Points = 0
-    push: PushModel = PushModel(level=1, points=0)
-    weight_class: str | None = None
-    bio: str = Field(default="", max_length=4000)
 
 
 @dataclass(frozen=True)
@@ -97,6 +62,8 @@ class Sheet:
 def read_sheet(data: Any, file: str, wrestler_id: str, vocab: Vocabulary | None = None) -> Sheet:
     """Check a parsed roster sheet against Part I and return it, or raise every problem found."""
     vocab = vocab or vocabulary()
+    from .sheetmodel import SheetModel  # pydantic's, imported when a sheet is first checked (issue 18)
+
     model = validate(SheetModel, data, file, "MatchMatch roster sheet (I.1)")
     problems = Collector()
 

@@ -4,35 +4,36 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
-
-from pydantic import Field
+from typing import TYPE_CHECKING, Any
 
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import FileModel, Name, OwnerModel, validate
+from fedtool.kernel.validation import validate
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 from .cards import SETS, build_deck, card_id, catalogue
+
+if TYPE_CHECKING:
+    from .models import MatClashSettings
 
 # imported when first used (issue 18): reading a sheet or the standings needs none of them
 _engine = Submodule(__name__, "engine", "_engine")
 _narrate = Submodule(__name__, "narrate", "_narrate")
 _rating = Submodule(__name__, "rating", "_rating")
 _policy = Submodule(__name__, "policy", "_policy")
+_models = Submodule(__name__, "models", "_models")  # pydantic's: imported when a file is first checked
+
+_MODELS = frozenset(("SheetModel", "CardFields", "MatClashSettings"))
+
+
+def __getattr__(name: str) -> Any:
+    """The models, moved to .models (imported when first asked for: `from fedtool.rulesets.matclash import SheetModel`)."""
+    if name in _MODELS:
+        return getattr(_models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 METHOD_TITLES = {"fall": "by fall", "tech_fall": "by technical fall", "major": "by major decision", "decision": "by decision"}
 FINISH_WORDS = {"pin": "Pin", "mat_beast": "MAT BEAST", "feet_to_back": "Feet to Back", "spladle": "Spladle"}
-
-
-class SheetModel(FileModel):
-    """A Mat Clash wrestler: a name, an owner and optional flavour."""
-
-    name: Name
-    ruleset: Literal["matclash"]
-    owner: OwnerModel
-    moves: dict[str, str] = {}  # card -> the wrestler's signature move name
-    bio: str = Field(default="", max_length=4000)
 
 
 @dataclass(frozen=True)
@@ -42,30 +43,6 @@ class Sheet:
     moves: dict
     bio: str = ""
     members: tuple = ()
-
-
-class CardFields(FileModel):
-    """A Mat Clash match's own field on the card."""
-
-    format: str | None = Field(default=None, max_length=40)  # quick_scrap (the default) or dual_match
-
-
-class MatClashSettings(FileModel):
-    """`rulesets: matclash:` in rosters/fed.yaml."""
-
-    sets: list[Literal["wave1", "wave2", "wave3", "short_print"]] = []
-    deck: str | None = None  # a fed's own deck file, relative to rosters/
-    # a side that sent no strategy: play the built-in default policy (and say so), or refuse the week
-    missing_strategy: Literal["default", "refuse"] = "default"
-    # readings fedheads differ on (docs/rulings/mat-clash.md, the settings table); each default is the rulebook's
-    stalling_ban: Literal["next_play", "turn"] = "next_play"  # 4.10
-    wizardry_erases: Literal["his_cards", "stack", "scoring"] = "his_cards"  # 4.14
-    resilience_stops_spladle: bool = True  # 4.16
-    early_falls: Literal["fall", "no_fall"] = "fall"  # 4.17
-    tie_when_ahead: Literal["tie", "no_points", "not_playable"] = "tie"  # 4.18
-
-    def rules(self) -> _engine.Rules:
-        return _engine.Rules(self.stalling_ban, self.wizardry_erases, self.resilience_stops_spladle, self.early_falls, self.tie_when_ahead)
 
 
 @dataclass
@@ -97,14 +74,16 @@ class MatClash(Ruleset):
     # fall, a tie card ties the score when ahead too (docs/rulings/mat-clash.md 4.14, 4.16, 4.18)
     rules_revision = 2
     template = "matclash/match"
-    card_fields = CardFields
+    @property
+    def card_fields(self) -> type:  # type: ignore[override]
+        return _models.CardFields
     finishes = ("fall", "tech_fall", "major", "decision", "dual")
 
     def settings(self, raw: dict) -> MatClashSettings:
-        return validate(MatClashSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.matclash")
+        return validate(_models.MatClashSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.matclash")
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict) -> WrestlerRecord:
-        model = validate(SheetModel, data, file, "Mat Clash wrestler sheet")
+        model = validate(_models.SheetModel, data, file, "Mat Clash wrestler sheet")
         moves = {card_id(k, file, f"field moves.{k}"): v for k, v in model.moves.items()}
         sheet = Sheet(wrestler_id, model.name, moves, model.bio)
         return WrestlerRecord(wrestler_id, model.name, self.id, model.owner.name, str(model.owner.email), sheet)
@@ -349,7 +328,6 @@ class MatClash(Ruleset):
             running[scrap.winner] += scrap.team_points
             table.append({"winner": names[scrap.winner], "points": scrap.team_points, "totals": list(running)})
         return {"headline": headline, "format": fmt, "names": names, "scraps": scraps, "team": list(result.team) if result.team else None, "team_table": table}
-
 
 
 def _team_line(story: _narrate.Story, before: tuple, after: tuple, scrap, n: int, result: Played) -> str:
