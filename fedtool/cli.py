@@ -14,6 +14,7 @@ import click
 
 from . import __version__
 from fedtool.kernel.errors import FedError, Problem, disk_error
+from fedtool.kernel.words import counted
 
 if TYPE_CHECKING:  # a command imports what it needs when it runs: `fedtool --help` imports click alone (issue 18)
     from fedtool.fed.settings import Fed
@@ -455,10 +456,10 @@ def inbox(fed: Fed, source: str):
     for o in report.outcomes:
         click.echo(f"{o.verdict:<9} {one_line(o.sender):<32} {one_line(o.why, 200) if o.why else ''}")
     held = f", {report.count('held')} held" if report.count("held") else ""
-    held += f", {report.count('command')} mail commands" if report.count("command") else ""
+    held += f", {counted(report.count('command'), 'mail command')}" if report.count("command") else ""
     held += f", {report.count('quarantined')} quarantined" if report.count("quarantined") else ""
     click.echo(f"{report.count('accepted')} accepted, {report.count('refused')} refused{held}, {report.count('ignored')} ignored, "
-               f"{report.count('duplicate')} read before; {len(report.replies)} answers queued")
+               f"{report.count('duplicate')} read before; {counted(len(report.replies), 'answer')} queued")
 
 
 @cli.command()
@@ -562,7 +563,7 @@ def remind(fed: Fed, week: int):
         click.echo(f"reminder for {line}")
     for address in report.reminded_before:
         click.echo(f"reminded before: {address}")
-    click.echo(f"{len(report.queued)} reminders queued" + (f" in {fed.shown(report.folder)}" if report.queued else ""))
+    click.echo(f"{counted(len(report.queued), 'reminder')} queued" + (f" in {fed.shown(report.folder)}" if report.queued else ""))
 
 
 @cli.command()
@@ -621,13 +622,13 @@ def status(fed: Fed, week: int | None, as_json: bool):
         missing = [r for r in rows if r.verdict in ("missing", "refused")]
         click.echo(f"{len(rows) - len(missing)} of {len(rows)} sides ready" + (f"; waiting on {', '.join(r.wrestler for r in missing)}" if missing else ""))
     if quarantined:
-        click.echo(f"{len(quarantined)} mails quarantined (they made fedtool fail; each was answered with an apology and is listed here until you delete its file):")
+        click.echo(f"{counted(len(quarantined), 'mail')} quarantined (they made fedtool fail; each was answered with an apology and is listed here until you delete its file):")
         for m in quarantined:
             click.echo(f"  {m.file}: {m.arrived} from {m.sender}: {m.why}" + (f" [subject: {m.subject}]" if m.subject else ""))
     if no_week or week is None:
         shown = "; ".join(f"{m.sender}: {m.subject!r}" for m in no_week[-5:])
         more = f"{len(no_week) - 5} more, then " if len(no_week) > 5 else ""
-        click.echo(f"{len(no_week)} mails named no week" + (f" ({more}{shown})" if no_week else ""))
+        click.echo(f"{counted(len(no_week), 'mail')} named no week" + (f" ({more}{shown})" if no_week else ""))
 
 
 @cli.command()
@@ -717,7 +718,7 @@ def resend(fed: Fed, week: int, to: str | None):
     report = resend_week(fed, week, to)
     for line in report.queued:
         click.echo(f"queued {line}")
-    click.echo(f"{len(report.queued)} copies queued; `fedtool send {week}` delivers them")
+    click.echo(f"{counted(len(report.queued), 'copy', 'copies')} queued; `fedtool send {week}` delivers them")
 
 
 @cli.command()

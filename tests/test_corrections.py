@@ -205,7 +205,7 @@ def test_every_mail_in_the_outbox_has_a_date(demo_fed, fedtool, tmp_path, monkey
     assert fedtool("run", "1", "--fed", demo_fed).exit_code == 0  # results and the card
     assert fedtool("resend", "1", "--to", "bob@players.example", "--fed", demo_fed).exit_code == 0  # a copy sent again
     (demo_fed / "strategies/week-02/victor-vane.yaml").unlink()
-    assert "1 reminders queued" in fedtool("remind", "2", "--fed", demo_fed).output  # a reminder
+    assert "1 reminder queued" in fedtool("remind", "2", "--fed", demo_fed).output  # a reminder
     box = mailbox.Maildir(tmp_path / "Maildir", create=True)
     box.add(mail("bob@players.example", "Week 2 brother-bob", (demo_fed / "strategies/week-02/brother-bob.yaml").read_text()))
     assert fedtool("inbox", tmp_path / "Maildir", "--fed", demo_fed).exit_code == 0  # an answer
@@ -228,7 +228,7 @@ def test_resend_queues_fresh_copies_that_send_delivers(demo_fed, fedtool, smtp_s
     one = fedtool("resend", "1", "--to", "Bob@Players.example", "--fed", demo_fed)
     assert one.exit_code == 0, one.output
     assert one.output == ("queued outbox/resent/week-01/mail/bob-players-example-1.eml: Bob's Player <bob@players.example>\n"
-                          "1 copies queued; `fedtool send 1` delivers them\n")
+                          "1 copy queued; `fedtool send 1` delivers them\n")
     assert "1 sent, 11 sent before, 0 kept for next time" in fedtool("send", "1", "--fed", demo_fed).output
     rcpt, copy = inbox.mails[-1]
     assert rcpt == ["bob@players.example"] and len(inbox.mails) == 12

@@ -88,7 +88,7 @@ def test_inbox_command_and_reading_twice(demo_fed, fedtool, tmp_path):
     good = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
     box = maildir(tmp_path, [mail("bob@players.example", "week 1 brother-bob", good, message_id="<once@x>")])
     first = fedtool("inbox", box, "--fed", demo_fed)
-    assert first.exit_code == 0 and "1 accepted, 0 refused, 0 ignored, 0 read before; 1 answers queued" in first.output
+    assert first.exit_code == 0 and "1 accepted, 0 refused, 0 ignored, 0 read before; 1 answer queued" in first.output
     again = fedtool("inbox", box, "--fed", demo_fed)
     assert "0 accepted, 0 refused, 0 ignored, 1 read before; 0 answers queued" in again.output
 

@@ -242,7 +242,7 @@ def test_inbox_counts_mail_commands(demo_fed, fedtool, tmp_path):
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
         f"command   {'bob@players.example':<32} help",
-        "0 accepted, 0 refused, 1 mail commands, 0 ignored, 0 read before; 1 answers queued"]
+        "0 accepted, 0 refused, 1 mail command, 0 ignored, 0 read before; 1 answer queued"]
 
 
 # ---------------------------------------------------------------- quoted replies

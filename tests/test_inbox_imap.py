@@ -123,7 +123,7 @@ def test_plain_imap_on_loopback_works_too(demo_fed, server, fedtool, monkeypatch
     put(server, strategy_mail("bob@players.example", "Week 1 brother-bob", good, "<plain@x>"))
     result = fedtool("inbox", server.source(secure=False), "--fed", demo_fed)
     assert result.exit_code == 0, result.output
-    assert "1 accepted, 0 refused, 0 ignored, 0 read before; 1 answers queued" in result.output
+    assert "1 accepted, 0 refused, 0 ignored, 0 read before; 1 answer queued" in result.output
     assert "Plain fists" in (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
     assert flags(server) == {"<plain@x>": [b"\\Seen"]}
 

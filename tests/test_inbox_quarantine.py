@@ -74,7 +74,7 @@ def test_a_mail_that_crashes_the_checker_is_quarantined_and_the_rest_is_read(dem
     assert [o.verdict for o in again.outcomes] == ["duplicate"] * 3 and again.replies == []
     status = fedtool("status", "1", "--fed", demo_fed)
     assert status.exit_code == 0, status.output
-    assert (f"1 mails quarantined (they made fedtool fail; each was answered with an apology and is listed here until you delete its file):\n"
+    assert (f"1 mail quarantined (they made fedtool fail; each was answered with an apology and is listed here until you delete its file):\n"
             f"  {kept}: {report.outcomes[1].arrived} from sam@players.example: fedtool failed while judging this mail (KeyError: 'the checker fell over')\n") in status.output
     assert f"mail {report.outcomes[1].arrived} quarantined: fedtool failed while judging this mail" in status.output  # under Sam's side too
     (demo_fed / kept).unlink()  # the fedhead has dealt with it

@@ -26,7 +26,7 @@ def test_a_tick_with_reminders_and_run_early_reads_the_week_once(week_six, fedto
     monkeypatch.setattr(cycle, "week_status", counted)
     monkeypatch.setattr(outgoing, "week_status", counted)
     done = tick(load_fed(fed_dir), at(25, 18, 5)).done  # 48 hours before: reminders; run_early: not every side stands yet
-    assert done == ["read 1 mails: 1 accepted", "week 6: 3 reminders queued (48 hours before the deadline)", "sent 10 mails"]
+    assert done == ["read 1 mail: 1 accepted", "week 6: 3 reminders queued (48 hours before the deadline)", "sent 10 mails"]
     assert reads == [6]  # once: the reminders, run_early and the stale reminders' check share it
     reminded = sorted(to for to, subject in subjects(inbox) if subject.endswith("reminder"))
     assert reminded == ["earl@players.example", "hank@players.example", "sam@players.example"]

@@ -30,7 +30,7 @@ def test_a_relative_mail_inbox_is_read_in_the_fed_folder_whatever_the_current_fo
     monkeypatch.chdir(elsewhere)
     result = fedtool("--fed", demo_fed, "tick")
     assert "not a Maildir" not in result.output
-    assert "read 1 mails: 1 accepted" in result.output, result.output
+    assert "read 1 mail: 1 accepted" in result.output, result.output
 
 
 @pytest.mark.parametrize("old, new, line", [
@@ -105,7 +105,7 @@ def test_the_quote_and_signature_search_sees_no_long_runs_of_blank_lines_or_spac
 
 
 def test_a_tick_that_read_only_mail_commands_says_so(demo_fed, tmp_path, fedtool):
-    """A tick whose mailbox held a `help` mail printed "read 1 mails: " and nothing after the
+    """A tick whose mailbox held a `help` mail printed "read 1 mail: " and nothing after the
     colon: its counts named every verdict but the mail commands'."""
     settings = demo_fed / "rosters/fed.yaml"
     settings.write_text(settings.read_text().replace(
@@ -118,4 +118,4 @@ def test_a_tick_that_read_only_mail_commands_says_so(demo_fed, tmp_path, fedtool
     (tmp_path / "mail/1.eml").write_bytes(bytes(m))
     result = fedtool("--fed", demo_fed, "tick")
     assert result.exit_code == 0, result.output
-    assert "read 1 mails: 1 command\n" in result.output, result.output
+    assert "read 1 mail: 1 command\n" in result.output, result.output

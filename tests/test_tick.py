@@ -116,8 +116,8 @@ def test_a_week_runs_itself(week_six, fedtool):
     # Thursday: Rocky Ridge's strategy; Friday noon, 6 hours before: only Big Earl is reminded
     post.deliver(at(26, 9), "hank@players.example", "Week 6 rocky-ridge", strategies["rocky-ridge"], "<rocky@x>")
     sent = len(inbox.mails)
-    assert tick(fed, at(26, 9, 5)).done == ["read 1 mails: 1 accepted", "sent 1 mails"]
-    assert tick(fed, at(27, 12, 5)).done == ["week 6: 1 reminders queued (6 hours before the deadline)", "sent 1 mails"]
+    assert tick(fed, at(26, 9, 5)).done == ["read 1 mail: 1 accepted", "sent 1 mail"]
+    assert tick(fed, at(27, 12, 5)).done == ["week 6: 1 reminder queued (6 hours before the deadline)", "sent 1 mail"]
     assert subjects(inbox, sent) == [("earl@players.example", "Delta Championship Wrestling: week 6 reminder"),
                                      ("hank@players.example", "Re: Week 6 rocky-ridge")]
 
@@ -126,7 +126,7 @@ def test_a_week_runs_itself(week_six, fedtool):
     sent = len(inbox.mails)
     ran = tick(fed, at(27, 18, 10))
     assert ran.problems == [], ran.problems
-    assert ran.done[0] == "read 1 mails: 1 refused"
+    assert ran.done[0] == "read 1 mail: 1 refused"
     assert ran.done[1].startswith("week 6 run (the deadline, Friday 27 November 2026, 18:00 UTC, has passed): 3 matches")
     assert ran.done[2] == "sent 8 mails"  # the refusal, six players' results and the card to the fed's list
     assert delivered_to(inbox, sent) == {"earl@players.example": 2, "bob@players.example": 1, "sam@players.example": 1, "hank@players.example": 1,
@@ -143,7 +143,7 @@ def test_run_early_runs_once_every_strategy_stands(week_six, fedtool):
     assert fedtool("open", "6", "--fed", fed_dir).exit_code == 0
     fed = load_fed(fed_dir)
     post.deliver(at(24, 12), "bob@players.example", "Week 6 brother-bob", strategies["brother-bob"], "<bob@x>")
-    assert tick(fed, at(24, 12, 5)).done == ["read 1 mails: 1 accepted", "sent 3 mails"]  # the answer and the announcements
+    assert tick(fed, at(24, 12, 5)).done == ["read 1 mail: 1 accepted", "sent 3 mails"]  # the answer and the announcements
     post.deliver(at(24, 13), "sam@players.example", "Week 6 friendly-sam", strategies["friendly-sam"], "<sam@x>")
     done = tick(fed, at(24, 13, 5)).done
     assert done[1].startswith("week 6 run (every side's strategy stands): 1 matches")
@@ -169,7 +169,7 @@ def test_a_dry_run_says_what_is_due_and_does_nothing(week_six, fedtool):
     post.deliver(at(25, 12), "bob@players.example", "Week 6 brother-bob", strategies["brother-bob"], "<bob@x>")
     before = snapshot(fed_dir)
     report = tick(load_fed(fed_dir), at(27, 19), dry_run=True)
-    assert report.done[0].startswith("would read the 1 mails in ")
+    assert report.done[0].startswith("would read 1 mail in ")
     assert report.done[1] == "week 6: would run it (the deadline, Friday 27 November 2026, 18:00 UTC, has passed)"
     assert report.done[2] == "would send 6 mails"
     assert snapshot(fed_dir) == before and inbox.mails == []
@@ -196,7 +196,7 @@ def test_the_cli_tick_reads_the_clock_and_the_lock(week_six, fedtool, monkeypatc
     with time_machine.travel(at(24, 12, 5), tick=False):
         result = fedtool("tick", "--fed", fed_dir)
     assert result.exit_code == 0, result.output
-    assert result.output.splitlines() == ["read 1 mails: 1 accepted", "sent 1 mails"]
+    assert result.output.splitlines() == ["read 1 mail: 1 accepted", "sent 1 mail"]
     from filelock import FileLock
 
     with FileLock(fed_dir / ".fedtool.lock"), time_machine.travel(at(24, 12, 20), tick=False):

@@ -25,6 +25,7 @@ from fedtool.fed.schedule import shown_time
 from fedtool.fed.settings import Fed
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.words import counted
 from fedtool.league.db import open_league
 from fedtool.week.booking import book_all, card_context, week_card, week_in_play
 from fedtool.week.run import absences, run_week
@@ -98,14 +99,15 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
         courier = Courier(fed) if settings.mail.smtp is not None and not dry_run else None
         try:
             if dry_run:
-                report.done.append(f"would read the {sum(1 for _ in messages(inbox))} mails in {settings.mail.inbox} (those read before count once)")
+                report.done.append(f"would read {counted(sum(1 for _ in messages(inbox)), 'mail')} in {settings.mail.inbox} (those read before count once)")
             else:
                 read = intake(fed, inbox, now, answered=courier.put if courier is not None else None)
                 answers = read.answers
                 new = len(read.outcomes) - read.count("duplicate")  # a mailbox keeps what was read before: not news
                 if new:
-                    counts = ", ".join(f"{read.count(v)} {v}" for v in ("accepted", "held", "refused", "ignored", "quarantined", "command") if read.count(v))
-                    report.done.append(f"read {new} mails: {counts}")
+                    counts = ", ".join(counted(read.count(v), v) if v == "command" else f"{read.count(v)} {v}"  # the verdicts are adjectives: no plural
+                                       for v in ("accepted", "held", "refused", "ignored", "quarantined", "command") if read.count(v))
+                    report.done.append(f"read {counted(new, 'mail')}: {counts}")
         except FedError as exc:
             report.problems.append(f"mailbox: {exc}")
         finally:
@@ -129,7 +131,7 @@ def tick(fed: Fed, now: datetime.datetime | None = None, dry_run: bool = False, 
                 report.problems.append(f"send: {unreachable}")
             sent = sending if unreachable is not None else merge(sending, send_outbox(fed, None, dry_run, known=answers, statuses=statuses))
             if sent.sent or sent.failed or sent.stale:
-                report.done.append(f"{'would send' if dry_run else 'sent'} {len(sent.sent)} mails" + (f", {len(sent.failed)} kept for next time" if sent.failed else "")
+                report.done.append(f"{'would send' if dry_run else 'sent'} {counted(len(sent.sent), 'mail')}" + (f", {len(sent.failed)} kept for next time" if sent.failed else "")
                                    + (f", {len(sent.stale)} stale reminders dropped" if sent.stale else ""))
             report.problems.extend(f"not sent: {line}" for line in sent.failed)
             report.done.extend(f"may not have gone out (a send was stopped while sending it; not sent again): {line}" for line in sent.uncertain)
@@ -164,7 +166,7 @@ def _week(fed: Fed, week: int, now: datetime.datetime, report: TickReport, statu
         else:
             queued = queue_reminders(fed, week, before, rows())
             if queued.queued:
-                report.done.append(f"week {week}: {len(queued.queued)} reminders queued ({_ago(before)} before the deadline)")
+                report.done.append(f"week {week}: {counted(len(queued.queued), 'reminder')} queued ({_ago(before)} before the deadline)")
     due = deadline is not None and now >= deadline
     if not due and fed.settings.schedule.run_early:
         due = bool(rows()) and all(row.verdict in ("stands", "away") for row in rows())  # an away player's default plays
