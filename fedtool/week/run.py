@@ -46,7 +46,7 @@ from fedtool.rulesets.base import Booking, WrestlerRecord
 from .ratings import match_rating
 from .show import ShowMatch, card_show, title_words
 from .booking import book_all, card_context, card_field_problems, side_problems, week_card
-from .status import SideStatus, week_status
+from .status import SideStatus, strict_bookings, week_status
 
 CLOSE = "close"  # the dice-log key for end-of-week rolls (healing)
 
@@ -241,11 +241,12 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     if later:
         raise FedError(Problem(fed.shown(fed.database), None, f"week {week} is before weeks already run ({', '.join(map(str, later))}); only the latest week can be run or rerun", "weeks run in order"))
     check_week_runnable(db, week)  # issue 19: a closed season's weeks stand as archived
-    context = card_context(fed, card, week, fought=week_sides(db, week) if rerun else frozenset())  # a rerun: who fought it, retired since or not
+    context = card_context(fed, card, week, fought=week_sides(db, week) if rerun else frozenset(), db=db)  # a rerun: who fought it, retired since or not
     wrestlers, states = context.wrestlers, context.states
     moment = now or clock.now()
-    absent = absences(fed, db, week, card, week_status(fed, week, moment, context))  # issue 12: away, punctuality, no-shows
-    bookings = book_all(fed, card, wrestlers, states, excused=absent.excused)
+    booked: dict = {}  # each match booked once: the strategies' check books it, the run takes that booking where it stands
+    absent = absences(fed, db, week, card, week_status(fed, week, moment, context, booked, db))  # issue 12: away, punctuality, no-shows
+    bookings = book_all(fed, card, wrestlers, states, excused=absent.excused, stood=strict_bookings(booked))
     for booking in bookings:
         booking.notes = quiet_notes(booking.notes, [w.name for w in booking.wrestlers if absent.excused.get((booking.match.id, w.id)) == "away"
                                                     and not strategy_path(card, booking.match, w.id).exists()])
