@@ -736,7 +736,8 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
     card_context = {"fed_name": fed.settings.name, "card_title": title, "notes": card.notes, "matches": entries, "league_changes": changes,
                     "corrections": corrected, "show": card_show(entries, title_changes or [], show)}
     card_md = render(env, "card.md.j2", **card_context)
-    card_html = _page(env, f"{fed.settings.name}: {title}", render(env, "card.html.j2", **card_context))
+    card_body = render(env, "card.html.j2", **card_context)  # the page's body, and the list's mail's (rendered once)
+    card_html = _page(env, f"{fed.settings.name}: {title}", card_body)
     files["card.md"] = card_md
     files["card.html"] = card_html
     files["dice.txt"] = week_log
@@ -772,7 +773,7 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
             _message_id(fed, label, "results", address, run), mail.reply_to, date=date,
             references=_message_id(fed, label, "results", address) if run > 1 else None)
     if mail.list_address:
-        body = Markup(render(env, "card.html.j2", **card_context))  # escaped by its template
+        body = Markup(card_body)  # escaped by its template
         if not site and played:  # the writeups themselves, since no link can lead to them
             body += Markup("\n<h2>The matches</h2>\n") + Markup("\n").join(Markup(writeup_fragments[p.booking.match.id]) for p in played)
         page = absolute_links(_page(env, f"{fed.settings.name}: {title}", body), site, pages)
