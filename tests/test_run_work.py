@@ -278,3 +278,27 @@ def test_a_run_opens_the_league_once_to_read_it(demo_fed: Path, monkeypatch) -> 
         monkeypatch.setattr(module, "open_league", counting)
     run_week(Fed.load(demo_fed), 1, now=NOW)
     assert opened == [False, True]  # read (no file yet: in memory), then the new league's file to write
+
+
+def test_each_wrestlers_ruleset_is_the_one_the_league_gave_wrestler_by_wrestler(demo_fed: Path) -> None:
+    """The week's close groups the league's wrestlers by ruleset: looked up in one query (was
+    one per wrestler not on the card, for every ruleset), the same as row by row."""
+    from fedtool.league.db import open_league
+
+    fed = Fed.load(demo_fed)
+    run_week(fed, 1, now=NOW)
+    run_week(fed, 2, now=NOW + datetime.timedelta(days=7))
+    db = open_league(fed.database)
+    card = week_card(fed, 3)
+    wrestlers = card_context(fed, card, 3).wrestlers
+    everyone = [row["id"] for row in db["wrestlers"].rows] + [w for w in wrestlers] + ["never-heard-of-him"]
+    assert len([w for w in everyone if w not in wrestlers]) > 3
+
+    def one_by_one(wid: str) -> str:
+        if wid in wrestlers:
+            return wrestlers[wid].ruleset
+        rows = list(db["wrestlers"].rows_where("id = ?", [wid]))
+        return rows[0]["ruleset"] if rows else fed.settings.ruleset
+
+    assert run_module._rulesets_of(db, wrestlers, everyone, fed) == {wid: one_by_one(wid) for wid in everyone}
+    assert len(set(run_module._rulesets_of(db, wrestlers, everyone, fed).values())) > 1

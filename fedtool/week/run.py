@@ -274,9 +274,10 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     close_dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, CLOSE))
     close_dice.round = 0
     close_dice.take_log()
+    kinds = _rulesets_of(db, wrestlers, current, fed)  # each wrestler's ruleset, looked up once (was once per ruleset, a query each)
     for ruleset_id in sorted({w.ruleset for w in wrestlers.values()} | {fed.settings.ruleset}):
         ruleset = get_ruleset(ruleset_id)
-        group = {wid: s for wid, s in current.items() if _ruleset_of(db, wrestlers, wid, fed) == ruleset_id}
+        group = {wid: s for wid, s in current.items() if kinds[wid] == ruleset_id}
         closed = ruleset.close_week(group, wrestled, close_dice, names)
         told += [line for row in league_change_rows(closed, current) for line in ruleset.tell_league_change(names.get(row["wrestler"], row["wrestler"]), row["reason"], row["changes"])]
         for wid, (state, reason) in closed.items():
@@ -519,11 +520,15 @@ def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekRepo
     return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings)
 
 
-def _ruleset_of(db, wrestlers: dict[str, WrestlerRecord], wrestler_id: str, fed: Fed) -> str:
-    if wrestler_id in wrestlers:
-        return wrestlers[wrestler_id].ruleset
-    rows = list(db["wrestlers"].rows_where("id = ?", [wrestler_id]))
-    return rows[0]["ruleset"] if rows else fed.settings.ruleset
+def _rulesets_of(db, wrestlers: dict[str, WrestlerRecord], wrestler_ids, fed: Fed) -> dict[str, str]:
+    """Each wrestler's ruleset: his sheet's, else the league's row's, else the fed's default
+    (the league is asked once, and only when a wrestler has no sheet read)."""
+    out = {wid: wrestlers[wid].ruleset for wid in wrestler_ids if wid in wrestlers}
+    rest = [wid for wid in wrestler_ids if wid not in wrestlers]
+    if rest:
+        known = dict(db.execute("SELECT id, ruleset FROM wrestlers").fetchall())
+        out.update({wid: known[wid] if wid in known else fed.settings.ruleset for wid in rest})
+    return out
 
 
 def _join(a: str, b: str) -> str:
