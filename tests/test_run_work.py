@@ -302,3 +302,37 @@ def test_each_wrestlers_ruleset_is_the_one_the_league_gave_wrestler_by_wrestler(
 
     assert run_module._rulesets_of(db, wrestlers, everyone, fed) == {wid: one_by_one(wid) for wid in everyone}
     assert len(set(run_module._rulesets_of(db, wrestlers, everyone, fed).values())) > 1
+
+
+# ---------------------------------------------------------------- a mail's hashed headers, folded by their shape
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 2**64 - 1), st.integers(0, 2**96 - 1),
+       st.sampled_from(["results", "card", "open-m1", "reminder", "k" * 70]),
+       st.sampled_from(["dcw.example", "a.b", "mail." + "sub." * 20 + "example", "[127.0.0.1]"]))
+def test_a_hashed_message_id_and_boundary_are_folded_as_the_email_package_folds_them(digest, boundary, kind, domain) -> None:
+    """A Message-ID and a Content-Type boundary written by their shape (the digits all 0,
+    folded once) are the lines the mails' policy folds for them, whatever the digits."""
+    from fedtool.fed import render
+
+    for name, value in (("Message-ID", f"<{digest:016x}.{kind}@{domain}>"),
+                        ("Content-Type", f'multipart/alternative; boundary="=_fedtool_{boundary:024x}"')):
+        assert render._folded(name, value) == render._fold(name, value)
+
+
+def test_a_run_s_mails_are_the_email_packages_mails(demo_fed: Path) -> None:
+    """Every mail of the demo week, as `email_text` writes it, is the email package's own
+    (headers folded by the policy, parts as its generator writes them)."""
+    from email import message_from_bytes, policy
+
+    from fedtool.fed.render import MAIL_POLICY
+
+    run_week(Fed.load(demo_fed), 1, now=NOW)
+    mails = sorted((demo_fed / "outbox" / "week-01" / "mail").glob("*.eml"))
+    assert len(mails) > 5
+    for path in mails:
+        message = message_from_bytes(path.read_bytes(), policy=policy.default)
+        assert message["Message-ID"].startswith("<") and "=_fedtool_" in message["Content-Type"]
+        again = "".join(MAIL_POLICY.fold(name, MAIL_POLICY.header_store_parse(name, str(value))[1]) for name, value in message.items())
+        assert path.read_text().split("\n\n", 1)[0] + "\n" == again
