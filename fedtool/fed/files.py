@@ -109,6 +109,48 @@ def _sync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def _sync_path(path: Path) -> None:
+    """Flush one file or folder to disk."""
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _sync_all(paths: list[Path]) -> None:
+    """Flush every file and folder of `paths` to disk, several at once (threads: an fsync
+    waits for the disk with the GIL released); the first error met is raised once all have
+    ended. Plain threads, not concurrent.futures (20 ms to import, with logging)."""
+    import threading
+
+    errors: list[BaseException] = []
+    pending = list(reversed(paths))
+
+    def work() -> None:
+        while True:
+            try:
+                path = pending.pop()
+            except IndexError:
+                return
+            try:
+                _sync_path(path)
+            except BaseException as exc:  # raised in the caller's thread below
+                errors.append(exc)
+
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(min(SYNC_THREADS, len(paths)) - 1)]
+    for thread in threads:
+        thread.start()
+    work()  # this thread flushes too
+    for thread in threads:
+        thread.join()
+    if errors:
+        raise errors[0]
+
+
+SYNC_THREADS = 16  # flushes waiting at once: enough for a week's outbox to go in one or two of the file system's commits
+
+
 class StagedDir:
     """Build a folder's new contents beside it, then swap it in with renames.
 
@@ -156,11 +198,11 @@ class StagedDir:
             source = self.final / name
             if source.is_dir() and not (self.path / name).exists():
                 shutil.copytree(source, self.path / name, copy_function=_link_or_copy)
-        for path in self.written:
-            with open(path, "rb") as handle:
-                os.fsync(handle.fileno())
-        for folder, _, _ in os.walk(self.path):
-            _sync_folder(Path(folder))
+        # every file and folder is flushed, as before, but side by side: an fsync waits for
+        # the disk, not the processor, and the file system commits the flushes waiting
+        # together at once (issue 18: a week's 24 files flushed one by one were 40-90 ms
+        # of a run on ext4; together, about 4 ms). All have returned before `seal` does.
+        _sync_all([*self.written, *(Path(folder) for folder, _, _ in os.walk(self.path))])
         _sync_folder(self.final.parent)
         self.sealed = True
 

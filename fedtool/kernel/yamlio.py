@@ -39,10 +39,21 @@ _Base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # LibYAML's parser when i
 
 
 class _Loader(_Base):
+    fast_scalars = True  # `construct_object`'s shortcut for plain scalars (tests/test_yaml_fast.py turns it off to compare)
+
     def construct_object(self, node, deep=False):
         # An alias is the same node met again: refuse it (no "billion laughs" expansions).
-        if node in self.constructed_objects or node in self.recursive_objects:
+        constructed = self.constructed_objects
+        if node in constructed or node in self.recursive_objects:
             raise yaml.MarkedYAMLError(None, None, "anchors and aliases (&name, *name) are not allowed in fedtool files", node.start_mark)
+        if node.__class__ is yaml.ScalarNode and self.fast_scalars:
+            # a scalar of a standard tag built by its constructor directly, as PyYAML's
+            # construct_object would (none of them is a generator or recurses), without its
+            # bookkeeping calls: most of a sheet's or a strategy's nodes (issue 18)
+            make = _SCALAR_CONSTRUCTORS.get(node.tag)
+            if make is not None:
+                data = constructed[node] = node.value if make is _PLAIN_STR else make(self, node)
+                return data
         return super().construct_object(node, deep=deep)
 
     def construct_mapping(self, node, deep=False):
@@ -89,6 +100,12 @@ class _Loader(_Base):
 _Loader.add_constructor("tag:yaml.org,2002:timestamp", _Loader.construct_yaml_timestamp)
 _Loader.add_constructor("tag:yaml.org,2002:map", _Loader.construct_mapping)
 _Loader.add_constructor("tag:yaml.org,2002:seq", _Loader.construct_sequence)
+
+_PLAIN_STR = yaml.constructor.SafeConstructor.construct_yaml_str  # a str scalar's data is its value (construct_scalar)
+# the scalar tags `construct_object` builds directly: each with the constructor the loader has for it
+_SCALAR_CONSTRUCTORS = {tag: _Loader.yaml_constructors[tag] for tag in
+                        ("tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:bool", "tag:yaml.org,2002:null", "tag:yaml.org,2002:float")
+                        if tag in _Loader.yaml_constructors}
 
 
 MAX_DEPTH = 1000  # no fedtool file nests a tenth as deep; LibYAML and the constructors crash far deeper

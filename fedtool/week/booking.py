@@ -46,14 +46,15 @@ def week_card(fed: Fed, week: int) -> Card:
 
 
 def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | None = None,
-                 wrestlers: dict[str, WrestlerRecord] | None = None, fought: frozenset[str] = frozenset()) -> CardContext:
+                 wrestlers: dict[str, WrestlerRecord] | None = None, fought: frozenset[str] = frozenset(), db=None) -> CardContext:
     """The card's wrestlers and their states before `week` (the sheets' own for no week).
     Each match learns which of its sides hold a title going into the week (`champions`;
     none for no week).
 
     Problems reading the sheets go to `problems` if given (the caller decides), else raise.
     `wrestlers`: the card's sheets already read (by an earlier call for the same card).
-    `fought`: retired wrestlers the card may still name (`load_wrestlers`: a rerun's week)."""
+    `fought`: retired wrestlers the card may still name (`load_wrestlers`: a rerun's week).
+    `db`: the league, already open (the run's), else opened here when a week is given."""
     if wrestlers is None:
         collector = problems if problems is not None else Collector()
         wrestlers = load_wrestlers(fed, card, collector, fought)
@@ -61,7 +62,7 @@ def card_context(fed: Fed, card: Card, week: int | None, problems: Collector | N
             collector.raise_if_any()
     states = {}
     if week is not None:
-        db = open_league(fed.database, create=False)
+        db = open_league(fed.database, create=False) if db is None else db
         states = states_before(db, week)
         held = champions(fed, db, week)
         for match in card.matches:
@@ -95,14 +96,18 @@ def side_problems(card: Card, match: CardMatch, sides: list[WrestlerRecord]) -> 
 
 
 def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states: dict[str, dict], strict: bool = False,
-             excused: dict[tuple[str, str], str] | None = None, cache: dict | None = None) -> list[Booking]:
+             excused: dict[tuple[str, str], str] | None = None, cache: dict | None = None, stood: dict[str, Booking] | None = None) -> list[Booking]:
     """Every match of the card booked by its ruleset, or a FedError with every problem.
 
     `strict`: under each ruleset's strict settings (a strategy checked before it is filed).
     `excused`: (match id, wrestler id) -> why (the run's: the player is away, or past the
     fed's `no_show_limit`): those sides, with no strategy that stands, play the ruleset's
     default even where its `missing_strategy` refuses (see `book_excused`). `cache`: what
-    checking many strategies of the card keeps between calls (`Ruleset.book`; mail intake)."""
+    checking many strategies of the card keeps between calls (`Ruleset.book`; mail intake).
+    `stood`: match id -> the match's booking made under its ruleset's strict settings, of
+    this card, wrestlers and states, that stood (`week.status.strict_bookings`: the run's
+    check of the strategies); taken as the match's booking where booking it again would
+    give the same (`strict_booking_stands`), so a run books each match once (issue 18)."""
     problems = Collector()
     problems.problems.extend(check_card_titles(fed, card, wrestlers))  # for_title: (issue 7)
     bookings = []
@@ -114,6 +119,10 @@ def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states:
         if own:  # this match cannot be booked; the others still are, so every problem is reported at once
             continue
         settings = fed.ruleset_settings(match.ruleset)
+        made = (stood or {}).get(match.id)
+        if made is not None and made.match is match and not strict and strict_booking_stands(ruleset, settings):
+            bookings.append(tell(fed, ruleset, made, f"{card.folder.name} {match.id}", cache))
+            continue
         try:
             mine = {w: why for (m, w), why in (excused or {}).items() if m == match.id}
             if mine and not strict:
@@ -125,6 +134,19 @@ def book_all(fed: Fed, card: Card, wrestlers: dict[str, WrestlerRecord], states:
             problems.extend(exc)
     problems.raise_if_any()
     return bookings
+
+
+def strict_booking_stands(ruleset: Ruleset, settings: dict) -> bool:
+    """Whether a match's booking under the ruleset's strict settings that stood is its
+    booking under `settings`: the strict settings are `settings` (the same call), or differ
+    from them only in `missing_strategy`, which decides what a side without a strategy that
+    stands gets; a booking that stood under the strict settings had none (a default never
+    stands in for a strategy there), so it played no part. An excused side's booking
+    (`book_excused`) is the fed's settings' first, so it too is the same."""
+    strict = ruleset.strict_settings(settings)
+    if strict == settings:
+        return True
+    return {k: v for k, v in strict.items() if k != "missing_strategy"} == {k: v for k, v in settings.items() if k != "missing_strategy"}
 
 
 def tell(fed: Fed, ruleset: Ruleset, booking: Booking, key: str, cache: dict | None = None) -> Booking:

@@ -46,7 +46,7 @@ from fedtool.rulesets.base import Booking, WrestlerRecord
 from .ratings import match_rating
 from .show import ShowMatch, card_show, title_words
 from .booking import book_all, card_context, card_field_problems, side_problems, week_card
-from .status import SideStatus, week_status
+from .status import SideStatus, strict_bookings, week_status
 
 CLOSE = "close"  # the dice-log key for end-of-week rolls (healing)
 
@@ -241,11 +241,12 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     if later:
         raise FedError(Problem(fed.shown(fed.database), None, f"week {week} is before weeks already run ({', '.join(map(str, later))}); only the latest week can be run or rerun", "weeks run in order"))
     check_week_runnable(db, week)  # issue 19: a closed season's weeks stand as archived
-    context = card_context(fed, card, week, fought=week_sides(db, week) if rerun else frozenset())  # a rerun: who fought it, retired since or not
+    context = card_context(fed, card, week, fought=week_sides(db, week) if rerun else frozenset(), db=db)  # a rerun: who fought it, retired since or not
     wrestlers, states = context.wrestlers, context.states
     moment = now or clock.now()
-    absent = absences(fed, db, week, card, week_status(fed, week, moment, context))  # issue 12: away, punctuality, no-shows
-    bookings = book_all(fed, card, wrestlers, states, excused=absent.excused)
+    booked: dict = {}  # each match booked once: the strategies' check books it, the run takes that booking where it stands
+    absent = absences(fed, db, week, card, week_status(fed, week, moment, context, booked, db))  # issue 12: away, punctuality, no-shows
+    bookings = book_all(fed, card, wrestlers, states, excused=absent.excused, stood=strict_bookings(booked))
     for booking in bookings:
         booking.notes = quiet_notes(booking.notes, [w.name for w in booking.wrestlers if absent.excused.get((booking.match.id, w.id)) == "away"
                                                     and not strategy_path(card, booking.match, w.id).exists()])
@@ -273,9 +274,10 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     close_dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, CLOSE))
     close_dice.round = 0
     close_dice.take_log()
+    kinds = _rulesets_of(db, wrestlers, current, fed)  # each wrestler's ruleset, looked up once (was once per ruleset, a query each)
     for ruleset_id in sorted({w.ruleset for w in wrestlers.values()} | {fed.settings.ruleset}):
         ruleset = get_ruleset(ruleset_id)
-        group = {wid: s for wid, s in current.items() if _ruleset_of(db, wrestlers, wid, fed) == ruleset_id}
+        group = {wid: s for wid, s in current.items() if kinds[wid] == ruleset_id}
         closed = ruleset.close_week(group, wrestled, close_dice, names)
         told += [line for row in league_change_rows(closed, current) for line in ruleset.tell_league_change(names.get(row["wrestler"], row["wrestler"]), row["reason"], row["changes"])]
         for wid, (state, reason) in closed.items():
@@ -518,11 +520,15 @@ def play_card(fed: Fed, folder: Path, dice_file: Path | None = None) -> WeekRepo
     return WeekReport(label, outbox, [p.described["headline"] for p in played], [outbox / n for n in files], warnings)
 
 
-def _ruleset_of(db, wrestlers: dict[str, WrestlerRecord], wrestler_id: str, fed: Fed) -> str:
-    if wrestler_id in wrestlers:
-        return wrestlers[wrestler_id].ruleset
-    rows = list(db["wrestlers"].rows_where("id = ?", [wrestler_id]))
-    return rows[0]["ruleset"] if rows else fed.settings.ruleset
+def _rulesets_of(db, wrestlers: dict[str, WrestlerRecord], wrestler_ids, fed: Fed) -> dict[str, str]:
+    """Each wrestler's ruleset: his sheet's, else the league's row's, else the fed's default
+    (the league is asked once, and only when a wrestler has no sheet read)."""
+    out = {wid: wrestlers[wid].ruleset for wid in wrestler_ids if wid in wrestlers}
+    rest = [wid for wid in wrestler_ids if wid not in wrestlers]
+    if rest:
+        known = dict(db.execute("SELECT id, ruleset FROM wrestlers").fetchall())
+        out.update({wid: known[wid] if wid in known else fed.settings.ruleset for wid in rest})
+    return out
 
 
 def _join(a: str, b: str) -> str:
@@ -735,7 +741,8 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
     card_context = {"fed_name": fed.settings.name, "card_title": title, "notes": card.notes, "matches": entries, "league_changes": changes,
                     "corrections": corrected, "show": card_show(entries, title_changes or [], show)}
     card_md = render(env, "card.md.j2", **card_context)
-    card_html = _page(env, f"{fed.settings.name}: {title}", render(env, "card.html.j2", **card_context))
+    card_body = render(env, "card.html.j2", **card_context)  # the page's body, and the list's mail's (rendered once)
+    card_html = _page(env, f"{fed.settings.name}: {title}", card_body)
     files["card.md"] = card_md
     files["card.html"] = card_html
     files["dice.txt"] = week_log
@@ -771,7 +778,7 @@ def render_card(fed: Fed, card: Card, title: str, played: list[Played], changes:
             _message_id(fed, label, "results", address, run), mail.reply_to, date=date,
             references=_message_id(fed, label, "results", address) if run > 1 else None)
     if mail.list_address:
-        body = Markup(render(env, "card.html.j2", **card_context))  # escaped by its template
+        body = Markup(card_body)  # escaped by its template
         if not site and played:  # the writeups themselves, since no link can lead to them
             body += Markup("\n<h2>The matches</h2>\n") + Markup("\n").join(Markup(writeup_fragments[p.booking.match.id]) for p in played)
         page = absolute_links(_page(env, f"{fed.settings.name}: {title}", body), site, pages)

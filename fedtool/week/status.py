@@ -17,6 +17,7 @@ from fedtool.kernel import clock
 from fedtool.league.away import away_on, fed_day, player_records
 from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
+from fedtool.rulesets.base import Booking
 
 from .booking import CardContext, book_all, card_context, week_card
 
@@ -77,12 +78,14 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
                 problems = booked[key]
             else:
                 try:
-                    book_all(fed, card, context.wrestlers, context.states, strict, cache=cache)
+                    made = book_all(fed, card, context.wrestlers, context.states, strict, cache=cache)
                     problems = []
                 except FedError as exc:
-                    problems = exc.problems
+                    made, problems = [], exc.problems
                 if key is not None:
                     booked[key] = problems
+                    if made:  # the booking itself, for the run (`strict_bookings`)
+                        booked[BOOKING, match.id, strict] = made[0]
             if not problems:
                 return StrategyCheck(shown, layout, readings, label, [], True)
             mine = [p for p in problems if p.file == shown]
@@ -91,6 +94,15 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
             others = len(mine) < len(problems)
             return StrategyCheck(shown, layout, readings, label, mine, not others, blocked)
     raise FedError(Problem(shown, None, "no match on the card in this folder uses this file", "fedtool read"))
+
+
+BOOKING = "booking"  # in `check_strategy_file`'s `booked`: (BOOKING, match id, strict) -> the booking that stood
+
+
+def strict_bookings(booked: dict) -> dict[str, Booking]:
+    """Of a `booked` dict filled by `week_status`: each match's booking made under its
+    ruleset's strict settings that stood, by match id (`book_all`'s `stood`)."""
+    return {key[1]: value for key, value in booked.items() if len(key) == 3 and key[0] == BOOKING and key[2]}
 
 
 @dataclass
@@ -207,7 +219,8 @@ def _gist(why: str) -> str:
     return lines[0] if lines else ""
 
 
-def week_status(fed: Fed, week: int, now: datetime.datetime | None = None, context: CardContext | None = None) -> list[SideStatus]:
+def week_status(fed: Fed, week: int, now: datetime.datetime | None = None, context: CardContext | None = None,
+                booked: dict | None = None, db=None) -> list[SideStatus]:
     """What each side of a week's card has sent, and whether it stands (issue 6, item 4): the
     filed strategy, every strategy mail read for it (accepted, refused, held) and a late
     strategy held for the fedhead. A side with no strategy that stands whose player is away
@@ -216,12 +229,14 @@ def week_status(fed: Fed, week: int, now: datetime.datetime | None = None, conte
 
     The card, its sheets and the league's states are read once (`context`: the run's own,
     or read here, the states only once a strategy file is found), and each match is booked
-    once for both its sides' files (issue 18: the run read them again for every file)."""
+    once for both its sides' files (issue 18: the run read them again for every file).
+    `booked`, if given, is filled with each match's booking (`strict_bookings`: the run
+    books no match twice); `db`: the league, already open (the run's)."""
     card = context.card if context is not None else week_card(fed, week)
     wrestlers = context.wrestlers if context is not None else card_context(fed, card, None).wrestlers
     checked = context  # the card with the states going into the week, for checking the files
-    booked: dict = {}
-    db = open_league(fed.database, create=False)
+    booked = {} if booked is None else booked
+    db = open_league(fed.database, create=False) if db is None else db
     away = away_on(db, fed_day(fed, card.deadline or now or clock.now()))
     mails: dict[str, list] = {}
     for row in db.execute("SELECT wrestler_id, arrived, verdict, why FROM inbox_seen WHERE week = ? ORDER BY arrived, rowid", [week]).fetchall():

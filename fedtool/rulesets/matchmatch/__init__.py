@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import json
 from functools import lru_cache
@@ -295,7 +296,9 @@ class MatchMatch(Ruleset):
         return _engine.resolve(booking.setup, dice)
 
     def round_rows(self, result: _engine.MatchResult) -> list[dict]:
-        return [{"round": rnd.number, "style": rnd.style, "winner": rnd.winner, "margin": rnd.margin, "detail": json.dumps(_plain(dataclasses.asdict(rnd)))}
+        # `_record(rnd)` is `_plain(dataclasses.asdict(rnd))` without asdict's deep copies
+        # (issue 18: a sixth of a demo week's run); tests/test_round_rows_fast.py compares them
+        return [{"round": rnd.number, "style": rnd.style, "winner": rnd.winner, "margin": rnd.margin, "detail": json.dumps(_record(rnd))}
                 for rnd in result.rounds]
 
     def outcomes(self, booking: Booking, result: _engine.MatchResult) -> list[str]:
@@ -588,6 +591,31 @@ def _plain(value: Any) -> Any:
     if isinstance(value, bytes):
         return list(value)
     return value
+
+
+_LEAVES = (str, int, float, bool, type(None))
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _record(value: Any) -> Any:
+    """`_plain(dataclasses.asdict(value))`: a dataclass as a dict of its fields (in their
+    order), nested dataclasses, lists, tuples and dicts alike, dice faces (bytes) as lists;
+    the same data, built without asdict's deep copy of every value."""
+    kind = type(value)
+    if kind in _LEAVES:
+        return value
+    names = _FIELD_NAMES.get(kind)
+    if names is None and hasattr(kind, "__dataclass_fields__") and not isinstance(value, type):
+        names = _FIELD_NAMES[kind] = tuple(f.name for f in dataclasses.fields(value))
+    if names is not None:
+        return {name: _record(getattr(value, name)) for name in names}
+    if isinstance(value, (list, tuple)):
+        return [_record(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _record(v) for k, v in value.items()}
+    if isinstance(value, bytes):
+        return list(value)
+    return copy.deepcopy(value)  # as asdict copies a value of another kind
 
 
 def _push_text(push: Push) -> str:
