@@ -304,21 +304,7 @@ def test_each_wrestlers_ruleset_is_the_one_the_league_gave_wrestler_by_wrestler(
     assert len(set(run_module._rulesets_of(db, wrestlers, everyone, fed).values())) > 1
 
 
-# ---------------------------------------------------------------- a mail's hashed headers, folded by their shape
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.integers(0, 2**64 - 1), st.integers(0, 2**96 - 1),
-       st.sampled_from(["results", "card", "open-m1", "reminder", "k" * 70]),
-       st.sampled_from(["dcw.example", "a.b", "mail." + "sub." * 20 + "example", "[127.0.0.1]"]))
-def test_a_hashed_message_id_and_boundary_are_folded_as_the_email_package_folds_them(digest, boundary, kind, domain) -> None:
-    """A Message-ID and a Content-Type boundary written by their shape (the digits all 0,
-    folded once) are the lines the mails' policy folds for them, whatever the digits."""
-    from fedtool.fed import render
-
-    for name, value in (("Message-ID", f"<{digest:016x}.{kind}@{domain}>"),
-                        ("Content-Type", f'multipart/alternative; boundary="=_fedtool_{boundary:024x}"')):
-        assert render._folded(name, value) == render._fold(name, value)
+# ---------------------------------------------------------------- a run's mails as the email package writes them
 
 
 def test_a_run_s_mails_are_the_email_packages_mails(demo_fed: Path) -> None:

@@ -496,46 +496,8 @@ def email_text(sender: str, to_name: str, to_address: str, subject: str, text: s
     headers = _headers(sender, to_name, to_address, subject, message_id, reply_to, date, references)
     headers += [("MIME-Version", "1.0"), ("Content-Type", f'multipart/alternative; boundary="{boundary}"')]
     plain, rich = _alternative_parts(text, html)
-    lines = [_folded(name, value) for name, value in headers]
+    lines = [MAIL_POLICY.fold(name, MAIL_POLICY.header_store_parse(name, value)[1]) for name, value in headers]
     return "".join(lines) + f"\n--{boundary}\n{plain}\n--{boundary}\n{rich}\n--{boundary}--\n"
-
-
-def _fold(name: str, value: str) -> str:
-    """A header's line(s) as the mails' policy sets and writes it."""
-    return MAIL_POLICY.fold(name, MAIL_POLICY.header_store_parse(name, value)[1])
-
-
-# The two headers fedtool makes unique to each mail from a hash, its Message-ID (`<` 16 hex
-# digits `.kind@domain>`, fedtool.week.run._message_id) and its Content-Type's boundary
-# (`=_fedtool_` and 24 hex digits, `_boundary`), cost the email package a parse and a fold
-# each (issue 18: its header parser was a tenth of a week's run). The policy parses and
-# folds a run of hex digits by its length alone (each is a character of the same class,
-# ASCII, no special), so the header with the digits all 0 is folded once per shape and the
-# mail's digits written in their place; tests/test_run_work.py compares the two.
-_HEX_ID = re.compile(r"<([0-9a-f]{16})(\.[^<>\s]+)>")
-_HEX_BOUNDARY = re.compile(r'(multipart/alternative; boundary=)"=_fedtool_([0-9a-f]{24})"')
-_SHAPES: dict = {}  # (header name, its text with the digits 0) -> its line(s) folded
-
-
-def _folded(name: str, value: str) -> str:
-    """`_fold(name, value)`, by its shape for a hashed Message-ID or boundary."""
-    found = None
-    if name == "Message-ID":
-        found = _HEX_ID.fullmatch(value)
-        if found:
-            zero, digits = f"<{'0' * 16}", found[1]
-            shape = f"{zero}{found[2]}>"
-    elif name == "Content-Type":
-        found = _HEX_BOUNDARY.fullmatch(value)
-        if found:
-            zero, digits = f'"=_fedtool_{"0" * 24}"', f"{found[2]}"
-            shape = f"{found[1]}{zero}"
-    if found is None:
-        return _fold(name, value)
-    folded = _cached(_SHAPES, (name, shape), lambda: _fold(name, shape))
-    if folded.count(zero) != 1:  # the digits not on one line as written: the long way
-        return _fold(name, value)
-    return folded.replace(zero, zero.replace("0" * len(digits), digits), 1)
 
 
 _PARTS: dict[tuple[str, str], tuple[str, str]] = {}
