@@ -602,6 +602,9 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         records_book = record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book()
         del book
         for week in deferred:
+            # the last page's cycles (each rendering makes a few) let go before this week's writeups are read: the
+            # build's highest point; left to the collector's own passes, they pile up over the week pages of a full build
+            gc.collect()
             read = []
             if headline_cache[str(week["week"])]["headlines"] is None:
                 read.append(week_writeups(db, week["week"]))
