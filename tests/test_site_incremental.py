@@ -439,3 +439,49 @@ def test_the_list_of_weeks_reads_each_weeks_matches_in_any_order():
     assert {a for a in matches.asked if a[0] == "week"} == set()
     assert by_week.get(4) == [{"week": 4}] and by_week.get(3, "none") == "none" and 3 not in by_week and list(by_week) == [1, 2, 4]
     assert ("week", 4) in matches.asked
+
+
+# ---------------------------------------------------------------- pages written as they render; the feed's latest entries (issue 18 item 5)
+
+
+def test_the_feed_holds_the_latest_entries_and_the_news_page_every_one(season, monkeypatch):
+    """The Atom feed carries the latest `FEED_ENTRIES` entries (by when each was last updated),
+    as feeds do, so it and what a build holds for it do
+    not grow with the weeks; the news page still lists every week. Incremental builds are the
+    full build's, week after week, the cap reached and passed (here 2, for the demo's 5 weeks)."""
+    import feedparser
+
+    monkeypatch.setattr(site_build, "FEED_ENTRIES", 2, raising=False)
+    for week in ("1", "2", "3"):
+        season.do("run", week)
+        season.site()
+    feed = feedparser.parse((season.fed / "outbox/site/feed.xml").read_bytes())
+    assert not feed.bozo and [e.title for e in feed.entries] == [f"Results: {t}" for t in ("Week 3: Folkstyle Night", "Week 2: Steel and Straps")]
+    assert "<li>" in feed.entries[0].content[0].value
+    news = (season.fed / "outbox/site/news.html").read_text(encoding="utf-8")
+    assert all(f'href="weeks/week-0{w}.html"' in news for w in (1, 2, 3))
+    season.do("run", "4")
+    season.site()
+    feed = feedparser.parse((season.fed / "outbox/site/feed.xml").read_bytes())
+    assert [e.title for e in feed.entries][0].startswith("Results: Week 4") and len(feed.entries) == 2
+
+
+def test_a_page_that_fails_half_way_leaves_the_site_as_it_was(season):
+    """Pages are written as they render (`_SiteWriter.stream`); a fed template that fails after
+    printing part of its page is a FedError naming the template and line, and the site is left
+    as it was (the part written was beside it, never in it)."""
+    from fedtool.kernel.errors import FedError
+
+    season.do("run", "1")
+    season.site()
+    before = tree(season.fed / "outbox/site")
+    season.do("run", "2")
+    (season.fed / "templates/site").mkdir(parents=True, exist_ok=True)
+    (season.fed / "templates/site/weeks.html.j2").write_text('{% extends "default:site/weeks.html.j2" %}{% block main %}{{ super() }}\n{{ 1 // 0 }}{% endblock %}',
+                                                               encoding="utf-8")
+    for full in (False, True):
+        with pytest.raises(FedError) as failed:
+            build_site(Fed.load(season.fed), full=full)
+        assert "weeks.html.j2" in str(failed.value) and "line 2" in str(failed.value)
+        assert tree(season.fed / "outbox/site") == before
+    assert [p.name for p in (season.fed / "outbox").iterdir() if p.name.startswith(".site")] == []  # no staging folder left

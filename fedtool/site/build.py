@@ -81,6 +81,10 @@ from fedtool.week.verify import published_commitments
 from .feed import CALENDAR, FEED, Deadline, FeedEntry, atom_feed, deadline_calendar, newest_last
 
 SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never replaces anything else
+# the Atom feed's entries: the latest this many (by when each was last updated), as feeds do; a
+# reader polls the feed and keeps what it saw, and every week stays on the news page and its own.
+# The feed is then as long at week 500 as at week 50 (feedgen builds a feed whole, in memory)
+FEED_ENTRIES = 20
 
 # chart geometry (SVG user units); the SVG scales to the page's width
 CHART_WIDTH, CHART_HEIGHT = 600, 300
@@ -534,12 +538,12 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
             late = values.pop("late", None)
             made = late() if late is not None else {}
             values.update(made)
-            site.write(path, render(env, f"site/{template}", root=root, **values), fingerprint)
+            site.stream(path, _generated(env, f"site/{template}", dict(values, root=root)), fingerprint)
             for value in made.values():  # a week's writeups: let go now, not when a rendering's cycles are collected
                 if type(value) is list:
                     value.clear()
         else:
-            site.write(path, render(env, f"site/{template}", root=root, **values))
+            site.stream(path, _generated(env, f"site/{template}", dict(values, root=root)))
 
     title_changes = title_change_rows(db, names, title_names)
     deadlines = {d.week: d for d in card_deadlines(fed, names)}
@@ -598,6 +602,9 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         records_book = record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book()
         del book
         for week in deferred:
+            # the last page's cycles (each rendering makes a few) let go before this week's writeups are read: the
+            # build's highest point; left to the collector's own passes, they pile up over the week pages of a full build
+            gc.collect()
             read = []
             if headline_cache[str(week["week"])]["headlines"] is None:
                 read.append(week_writeups(db, week["week"]))
@@ -637,7 +644,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
             mine = title_changes_of.get(wid, [])
             carried = [(a, c) for a in archives for c in a["carry_over"]["changes"] if c["wrestler_id"] == wid]
             reigns = sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"]))
-            active = match_weeks.get(wid, set()) | state_weeks.get(wid, set()) | {w for w, _ in mine} | {a["last_week"] for a, _ in carried}
+            active = _weeks_in(match_weeks.get(wid)) | _weeks_in(state_weeks.get(wid)) | {w for w, _ in mine} | {a["last_week"] for a, _ in carried}
             reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
             champion = latest is not None and any(r["lost_week"] is None for r in reigns)  # a reign's length grows each week
             chart_weeks = [w for w in week_numbers if w <= max(active, default=0)]
@@ -702,11 +709,15 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
                  refs=_ids_in(archive, wrestlers), weeks_shown={w for w in run_weeks if w <= archive["last_week"]}, moments=[archive["closed_at"]])
         if archives:  # the season in play, live; before any close it is all the league has (standings.html, records.html)
             page(season_page(in_play["season"]), "season.html.j2", season=in_play, closed=False, categories=CATEGORIES, headings=HEADINGS)
-        entries = [*_week_entries(db, matches, weeks, title_changes, names, first_runs), *(_season_entry(archive) for archive in archives)]
-        page("news.html", "news.html.j2", entries=newest_last(entries)[::-1],
-             deadlines=[d for week, d in sorted(deadlines.items()) if week not in run_weeks])
-        site.write("style.css", render(env, "site/style.css.j2"))
-        site.write(FEED, atom_feed(fed, entries, shown_updated))
+        # every entry for the news page (newest first), only the latest FEED_ENTRIES with their text, for the feed
+        entries = newest_last([*(_week_entry(week, None, (), (), names, first_runs) for week in weeks), *(_season_entry(archive) for archive in archives)])
+        fed_weeks = {e.path for e in entries[-FEED_ENTRIES:] if e.html is None}
+        page("news.html", "news.html.j2", entries=entries[::-1], deadlines=[d for week, d in sorted(deadlines.items()) if week not in run_weeks])
+        latest_entries = [*_week_entries(db, matches, [w for w in weeks if week_page(w["week"]) in fed_weeks], title_changes, names, first_runs),
+                          *(e for e in entries[-FEED_ENTRIES:] if e.html is not None)]
+        del entries
+        site.stream("style.css", _generated(env, "site/style.css.j2", {}))
+        site.write(FEED, atom_feed(fed, latest_entries, shown_updated))
         site.write(CALENDAR, deadline_calendar(fed, list(deadlines.values()), shown_updated))
     return SiteReport(out, sorted(p for p in site.pages if p.endswith(".html")), len(weeks), len(wrestlers), len(titles),
                       written=sorted(site.written), removed=sorted(site.removed), full=site.full)
@@ -827,13 +838,19 @@ class _Matches:
             out[wid] = out.get(wid, 0) ^ digests.get(other, 1)
         return out
 
-    def weeks_of(self) -> tuple[dict[str, set[int]], dict[str, set[int]]]:
-        """Each wrestler's weeks: those he wrestled in, those his state changed in (SQL groups them)."""
+    def weeks_of(self) -> tuple[dict[str, str], dict[str, str]]:
+        """Each wrestler's weeks: those he wrestled in, those his state changed in (SQL groups them), each as
+        its text ("3,7,12": `_weeks_in` reads it, for his page alone; a set of numbers for every wrestler would grow with the weeks)."""
         out = []
         for sql in ("SELECT s.wrestler_id, group_concat(DISTINCT m.week) FROM match_sides s JOIN matches m ON m.id = s.match_id GROUP BY s.wrestler_id",
                     "SELECT wrestler_id, group_concat(DISTINCT week) FROM wrestler_states GROUP BY wrestler_id"):
-            out.append({wid: {int(w) for w in str(found).split(",")} for wid, found in self.db.execute(sql) if found is not None})
+            out.append({wid: str(found) for wid, found in self.db.execute(sql) if found is not None})
         return out[0], out[1]
+
+
+def _weeks_in(text: str | None) -> set[int]:
+    """The weeks `_Matches.weeks_of` gave as text."""
+    return {int(w) for w in text.split(",")} if text else set()
 
 
 class _WeeksMatches(Mapping):
@@ -915,14 +932,17 @@ def _week_entries(db, matches: "_Matches", weeks: list[dict], title_changes: dic
     return out
 
 
-def _week_entry(week: dict, headlines: list[str], changes: list, title_changes: list[dict], names: dict[str, str], first_runs: dict[int, str]) -> FeedEntry:
-    """A run week's feed entry (`feed_entries`): its results and changes, published at its first run, updated at its latest."""
+def _week_entry(week: dict, headlines: list[str] | None, changes, title_changes, names: dict[str, str], first_runs: dict[int, str]) -> FeedEntry:
+    """A run week's feed entry (`feed_entries`): its results and changes, published at its first run, updated at its latest.
+    With no `headlines`, its text is None: an entry the news page lists, not in the feed (`FEED_ENTRIES`)."""
     number = week["week"]
+    ran = _moment(week["ran_at"])
+    if headlines is None:
+        return FeedEntry(week_page(number), f"Results: {week['title']}", ran, min(ran, _moment(first_runs.get(number) or week["ran_at"])), None)
     lines = [f"<li>{escape(headline)}</li>" for headline in headlines]
     moved = [f"<li>{escape(names.get(wid, wid))}: {escape(reason)}</li>" for wid, reason in changes if reason]
     moved += [f"<li>{escape(c['name'])}: {escape(c['reason'])}</li>" for c in title_changes]
     html = "<ul>" + "".join(lines) + "</ul>" + (f"<p>League changes:</p><ul>{''.join(moved)}</ul>" if moved else "")
-    ran = _moment(week["ran_at"])
     return FeedEntry(week_page(number), f"Results: {week['title']}", ran, min(ran, _moment(first_runs.get(number) or week["ran_at"])), html)
 
 
@@ -1029,6 +1049,20 @@ def _manifest_text(shared: str, pages: dict[str, str], caches: dict | None = Non
                       sort_keys=True, separators=(",", ":")) + "\n"  # one line: json's C encoder (an indented one is made in Python)
 
 
+_BATCH = 1 << 16  # characters of a page's text written at a time (`_SiteWriter.stream`)
+
+
+def _generated(env, name: str, context: dict):
+    """A site template's text in pieces, as jinja makes them (`Template.generate`): the same
+    text as `render` gives whole. A template that fails is rendered again by `render`, for its
+    error (a FedError naming the template and its line)."""
+    try:
+        yield from env.get_template(name).generate(**context)
+    except Exception:
+        render(env, name, **context)
+        raise
+
+
 class _SiteWriter:
     """Where the pages go: a whole new folder swapped in (a full build), or the changed files
     renamed over the old ones (an incremental build). Nothing in `out` changes until every
@@ -1080,6 +1114,37 @@ class _SiteWriter:
         target = self.path / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
+        self.written.append(path)
+
+    def stream(self, path: str, chunks, fingerprint: str | None = None) -> None:
+        """`write` of a page given as the pieces of its text (`_generated`): each batch of them
+        written as it comes, so no page is ever held whole (a page that lists every week grows
+        with the weeks); a page with no `fingerprint` is fingerprinted by its bytes as they go."""
+        target = self.path / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        digest = hashlib.sha256() if fingerprint is None else None
+        with open(target, "wb") as file:
+            batch: list[str] = []
+            size = 0
+            for chunk in chunks:
+                batch.append(chunk)
+                size += len(chunk)
+                if size >= _BATCH:
+                    data = "".join(batch).encode("utf-8")
+                    file.write(data)
+                    if digest is not None:
+                        digest.update(data)
+                    batch.clear()
+                    size = 0
+            data = "".join(batch).encode("utf-8")
+            file.write(data)
+            if digest is not None:
+                digest.update(data)
+        fingerprint = fingerprint or digest.hexdigest()
+        self.pages[path] = fingerprint
+        if not self.full and self.old["pages"].get(path) == fingerprint and (self.out / path).is_file():
+            target.unlink()  # a league-wide page that came out the same
+            return
         self.written.append(path)
 
     def __exit__(self, exc_type, exc, tb) -> None:
