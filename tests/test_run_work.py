@@ -72,9 +72,8 @@ def test_a_run_taking_the_checks_bookings_writes_what_booking_anew_writes(tmp_pa
         assert any("Victor Vane sent no strategy" in line for line in _league(demo_fed))
 
 
-def test_a_run_books_each_match_once(demo_fed: Path, monkeypatch) -> None:
-    """Each match's strategies read and checked once in a run: the strategies' check books
-    it (strict) and the run takes that booking. Was twice each (the check's, then the run's)."""
+def _count_bookings(monkeypatch) -> Counter:
+    """A count of MatchMatch bookings by match id, kept as the run books."""
     booked: Counter = Counter()
     book = MatchMatch.book
 
@@ -83,6 +82,13 @@ def test_a_run_books_each_match_once(demo_fed: Path, monkeypatch) -> None:
         return book(self, card, match, *args, **kwargs)
 
     monkeypatch.setattr(MatchMatch, "book", counting)
+    return booked
+
+
+def test_a_run_books_each_match_once(demo_fed: Path, monkeypatch) -> None:
+    """Each match's strategies read and checked once in a run: the strategies' check books
+    it (strict) and the run takes that booking. Was twice each (the check's, then the run's)."""
+    booked = _count_bookings(monkeypatch)
     run_week(Fed.load(demo_fed), 1, now=NOW)
     assert booked == Counter({m: 1 for m in ("m1", "m2", "m3", "m4", "m5")})
 
@@ -91,14 +97,7 @@ def test_a_match_whose_strict_booking_failed_is_booked_under_the_feds_settings(d
     """Victor Vane sent no strategy and the fed plays the default: the check's strict booking
     of m4 is refused, so the run books m4 itself (twice in all) and the others once."""
     _spoil_for_defaults(demo_fed)
-    booked: Counter = Counter()
-    book = MatchMatch.book
-
-    def counting(self, card, match, *args, **kwargs):
-        booked[match.id] += 1
-        return book(self, card, match, *args, **kwargs)
-
-    monkeypatch.setattr(MatchMatch, "book", counting)
+    booked = _count_bookings(monkeypatch)
     run_week(Fed.load(demo_fed), 1, now=NOW)
     assert booked == Counter({"m1": 1, "m2": 1, "m3": 1, "m4": 2, "m5": 1})
 
