@@ -14,7 +14,6 @@ import click
 
 from . import __version__
 from fedtool.kernel.errors import FedError, Problem, disk_error
-from fedtool.kernel.words import counted
 
 if TYPE_CHECKING:  # a command imports what it needs when it runs: `fedtool --help` imports click alone (issue 18)
     from fedtool.fed.settings import Fed
@@ -411,7 +410,7 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
     if as_json or matches < 20000:
         report = simulate(booking, matches, seed, workers)
     else:
-        with click.progressbar(length=matches, label="playing", file=click.get_text_stream("stderr")) as bar:
+        with click.progressbar(length=matches, label="playing", file=sys.stderr) as bar:
             report = simulate(booking, matches, seed, workers, progress=bar.update)
     if as_json:
         click.echo(_json_dumps(report.as_json(), indent=2, ensure_ascii=False))
@@ -449,6 +448,7 @@ def inbox(fed: Fed, source: str):
       FEDTOOL_IMAP_PASSWORD=... fedtool inbox imaps://fedhead@mail.dcw.example/Strategies
       FEDTOOL_IMAP_CAFILE=/etc/ssl/mail.pem FEDTOOL_IMAP_PASSWORD=... fedtool inbox imaps://fed@mail.home:993/INBOX
     """
+    from fedtool.kernel.words import counted
     from fedtool.mail.intake import intake
     from fedtool.week.status import one_line
 
@@ -556,6 +556,7 @@ def remind(fed: Fed, week: int):
     Example:
       fedtool remind 3 && fedtool send 3
     """
+    from fedtool.kernel.words import counted
     from fedtool.mail.outgoing import queue_reminders
 
     report = queue_reminders(fed, week)
@@ -583,6 +584,7 @@ def status(fed: Fed, week: int | None, as_json: bool):
       fedtool status 2
       fedtool status
     """
+    from fedtool.kernel.words import counted
     from fedtool.week.booking import week_in_play
     from fedtool.week.status import deadline_line, player_status, quarantined_mails, stray_mails, week_status
 
@@ -713,6 +715,7 @@ def resend(fed: Fed, week: int, to: str | None):
     Example:
       fedtool resend 1 --to bob@players.example && fedtool send 1
     """
+    from fedtool.kernel.words import counted
     from fedtool.mail.outgoing import resend_week
 
     report = resend_week(fed, week, to)
