@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 DATED = [
     "tests/test_inbox_week.py::test_a_scripted_week_by_mail",
+    "tests/test_inbox_week.py::test_late_mail_can_be_held_and_accepted_by_the_fedhead",
     "tests/test_inbox.py::test_late_mail_is_refused_after_the_deadline",
     "tests/test_inbox.py::test_a_backdated_mail_without_received_is_dated_by_its_delivery",
     "tests/test_inbox_recorded.py::test_multipart_alternative_files_the_plain_part",
