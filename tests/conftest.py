@@ -15,17 +15,19 @@ from golden import demo_copy
 
 def pytest_addoption(parser):
     parser.addoption("--travel", metavar="WHEN", default=None,
-                     help="run each test with the clock moved to WHEN (ISO, UTC when no zone given; time-machine, ticking): "
+                     help="run the tests with the clock moved to WHEN (ISO, UTC when no zone given; time-machine, ticking): "
                           "a test must hold on any day, not only today (tests/test_calendar.py runs a named set so)")
 
 
-@pytest.fixture(autouse=True)
+@pytest.fixture(autouse=True, scope="session")
 def _travel(request):
     """With --travel WHEN, every clock the product reads (datetime, time) starts at WHEN and
-    ticks on, and a mail a test puts in a Maildir is delivered at that clock: the kernel
-    dates a new file by the real clock, which is how a test that left its mails' delivery
-    times to "now" passed on the day it was written and failed once its dates had passed
-    (test_inbox_week, review 26). A test that sets a delivery time (os.utime) keeps it."""
+    ticks on for the whole session (a module's fixture too: a league run in a fixture and a
+    season closed in a test are otherwise months apart, the wrong way round), and a mail a
+    test puts in a Maildir is delivered at that clock: the kernel dates a new file by the
+    real clock, which is how a test that left its mails' delivery times to "now" passed on
+    the day it was written and failed once its dates had passed (test_inbox_week, review 26).
+    A test that sets a delivery time (os.utime) keeps it."""
     when = request.config.getoption("--travel")
     if not when:
         yield
