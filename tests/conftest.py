@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime
 import sqlite3
 from pathlib import Path
 
@@ -10,6 +11,46 @@ from click.testing import CliRunner
 
 from fedtool.cli import cli
 from golden import demo_copy
+
+
+def pytest_addoption(parser):
+    parser.addoption("--travel", metavar="WHEN", default=None,
+                     help="run the tests with the clock moved to WHEN (ISO, UTC when no zone given; time-machine, ticking): "
+                          "a test must hold on any day, not only today (tests/test_calendar.py runs a named set so)")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _travel(request):
+    """With --travel WHEN, every clock the product reads (datetime, time) starts at WHEN and
+    ticks on for the whole session (a module's fixture too: a league run in a fixture and a
+    season closed in a test are otherwise months apart, the wrong way round), and a mail a
+    test puts in a Maildir is delivered at that clock: the kernel dates a new file by the
+    real clock, which is how a test that left its mails' delivery times to "now" passed on
+    the day it was written and failed once its dates had passed (test_inbox_week, review 26).
+    A test that sets a delivery time (os.utime) keeps it."""
+    when = request.config.getoption("--travel")
+    if not when:
+        yield
+        return
+    import mailbox
+    import os
+    import time
+
+    import time_machine
+
+    added = mailbox.Maildir.add
+
+    def add(box, message):
+        key = added(box, message)
+        now = time.time()  # the moved clock
+        os.utime(os.path.join(box._path, box._lookup(key)), (now, now))
+        return key
+
+    moment = datetime.datetime.fromisoformat(when)
+    with time_machine.travel(moment if moment.tzinfo else moment.replace(tzinfo=datetime.timezone.utc), tick=True), \
+            pytest.MonkeyPatch.context() as patch:
+        patch.setattr(mailbox.Maildir, "add", add)
+        yield
 
 
 @pytest.fixture

@@ -37,6 +37,17 @@ def order_mail(sender, subject, body, message_id, day=25, hour=12, **headers):
     return m
 
 
+def deliver(folder, mails):
+    """Each mail into the Maildir, delivered when its Received line says: the Maildir's own
+    time counts too, and a real clock past the test's dates made every mail arrive "now"
+    (review 26; tests/test_calendar.py runs these tests with the clock moved)."""
+    box = mailbox.Maildir(folder, create=True)
+    for m in mails:
+        key = box.add(m)
+        when = parsedate_to_datetime(m["Received"].rsplit(";", 1)[1]).timestamp()
+        os.utime(next(p for p in (folder / "new").iterdir() if p.name.startswith(key)), (when, when))
+
+
 def book_week_six(fed):
     (fed / "strategies/week-06").mkdir()
     (fed / "strategies/week-06/card.yaml").write_text(CARD)
@@ -66,13 +77,7 @@ def test_a_scripted_week_by_mail(demo_fed, fedtool, smtp_server, tmp_path):  # n
         order_mail("earl@players.example", "Week 6 big-earl", "plus: [Power, Power]\nminus: Weight\ngrid: '1'\n", "<w6-earl-bad@x>", day=26),
         order_mail("sam@players.example", "Out of office: Week 6 friendly-sam", "Back on Monday.", "<w6-ooo@x>", day=26, Auto_Submitted="auto-replied"),
     ]
-    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
-    for m in mails:
-        key = box.add(m)
-        # delivered when its Received line says: the Maildir's own time counts too, and a real
-        # clock past the test's dates made every mail arrive "now" (review 26)
-        when = parsedate_to_datetime(m["Received"].rsplit(";", 1)[1]).timestamp()
-        os.utime(next(p for p in (tmp_path / "Maildir/new").iterdir() if p.name.startswith(key)), (when, when))
+    deliver(tmp_path / "Maildir", mails)
 
     intake = fedtool("inbox", tmp_path / "Maildir", "--fed", demo_fed)
     assert intake.exit_code == 0, intake.output
@@ -155,9 +160,8 @@ def test_late_mail_can_be_held_and_accepted_by_the_fedhead(demo_fed, fedtool, tm
     assert fedtool("open", "6", "--fed", demo_fed).exit_code == 0
     week6 = demo_fed / "strategies/week-06"
     bob = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
-    box = mailbox.Maildir(tmp_path / "Maildir", create=True)
-    box.add(order_mail("bob@players.example", "Week 6 brother-bob", bob, "<late-good@x>", day=28))
-    box.add(order_mail("sam@players.example", "Week 6 friendly-sam", "plus: [Teamwork]\n", "<late-bad@x>", day=28))
+    deliver(tmp_path / "Maildir", [order_mail("bob@players.example", "Week 6 brother-bob", bob, "<late-good@x>", day=28),
+                                   order_mail("sam@players.example", "Week 6 friendly-sam", "plus: [Teamwork]\n", "<late-bad@x>", day=28)])
     result = fedtool("inbox", tmp_path / "Maildir", "--fed", demo_fed)
     assert "0 accepted, 1 refused, 1 held, 0 ignored, 0 read before; 2 answers queued" in result.output
     assert not (week6 / "brother-bob.yaml").exists()  # held is not filed: the run never plays it
