@@ -72,14 +72,15 @@ def standings(fed: Fed, db: Database, ruleset: str | None = None, weeks: tuple[i
     """
     if ruleset is not None:
         check_ruleset(ruleset, (None, "--ruleset"))
-    known = _known_roster(fed)
+    key = _roster_key(fed)
+    known = _known_roster(key, fed)
     league = _League.read(fed, db, weeks, states, known)
     holders: dict[str, set[str]] = {}  # ruleset -> who holds one of its titles
     for title in (_checked_lineages(fed, db) if known is None else _lineages(fed, db)).values():
         if title.holder:
             holders.setdefault(title.settings_ruleset, set()).add(title.holder)
     if known is None:  # every sheet and the titles checked good: the next standings of these files need not check them again
-        _remember_roster(fed, league.facts)
+        _remember_roster(key, fed, league.facts)
     tables: dict[tuple[str, str | None], list[dict]] = {}
     sent = wrestler_records(db)  # issue 12: each wrestler's strategies, on time, late, missing, away
     for wid, member in league.members.items():
@@ -650,15 +651,14 @@ def _roster_key(fed: Fed) -> str | None:
     return checked.digest("standings", *parts)
 
 
-def _known_roster(fed: Fed) -> dict[str, dict] | None:
+def _known_roster(key: str | None, fed: Fed) -> dict[str, dict] | None:
     """Each sheet's facts (`_facts`) as the last good check of these very files (the settings,
     every sheet: the titles' first holders too) kept them, or None: they are checked now
     (issue 18: checking 30 sheets with pydantic was most of `fedtool standings`). A file
-    that fails its check is never kept, so it is checked, and named, every time."""
-    key = _roster_key(fed)
+    that fails its check is never kept, so it is checked, and named, every time. `key`:
+    `_roster_key(fed)`, which `_remember_roster` keeps the facts under once checked."""
     if key is None:
         return None
-    fed.__dict__["_roster_key"] = key
     kept = checked.recall(key)
     if not isinstance(kept, dict) or set(kept) != set(fed.roster_files) or not all(map(_fact_shape, kept.values())):
         return None  # nothing kept, or an entry damaged since (by hand, a disk): the files are checked
@@ -671,8 +671,7 @@ def _fact_shape(fact: Any) -> bool:
             and isinstance(fact.get("division"), (str, type(None))) and isinstance(fact.get("state"), dict))
 
 
-def _remember_roster(fed: Fed, facts: dict[str, dict]) -> None:
-    key = fed.__dict__.get("_roster_key")
+def _remember_roster(key: str | None, fed: Fed, facts: dict[str, dict]) -> None:
     if key is not None and set(facts) == set(fed.roster_files):
         checked.remember(key, facts)
 
