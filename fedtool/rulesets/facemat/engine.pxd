@@ -6,6 +6,9 @@
 
 cimport cython
 
+@cython.locals(best=long, k=long, low=long)
+cdef long _trailing(list pos, list sides, bint card_trailing) except? -1
+
 cdef class _Bout:
     cdef object setup, prep, dice, roll, tables, options, pins, reach, method, allies, foes
     cdef long finish, corner, start, n, size, last_scorer, first_to, winner, loser, drawn
@@ -18,7 +21,6 @@ cdef class _Bout:
     cdef void put(self, long i, long space) except *
     @cython.locals(best=long, k=long)
     cdef long leader(self) except? -1
-    @cython.locals(best=long, k=long, low=long)
     cdef long trailing(self, bint card_trailing, list among) except? -1
     @cython.locals(best=long, k=long, low=long)
     cdef long target(self, long i) except? -1

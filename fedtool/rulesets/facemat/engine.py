@@ -316,6 +316,23 @@ def _cast(entry: dict) -> tuple:
 STORY_PURPOSES = {when: (f"{when} storyline: reel 1d6", f"{when} storyline: event 2d6") for when in ("pre-match", MID_MATCH, "post-match")}
 
 
+def _trailing(pos: list, sides: list, card_trailing: bool) -> int:
+    """7: the trailing wrestler among `sides`, by their spaces `pos`; tied, the first billed,
+    but on TRAILING cards the underdog ("the UNDERDOG is considered trailing if tied"), the
+    last billed. Both paths ask it: `resolve` and `_Bout`."""
+    best = sides[0]
+    low = pos[best]
+    if card_trailing:
+        for k in sides:
+            if pos[k] <= low:
+                best, low = k, pos[k]
+    else:
+        for k in sides:
+            if pos[k] < low:
+                best, low = k, pos[k]
+    return best
+
+
 def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     """Play a match on `dice`. With `record` false (the odds' trial) no line, card list or
     log is kept and no text is made: the same rolls in the same order, the same result."""
@@ -390,20 +407,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
         return best  # 7: tied -> the favored (the first billed)
 
     def trailing(card_trailing: bool = False, among: list | None = None) -> int:
-        """7: the trailing wrestler; tied, the first billed, but on TRAILING cards the underdog
-        ("the UNDERDOG is considered trailing if tied"), the last billed."""
-        sides = among or ring
-        best = sides[0]
-        low = pos[best]
-        if card_trailing:
-            for k in sides:
-                if pos[k] <= low:
-                    best, low = k, pos[k]
-        else:
-            for k in sides:
-                if pos[k] < low:
-                    best, low = k, pos[k]
-        return best
+        return _trailing(pos, among or ring, card_trailing)
 
     def target(i: int) -> int:
         """Whom side i pins or finishes: the opponent furthest behind; tied, the last billed."""
@@ -1235,19 +1239,7 @@ class _Bout:
 
     def trailing(self, card_trailing: bool, among: list | None) -> int:
         """`resolve.trailing` (7)."""
-        pos = self.pos
-        sides = among or self.ring
-        best = sides[0]
-        low = pos[best]
-        if card_trailing:
-            for k in sides:
-                if pos[k] <= low:
-                    best, low = k, pos[k]
-        else:
-            for k in sides:
-                if pos[k] < low:
-                    best, low = k, pos[k]
-        return best
+        return _trailing(self.pos, among or self.ring, card_trailing)
 
     def target(self, i: int) -> int:
         """`resolve.target`: the opponent furthest behind; tied, the last billed."""
