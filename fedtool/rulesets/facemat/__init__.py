@@ -227,7 +227,7 @@ class FaceToTheMat(Ruleset):
         return WrestlerRecord(wrestler_id, card.name, self.id, card.owner_name, card.owner_email, card)
 
     def settings(self, raw: dict) -> FaceToTheMatSettings:
-        return validate(_models.FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat")
+        return validate(_models.FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat", prefix=("rulesets", "facemat"))
 
     def tables(self, options: FaceToTheMatSettings, root: Path) -> dict | None:
         """The fed's own data files (`data: DIR` inside the fed), checked; None for the packaged ones."""
@@ -235,7 +235,9 @@ class FaceToTheMat(Ruleset):
             return None
         folder = (root / options.data).resolve()
         if ".." in Path(options.data).parts or not folder.is_relative_to(root.resolve()) or not folder.is_dir():
-            raise FedError(Problem("rosters/fed.yaml", "rulesets.facemat.data", f"data {options.data!r} must be a folder inside the fed", "fed settings"))
+            raise FedError(Problem("rosters/fed.yaml", "field rulesets.facemat.data", f"{options.data!r}: a data folder is a folder inside the fed's folder, "
+                                   "written relative to it (no leading /, ~ or ..)" + ("" if ".." in Path(options.data).parts or not folder.is_relative_to(root.resolve()) else "; there is no such folder"),
+                                   "fed settings: rulesets.facemat"))
         return fed_data(folder, options.data)
 
     def initial_state(self, wrestler: WrestlerRecord) -> dict:

@@ -167,7 +167,7 @@ class MatchMatch(Ruleset):
     plays_odds = True
 
     def settings(self, raw: dict, file: str = "rosters/fed.yaml") -> MatchMatchSettings:
-        return validate(_models.MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch")
+        return validate(_models.MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch", prefix=("rulesets", "matchmatch") if file == "rosters/fed.yaml" else ())
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict[str, WrestlerRecord]) -> WrestlerRecord:
         if is_team(data):

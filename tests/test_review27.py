@@ -1,0 +1,150 @@
+"""Review 27: last sessions' leftovers (small defects a user meets) and what an attacker found on
+the mail path, each pinned by a test that failed before its fix."""
+
+from __future__ import annotations
+
+import pytest
+
+
+def _set(fed, ruleset: str, line: str) -> None:
+    """Add `line` to `rulesets: RULESET:` in the fed's settings."""
+    settings = fed / "rosters/fed.yaml"
+    text = settings.read_text()
+    head = f"  {ruleset}:\n"
+    if head not in text:
+        text = text.replace("rulesets:\n", f"rulesets:\n{head}", 1)
+    settings.write_text(text.replace(head, f"{head}    {line}\n", 1))
+
+
+@pytest.mark.parametrize("ruleset, week, value, field", [
+    ("madmatch", 5, "../../../../etc/passwd", "deck"),
+    ("madmatch", 5, "/etc/passwd", "deck"),
+    ("madmatch", 5, "decks/monsters.yaml", "deck"),
+    ("matclash", 3, "../../x.yaml", "deck"),
+    ("matclash", 3, "'~/deck.yaml'", "deck"),
+])
+def test_a_deck_path_leaving_the_fed_is_refused_naming_the_file_the_field_and_the_rule(demo_fed, fedtool, ruleset, week, value, field):
+    """A `deck:` that left the fed's folder (or named another folder) was cut to its last part
+    and read as rosters/passwd ("rosters/passwd: no such deck file"): the path was dropped
+    without a word. It is refused as written, naming rosters/fed.yaml, the field and the rule."""
+    _set(demo_fed, ruleset, f"{field}: {value}")
+    result = fedtool("--fed", demo_fed, "status", str(week))
+    assert "Traceback" not in result.output
+    assert f"rosters/fed.yaml, field rulesets.{ruleset}.{field}: {value.strip(chr(39))!r}: a deck is a file inside the fed's folder" in result.output, result.output
+    assert "rosters/passwd" not in result.output and "no such deck file" not in result.output
+
+
+def test_a_deck_named_with_its_rosters_folder_is_still_read(demo_fed, fedtool):
+    """`deck: rosters/monsters.yaml` (the folder written out) names the same file as `deck: monsters.yaml`."""
+    _set(demo_fed, "madmatch", "deck: rosters/monsters.yaml")
+    result = fedtool("--fed", demo_fed, "status", "5")
+    assert "rosters/monsters.yaml: no such deck file" in result.output, result.output
+
+
+@pytest.mark.parametrize("value", ["/etc", "'~/data'", "rosters/../../elsewhere"])
+def test_a_facemat_data_folder_leaving_the_fed_is_refused_with_its_field_and_rule(demo_fed, fedtool, value):
+    _set(demo_fed, "facemat", f"data: {value}")
+    result = fedtool("--fed", demo_fed, "status", "4")
+    assert "Traceback" not in result.output
+    assert f"rosters/fed.yaml, field rulesets.facemat.data: {value.strip(chr(39))!r}: a data folder is a folder inside the fed's folder" in result.output, result.output
+
+
+def test_stamina_true_on_a_matchmatch_sheet_is_refused_with_file_line_and_rule(demo_fed, fedtool):
+    """`stamina: true` was read as a Stamina of 1 (pydantic's int takes YAML's true): a yes/no
+    value is never a whole number, on a sheet, in the settings, on a card or in a strategy."""
+    sheet = demo_fed / "rosters/brother-bob.yaml"
+    sheet.write_text(sheet.read_text().replace("stamina: 10", "stamina: true", 1))
+    result = fedtool("--fed", demo_fed, "roster", "check")
+    assert "Traceback" not in result.output
+    assert "rosters/brother-bob.yaml, line 4, field stamina: expected a whole number, found true (a yes/no value) [MatchMatch" in result.output, result.output
+
+
+@pytest.mark.parametrize("file, old, new, where", [
+    ("strategies/week-01/card.yaml", "\nmatches:", "\nrounds: true\nmatches:", "field rounds"),
+    ("strategies/week-01/brother-bob.yaml", "grid: C", "grid: true", "line 4, field grid"),
+    ("rosters/fed.yaml", "    rounds: 20 ", "    rounds: false ", "field rulesets.matchmatch.rounds"),
+])
+def test_a_yes_no_value_is_no_whole_number_on_a_card_a_strategy_or_the_settings(demo_fed, fedtool, file, old, new, where):
+    path = demo_fed / file
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+    result = fedtool("--fed", demo_fed, "status", "1")
+    assert "Traceback" not in result.output
+    assert f"{file}, " in result.output and where in result.output and "expected a whole number, found " in result.output, result.output
+
+
+def _models():
+    """Every model a user's file is checked with (the fed's, the card's, the four rulesets')."""
+    import importlib
+
+    from fedtool.kernel.validation import FileModel
+
+    for name in ("fedtool.fed.models", "fedtool.fed.card", "fedtool.rulesets.matchmatch.models", "fedtool.rulesets.matchmatch.sheetmodel",
+                 "fedtool.rulesets.matchmatch.strategy", "fedtool.rulesets.matchmatch.officials", "fedtool.rulesets.matclash.models",
+                 "fedtool.rulesets.matclash.policy", "fedtool.rulesets.facemat.models", "fedtool.rulesets.madmatch.models",
+                 "fedtool.rulesets.madmatch.strategy"):
+        importlib.import_module(name)
+    todo, seen = [FileModel], []
+    while todo:
+        model = todo.pop()
+        seen.append(model)
+        todo.extend(model.__subclasses__())
+    return [m for m in seen if m.__module__.startswith("fedtool.") and m is not FileModel]
+
+
+def _true_for_ints(annotation):
+    """A value with `True` wherever `annotation` wants an int; None when it wants none."""
+    import typing
+
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _true_for_ints(args[0])
+    if annotation is int:
+        return True
+    if origin in (list, tuple):
+        inner = _true_for_ints(args[0])
+        return None if inner is None else [inner]
+    if origin is dict:
+        inner = _true_for_ints(args[1])
+        return None if inner is None else {"a": inner}
+    for arg in args if origin in (typing.Union, getattr(__import__("types"), "UnionType")) else ():
+        inner = _true_for_ints(arg)
+        if inner is not None:
+            return inner
+    return None
+
+
+def test_no_whole_number_field_of_any_model_takes_a_yes_no_value():
+    """Every field of every file model that wants a whole number (alone, in a list or a
+    mapping, or beside text) refuses YAML's true."""
+    from typing import Annotated
+
+    from pydantic import TypeAdapter, ValidationError
+
+    checked = []
+    for model in _models():
+        for name, field in model.model_fields.items():
+            sample = _true_for_ints(field.annotation)
+            if sample is None:
+                continue
+            adapter = TypeAdapter(Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation)
+            try:
+                adapter.validate_python(sample)
+            except ValidationError:
+                checked.append(f"{model.__name__}.{name}")
+            else:
+                raise AssertionError(f"{model.__module__}.{model.__name__}.{name} takes {sample!r} as a whole number")
+    assert len(checked) >= 30, checked
+
+
+def test_roster_check_tells_a_team_members_broken_sheet_once(demo_fed, fedtool):
+    """A team's sheet reads its members': `fedtool roster check` printed Brother Bob's problem
+    on his row and again on the Rulebook Rivals' row. Once, and the team's row names the member."""
+    sheet = demo_fed / "rosters/brother-bob.yaml"
+    sheet.write_text(sheet.read_text().replace("stamina: 10", "stamina: x", 1))
+    result = fedtool("--fed", demo_fed, "roster", "check")
+    assert result.exit_code == 1
+    assert result.output.count("field stamina: expected a whole number, found the text 'x'") == 1, result.output
+    assert "rosters/rulebook-rivals.yaml: a member's sheet does not stand (rosters/brother-bob.yaml, told on its own)" in result.output
+    assert "not: brother-bob, rulebook-rivals" in result.output
