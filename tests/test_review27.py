@@ -148,3 +148,30 @@ def test_roster_check_tells_a_team_members_broken_sheet_once(demo_fed, fedtool):
     assert result.output.count("field stamina: expected a whole number, found the text 'x'") == 1, result.output
     assert "rosters/rulebook-rivals.yaml: a member's sheet does not stand (rosters/brother-bob.yaml, told on its own)" in result.output
     assert "not: brother-bob, rulebook-rivals" in result.output
+
+
+def test_fedtool_read_outside_a_week_folder_says_what_it_needs(demo_fed, tmp_path, fedtool):
+    """`fedtool read FILE` on a file outside a week's folder said "no card here: write the
+    week's card.yaml first" about a card.yaml beside the file: it now says what it needs."""
+    draft = tmp_path / "drafts/friendly-sam.yaml"
+    draft.parent.mkdir()
+    draft.write_text((demo_fed / "strategies/week-01/friendly-sam.yaml").read_text())
+    result = fedtool("--fed", demo_fed, "read", draft)
+    assert result.exit_code == 1
+    assert "no card here" not in result.output
+    assert "give a strategy file under strategies/week-NN/, or name the week: `fedtool read FILE --week N`" in result.output, result.output
+
+
+def test_fedtool_read_with_a_week_checks_a_file_from_elsewhere_against_that_weeks_card(demo_fed, tmp_path, fedtool):
+    draft = tmp_path / "drafts/friendly-sam.yaml"
+    draft.parent.mkdir()
+    text = (demo_fed / "strategies/week-01/friendly-sam.yaml").read_text()
+    draft.write_text(text)
+    result = fedtool("--fed", demo_fed, "read", draft, "--week", "1")
+    assert result.exit_code == 0, result.output
+    assert "stands for match m1: brother-bob vs. friendly-sam" in result.output
+    draft.write_text(text.replace("grid: ", "grid: Q #", 1))  # a broken pick: told as this file's problem, not the week's file's
+    result = fedtool("--fed", demo_fed, "read", draft, "--week", "1")
+    assert result.exit_code == 1
+    assert f"{draft}, line 4, field grid: grid pick 'Q'" in result.output, result.output
+    assert "strategies/week-01/friendly-sam.yaml" not in result.output

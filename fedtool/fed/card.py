@@ -213,6 +213,8 @@ def strategy_path(card: Card, match: CardMatch, wrestler_id: str) -> Path:
     Names on the card are file names inside the card folder only; nothing climbs out of it.
     """
     name = match.strategy_files.get(wrestler_id)
+    if isinstance(name, Path):  # a file checked where it lies (`fedtool read FILE --week N`), never a name from a card
+        return name
     if name is not None:
         if Path(name).name != name or name.startswith("."):
             raise FedError(Problem(card.shown, f"match {match.id}", f"strategy file {name!r} must be a plain file name in the card folder", "card file"))
