@@ -175,3 +175,19 @@ def test_fedtool_read_with_a_week_checks_a_file_from_elsewhere_against_that_week
     assert result.exit_code == 1
     assert f"{draft}, line 4, field grid: grid pick 'Q'" in result.output, result.output
     assert "strategies/week-01/friendly-sam.yaml" not in result.output
+
+
+def test_made_at_stamps_honour_source_date_epoch(demo_fed, fedtool, monkeypatch):
+    """A title ruling's and a roster change's `made_at` (the site's "updated" stamp, a
+    wrestler's history, the league's export) read the wall clock, not the one clock:
+    SOURCE_DATE_EPOCH (reproducible builds) did not fix them."""
+    import json
+    import sqlite3
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # 2023-11-14 22:13:20 UTC
+    assert fedtool("--fed", demo_fed, "title", "vacate", "world", "--reason", "injured").exit_code == 0
+    assert fedtool("--fed", demo_fed, "roster", "retire", "hank-morrow", "--reason", "home").exit_code == 0
+    with sqlite3.connect(demo_fed / "fed.db") as db:
+        assert db.execute("SELECT made_at FROM title_rulings").fetchall() == [("2023-11-14T22:13:20+00:00",)]
+    history = json.loads(fedtool("--fed", demo_fed, "history", "hank-morrow", "--json").output)
+    assert [change["made_at"] for change in history["sheet_changes"]] == ["2023-11-14T22:13:20+00:00"], history

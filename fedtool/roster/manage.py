@@ -17,7 +17,6 @@ lock around each of these.
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 import os
@@ -51,7 +50,9 @@ def latest_week(db: Database) -> int:
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    from fedtool.kernel.clock import now  # the one clock: SOURCE_DATE_EPOCH fixes it (the exports, the site)
+
+    return now().isoformat(timespec="seconds")
 
 
 def record_change(db: Database, wrestler: WrestlerRecord, action: str, reason: str, sheet: str | None, previous: str | None) -> dict:
