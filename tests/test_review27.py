@@ -191,3 +191,32 @@ def test_made_at_stamps_honour_source_date_epoch(demo_fed, fedtool, monkeypatch)
         assert db.execute("SELECT made_at FROM title_rulings").fetchall() == [("2023-11-14T22:13:20+00:00",)]
     history = json.loads(fedtool("--fed", demo_fed, "history", "hank-morrow", "--json").output)
     assert [change["made_at"] for change in history["sheet_changes"]] == ["2023-11-14T22:13:20+00:00"], history
+
+
+def test_an_mbox_mail_is_capped_before_it_is_read_whole(demo_fed, tmp_path, fedtool):
+    """A Maildir's, an .eml's and an IMAP mail's bytes are read up to the cap (1 MB + 1) and
+    the rest only counted; an mbox's were parsed whole (`message.as_bytes()`), so a 5 MB mail
+    sat in memory whole before it was refused. Now capped first too; the next mail still read."""
+    import mailbox
+    from email.message import EmailMessage
+
+    from fedtool.mail.intake import MAX_BYTES, messages
+
+    box = mailbox.mbox(tmp_path / "inbox.mbox")
+    big = EmailMessage()
+    big["From"], big["To"], big["Subject"] = "Bob <bob@players.example>", "strategies@dcw.example", "Week 1 brother-bob"
+    big.set_content("x" * 100 + "\n" + ("y" * 70 + "\n") * 75_000)  # about 5 MB
+    box.add(big)
+    m = EmailMessage()
+    m["From"], m["To"], m["Subject"] = "Bob <bob@players.example>", "strategies@dcw.example", "Week 1 brother-bob"
+    m["Message-ID"], m["Date"] = "<r27-mbox@players.example>", "Tue, 24 Nov 2026 10:00:00 +0000"
+    m.set_content((demo_fed / "strategies/week-01/brother-bob.yaml").read_text())
+    box.add(m)
+    box.flush()
+    mails = list(messages(tmp_path / "inbox.mbox"))
+    assert len(mails) == 2
+    assert len(mails[0].raw) == MAX_BYTES + 1 and mails[0].size > 5_000_000, (len(mails[0].raw), mails[0].size)
+    assert b"r27-mbox@players.example" in mails[1].raw and mails[1].size == len(mails[1].raw)
+    result = fedtool("--fed", demo_fed, "inbox", tmp_path / "inbox.mbox")
+    assert "Traceback" not in result.output
+    assert "1 accepted, 1 refused" in result.output and "The mail is 5,3" in result.output, result.output

@@ -163,9 +163,15 @@ def messages(source: Path | str) -> Iterator[Incoming]:
             when, size = delivered.get(key, (None, len(raw)))
             yield Incoming(raw, max(size, len(raw)), when)
     elif source.is_file():
-        for message in mailbox.mbox(source, create=False):
-            raw = message.as_bytes()
-            yield Incoming(raw, len(raw), _mbox_date(message.get_from()))
+        box = mailbox.mbox(source, factory=None, create=False)  # its table of "From " lines only: no mail parsed
+        for key in box.iterkeys():
+            with box.get_file(key, from_=True) as handle:  # never more than the cap into memory, as for a Maildir's
+                from_line = handle.readline().decode("ascii", "replace")
+                raw = handle.read(MAX_BYTES + 1)
+                size = len(raw)
+                while len(raw) > MAX_BYTES and (chunk := handle.read(1 << 16)):  # an oversized mail's size, counted, not kept
+                    size += len(chunk)
+            yield Incoming(raw, size, _mbox_date(from_line.removeprefix("From ")))
     elif source.is_dir():
         for path in sorted(source.glob("*.eml")):
             if not path.is_file():  # a folder, a pipe or a device named like a mail is no mail
