@@ -683,6 +683,9 @@ def send(fed: Fed, week: int | None, dry_run: bool):
     from fedtool.mail.outgoing import send_outbox
 
     report = send_outbox(fed, week, dry_run)
+    if report.nothing:
+        click.echo(report.nothing)
+        return
     for line in report.sent:
         click.echo(("would send " if dry_run else "sent ") + line)
     for line in report.failed:

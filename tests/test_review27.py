@@ -220,3 +220,18 @@ def test_an_mbox_mail_is_capped_before_it_is_read_whole(demo_fed, tmp_path, fedt
     result = fedtool("--fed", demo_fed, "inbox", tmp_path / "inbox.mbox")
     assert "Traceback" not in result.output
     assert "1 accepted, 1 refused" in result.output and "The mail is 5,3" in result.output, result.output
+
+
+def test_send_for_a_week_with_no_mail_is_no_failure(demo_fed, fedtool):
+    """`fedtool send 3` for a week with no outbox (no run, no reminder due) exited 1 with
+    "nothing to send", so `fedtool remind 3 && fedtool send 3` failed whenever no reminder was
+    due. Nothing to send is success, said plainly; a real failure keeps its exit."""
+    settings = demo_fed / "rosters/fed.yaml"
+    settings.write_text(settings.read_text().replace("  reply_to: strategies@dcw.example\n",
+                                                     "  reply_to: strategies@dcw.example\n  smtp: {host: smtp.dcw.example}\n", 1))
+    result = fedtool("--fed", demo_fed, "send", "3")
+    assert result.exit_code == 0, result.output
+    assert result.output == "nothing to send for week-03: it has no mail in outbox/ (no run, no reminder due)\n"
+    settings.write_text(settings.read_text().replace("  smtp: {host: smtp.dcw.example}\n", "", 1))
+    result = fedtool("--fed", demo_fed, "send", "3")  # no server set: a failure still
+    assert result.exit_code == 1 and "no SMTP server set" in result.output
