@@ -235,3 +235,22 @@ def test_send_for_a_week_with_no_mail_is_no_failure(demo_fed, fedtool):
     settings.write_text(settings.read_text().replace("  smtp: {host: smtp.dcw.example}\n", "", 1))
     result = fedtool("--fed", demo_fed, "send", "3")  # no server set: a failure still
     assert result.exit_code == 1 and "no SMTP server set" in result.output
+
+
+@pytest.mark.parametrize("zone, moment, shown", [
+    ("America/New_York", "2026-12-31T20:00:00-05:00", "Thursday 31 December 2026, 20:00 EST (01:00 UTC, Friday 1 January 2027)"),
+    ("Pacific/Auckland", "2027-01-01T10:00:00+13:00", "Friday 1 January 2027, 10:00 NZDT (21:00 UTC, Thursday 31 December 2026)"),
+    ("America/New_York", "2026-11-27T20:00:00-05:00", "Friday 27 November 2026, 20:00 EST (01:00 UTC, Saturday 28 November)"),
+])
+def test_a_deadline_on_another_day_in_utc_shows_the_year_when_it_is_another_year(demo_fed, zone, moment, shown):
+    """`shown_time` gave the UTC date of a deadline falling on the next (or previous) day
+    without its year: "(01:00 UTC, Friday 1 January)" under "31 December 2026". A date in
+    another year than the one shown before it now carries its year."""
+    import datetime
+
+    from fedtool.fed.schedule import shown_time
+    from fedtool.fed.settings import Fed
+
+    settings = demo_fed / "rosters/fed.yaml"
+    settings.write_text(settings.read_text() + f"schedule:\n  zone: {zone}\n")
+    assert shown_time(Fed.load(demo_fed), datetime.datetime.fromisoformat(moment)) == shown
