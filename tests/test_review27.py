@@ -254,3 +254,33 @@ def test_a_deadline_on_another_day_in_utc_shows_the_year_when_it_is_another_year
     settings = demo_fed / "rosters/fed.yaml"
     settings.write_text(settings.read_text() + f"schedule:\n  zone: {zone}\n")
     assert shown_time(Fed.load(demo_fed), datetime.datetime.fromisoformat(moment)) == shown
+
+
+def test_the_checked_files_cache_is_pruned_of_entries_not_used_for_keep_days(tmp_path, monkeypatch):
+    """fedtool.kernel.checked kept an entry for every version of every file ever checked, for
+    ever. An entry not recalled for KEEP_DAYS days goes at the next sweep (at most once a day,
+    started by `remember`); an entry recalled is marked used; a killed write's temporary file
+    goes after a day."""
+    import os
+
+    from fedtool.kernel import checked
+
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    checked.remember("old", {"a": 1})
+    checked.remember("used", {"b": 2})
+    folder = tmp_path / "cache" / f"checked-{checked.REVISION}"
+    (folder / ".x.tmp").write_text("half")
+    now = os.stat(folder / "old.json").st_mtime
+    long_ago = now - (checked.KEEP_DAYS + 1) * checked.DAY
+    for name in ("old.json", "used.json", ".x.tmp", checked.SWEPT):
+        os.utime(folder / name, (long_ago, long_ago))
+    assert checked.recall("used") == {"b": 2}  # used: its time moved to now
+    assert os.stat(folder / "used.json").st_mtime > long_ago
+    checked.remember("new", {"c": 3})  # the sweep: a day since the last
+    assert sorted(p.name for p in folder.iterdir()) == [checked.SWEPT, "new.json", "used.json"]
+    assert checked.recall("old") is None and checked.recall("new") == {"c": 3}
+    (folder / "new.json").touch()
+    os.utime(folder / "used.json", (long_ago, long_ago))
+    checked.remember("newer", {"d": 4})  # no second sweep the same day
+    assert (folder / "used.json").exists()
+    assert checked.sweep(str(folder), force=True) == 1 and not (folder / "used.json").exists()
