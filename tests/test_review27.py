@@ -284,3 +284,49 @@ def test_the_checked_files_cache_is_pruned_of_entries_not_used_for_keep_days(tmp
     checked.remember("newer", {"d": 4})  # no second sweep the same day
     assert (folder / "used.json").exists()
     assert checked.sweep(str(folder), force=True) == 1 and not (folder / "used.json").exists()
+
+
+def test_a_feds_commentary_file_changes_the_facemat_joiners_and_league_change_words(demo_fed, fedtool, monkeypatch):
+    """Face to the Mat's words are data (data/commentary.yaml, the fed's
+    templates/commentary/facemat.yaml over it), but the card's league-change sentences
+    (changes.py) and the " vs. " / " & " joiners were written in the code, so a fed could not
+    change them. Now they are kinds of the table: a fed's file replaces them."""
+    from fedtool.rulesets.facemat import FaceToTheMat
+
+    own = demo_fed / "templates/commentary/facemat.yaml"
+    own.parent.mkdir(parents=True, exist_ok=True)
+    own.write_text('join_partners:\n  replace: [" and "]\njoin_sides:\n  replace: [" against "]\n'
+                   'change_challenge:\n  replace: ["{name} calls out {other}: a grudge match it is."]\n')
+    ruleset = FaceToTheMat()
+    words = ruleset.commentary(own, "templates/commentary/facemat.yaml")
+    assert ruleset.tell_league_change("The Warden", "issued a grudge match challenge to La Rosa Negra (9.a)", {}, words) == \
+        ["The Warden calls out La Rosa Negra: a grudge match it is."]
+    assert ruleset.tell_league_change("The Warden", "issued a grudge match challenge to La Rosa Negra (9.a)", {}) == \
+        ["The Warden challenges La Rosa Negra to a grudge match."]  # the packaged words
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1764000000")
+    result = fedtool("--fed", demo_fed, "play", demo_fed / "strategies/example-fttm-multi")
+    assert result.exit_code == 0, result.output
+    writeup = (demo_fed / "outbox/exhibitions/example-fttm-multi/t1.md").read_text()
+    assert "La Rosa Negra and Sister Sorrow" in writeup and " & " not in writeup, writeup[:300]
+
+
+def test_every_facemat_league_change_kind_is_told_from_the_table():
+    """Each `change_*` kind, replaced by a marker, shows in what the card tells."""
+    from fedtool.kernel.commentary import Commentary, Phrase
+    from fedtool.rulesets.facemat import FaceToTheMat
+
+    ruleset = FaceToTheMat()
+    table = ruleset.commentary()
+    marked = Commentary({kind: (Phrase(f"<{kind}>" + "".join(f"{{{f}}}" for f in sorted(table.fields[kind]))),) if kind.startswith("change_") else phrases
+                         for kind, phrases in table.phrases.items()}, table.fields, table.facts)
+    reasons = ["upset (won as the underdog): TV grade C -> B; grudge match (TV grades): TV grade B -> A; interview: TV grade A -> A",
+               "upset (lost as the favorite): TV grade B -> C; storyline: TV grade C -> C; grudge match (TV grades): TV grade C -> D",
+               "interview: TV grade B -> A; storyline: TV grade A -> B; upset (won as the underdog): TV grade B -> B",
+               "storyline: grudge 4 -> 5; interview: grudge 5 -> 3; storyline: Kid Comet turns on him (ally -> foe)",
+               "storyline: Sister Sorrow becomes an ally; issued a grudge match challenge to La Rosa Negra (9.a)",
+               "lost a loser-leaves-town grudge match: leaves town; won a title shot in a grudge match",
+               "upset (won as the underdog): TV grade AAA -> AAA"]
+    told = " ".join(line for reason in reasons for line in ruleset.tell_league_change("W", reason, {}, marked))
+    for kind in table.phrases:
+        if kind.startswith("change_"):
+            assert f"<{kind}>" in told, kind
