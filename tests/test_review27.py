@@ -330,3 +330,75 @@ def test_every_facemat_league_change_kind_is_told_from_the_table():
     for kind in table.phrases:
         if kind.startswith("change_"):
             assert f"<{kind}>" in told, kind
+
+
+# ---------------------------------------------------------------- Part 2: the mail path as a player attacks it
+
+
+def _intake(demo_fed, tmp_path, mails):
+    import sys
+
+    sys.path.insert(0, str(__import__("pathlib").Path(__file__).parent))
+    from test_inbox import maildir, replies
+
+    from fedtool.fed.settings import Fed
+    from fedtool.mail.intake import intake
+
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, mails))
+    return report, list(replies(report).values())
+
+
+def test_a_subject_naming_two_wrestlers_is_refused_not_guessed(demo_fed, tmp_path):
+    """Bob owns Brother Bob and the Rulebook Rivals, both on week 2's card. A mail "Week 2
+    brother-bob rulebook-rivals" with both strategies attached was judged as the longest id's
+    (rulebook-rivals) with the first attachment (Brother Bob's): one strategy checked as the
+    other wrestler's, the other dropped unsaid. Now refused, naming both, nothing filed."""
+    from conftest import snapshot
+    from test_inbox import mail
+
+    week = demo_fed / "strategies/week-02"
+    before = snapshot(week)
+    m = mail("Bob <bob@players.example>", "Week 2 brother-bob rulebook-rivals", "Both attached.", message_id="<two-wrestlers@x>")
+    for name in ("brother-bob.yaml", "rulebook-rivals.txt"):
+        m.add_attachment((week / name).read_bytes(), maintype="application", subtype="x-yaml", filename=name)
+    report, answers = _intake(demo_fed, tmp_path, [m])
+    (outcome,) = report.outcomes
+    assert outcome.verdict == "refused"
+    assert "The subject names more than one wrestler (brother-bob, rulebook-rivals)" in answers[0], answers[0]
+    assert snapshot(week) == before
+
+
+def test_two_different_strategies_attached_to_one_mail_are_refused_not_one_dropped(demo_fed, tmp_path):
+    """The first .yaml/.txt attachment was read and any other ignored without a word: a
+    player who attached two versions learnt only from the echo which one was filed."""
+    from conftest import snapshot
+    from test_inbox import mail
+
+    week = demo_fed / "strategies/week-01"
+    before = snapshot(week)
+    bob = (week / "brother-bob.yaml").read_text()
+    m = mail("Bob <bob@players.example>", "Week 1 brother-bob", "Two tries attached.", message_id="<two-files@x>")
+    for name, text in (("a.yaml", bob.replace("Closed fists", "First try")), ("b.yaml", bob.replace("Closed fists", "Second try"))):
+        m.add_attachment(text.encode(), maintype="application", subtype="x-yaml", filename=name)
+    same = mail("Bob <bob@players.example>", "Week 1 brother-bob", bob, message_id="<same-twice@x>")  # the body and the same file: one strategy
+    same.add_attachment(bob.encode(), maintype="application", subtype="x-yaml", filename="brother-bob.yaml")
+    report, answers = _intake(demo_fed, tmp_path, [m, same])
+    assert [o.verdict for o in report.outcomes] == ["refused", "accepted"], [o.why for o in report.outcomes]
+    assert any("The mail holds 2 different strategy attachments; nothing of it was filed." in a for a in answers), answers
+    assert snapshot(week) == before  # the one accepted is the file as it was
+
+
+def test_a_reply_of_only_the_quoted_mail_is_answered_plainly(demo_fed, tmp_path):
+    """A reply with nothing of the player's own, only the quoted mail under "On ... wrote:",
+    was read whole as a strategy: the answer listed every quoted line as "cannot read" with
+    the whole list of what a line may be (30 lines of it). Now: no strategy found, and where
+    to write it."""
+    from test_inbox import mail
+
+    bob = (demo_fed / "strategies/week-01/brother-bob.yaml").read_text()
+    quoted = "On Mon, 23 Nov 2026 at 10:00, DCW <fedhead@dcw.example> wrote:\n" + "\n".join("> " + line for line in bob.splitlines()) + "\n"
+    report, answers = _intake(demo_fed, tmp_path, [mail("Bob <bob@players.example>", "Re: Week 1 brother-bob", quoted, message_id="<only-quote@x>")])
+    (outcome,) = report.outcomes
+    assert outcome.verdict == "refused"
+    assert outcome.why == "No strategy found: send it as the body of the mail (above any mail you quote in a reply) or as a .yaml or .txt attachment."
+    assert "cannot read" not in answers[0]
