@@ -275,8 +275,10 @@ def play(fed: Fed, folder: Path, dice_file: Path | None):
 
 @cli.command(name="read")
 @click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.option("--week", type=click.IntRange(0, 9999), help="Check FILE against this week's card (for a file outside strategies/week-NN/): "
+              "as the strategy of the wrestler it is named after (brother-bob.yaml).")
 @fed_option
-def read_(fed: Fed, file: Path):
+def read_(fed: Fed, file: Path, week: int | None):
     """Show how a strategy file is read, line by line, and whether it stands for its match.
 
     For a plain-text strategy (the rulebook's Round/Target/Type/Notes layout) every line
@@ -286,10 +288,11 @@ def read_(fed: Fed, file: Path):
     \b
     Example:
       fedtool read strategies/week-02/silent-crane.txt
+      fedtool read strategies/week-01/relampago.yaml --week 2
     """
-    from fedtool.week.status import check_strategy_file
+    from fedtool.week.status import read_check
 
-    check = check_strategy_file(fed, file)
+    check = read_check(fed, file, week)
     click.echo(f"{check.file}: {check.layout}")
     for reading in check.readings:
         click.echo(f"  line {reading.line:>3}: {reading.reading}" if reading.line else f"  {'':8}  {reading.reading}")  # 0: the file as a whole
@@ -680,6 +683,9 @@ def send(fed: Fed, week: int | None, dry_run: bool):
     from fedtool.mail.outgoing import send_outbox
 
     report = send_outbox(fed, week, dry_run)
+    if report.nothing:
+        click.echo(report.nothing)
+        return
     for line in report.sent:
         click.echo(("would send " if dry_run else "sent ") + line)
     for line in report.failed:

@@ -42,6 +42,14 @@ HAND_BUILT = {
     "headline_draw": "test_story_truth.py::test_a_face_to_the_mat_time_limit_draw_is_told (the FAC guard)",
     "hotbox_everyone": "test_facemat_words.py::test_the_packaged_words_are_the_writeups_words",
     "hotbox_nobody": "test_facemat_words.py::test_the_packaged_words_are_the_writeups_words",
+    # the card's league changes (`changes.tell_change`), told after the match, not by describe
+    **{f"change_{kind}": "test_card_show.py::test_face_to_the_mat_changes_in_plain_words; test_review27.py (every change kind)"
+       for kind in ("grade_rises", "grade_falls", "grade_stays", "grade_then_rises", "grade_then_falls", "grade_then_stays", "why_upset_win",
+                    "why_upset_loss", "why_storyline", "why_interview", "why_grudge_won", "why_grudge_lost", "grudge_rises", "grudge_falls",
+                    "turns", "ally", "challenge", "leaves_town", "title_shot")},
+    # joiners: read as words (`facemat._word`), never chosen
+    "join_sides": "test_review27.py::test_a_feds_commentary_file_changes_the_facemat_joiners_and_league_change_words",
+    "join_partners": "test_review27.py::test_a_feds_commentary_file_changes_the_facemat_joiners_and_league_change_words",
 }
 MOVES = (("MEAN", "a running knee"), ("SMART", "a crucifix roll-up"), ("QUICK", "a springboard dropkick"), ("STRONG", "a bear hug"))
 

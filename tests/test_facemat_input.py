@@ -106,7 +106,7 @@ def test_a_fed_data_folder_outside_the_fed_is_refused(demo_fed, fedtool):
     settings_file.write_text(settings_file.read_text().replace("    interviews: true", "    interviews: true\n    data: rosters/../../elsewhere"))
     run_weeks(fedtool, demo_fed, 1, 2)
     result = fedtool("run", "3", "--fed", demo_fed)
-    assert result.exit_code == 1 and "must be a folder inside the fed" in result.stderr
+    assert result.exit_code == 1 and "a data folder is a folder inside the fed's folder" in result.stderr
 
 
 def test_the_fed_data_replaces_the_packaged_tables(demo_fed, fedtool):

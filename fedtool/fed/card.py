@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Annotated
 from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
 
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import FileModel, place, validate
+from fedtool.kernel.validation import FileModel, Whole, place, validate
 from fedtool.kernel.yamlio import line_of, load_yaml
 
 if TYPE_CHECKING:
@@ -46,7 +46,7 @@ class MatchModel(FileModel):
     ruleset: str | None = None
     title: Title = ""
     sides: list[str] = Field(min_length=1)  # at least the ruleset's `min_sides` (2 but for a solitaire round), checked when booked
-    rounds: int | None = Field(default=None, ge=1, le=200)
+    rounds: Whole | None = Field(default=None, ge=1, le=200)
     for_title: str | None = Field(default=None, max_length=63)  # a title of the fed's settings (fedtool.league.records)
     strategies: dict[str, str] = {}
 
@@ -72,8 +72,8 @@ def _deadline(value: object) -> object:
 class CardModel(FileModel):
     title: Title = ""
     deadline: Annotated[datetime.datetime | None, BeforeValidator(_deadline)] = None  # strategies by mail after this are refused
-    week: int | None = Field(default=None, ge=0, le=9999)  # the folder's week (`fedtool run` takes 0 to 9999)
-    rounds: int | None = Field(default=None, ge=1, le=200)
+    week: Whole | None = Field(default=None, ge=0, le=9999)  # the folder's week (`fedtool run` takes 0 to 9999)
+    rounds: Whole | None = Field(default=None, ge=1, le=200)
     notes: str = Field(default="", max_length=20000)
     matches: list[MatchModel] = Field(min_length=1)
 
@@ -213,6 +213,8 @@ def strategy_path(card: Card, match: CardMatch, wrestler_id: str) -> Path:
     Names on the card are file names inside the card folder only; nothing climbs out of it.
     """
     name = match.strategy_files.get(wrestler_id)
+    if isinstance(name, Path):  # a file checked where it lies (`fedtool read FILE --week N`), never a name from a card
+        return name
     if name is not None:
         if Path(name).name != name or name.startswith("."):
             raise FedError(Problem(card.shown, f"match {match.id}", f"strategy file {name!r} must be a plain file name in the card folder", "card file"))

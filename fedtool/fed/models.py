@@ -12,14 +12,14 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import AfterValidator, BeforeValidator, Field, TypeAdapter, ValidationError, field_validator
 
-from fedtool.kernel.validation import Duration, FileModel, MailAddress, PositiveDuration
+from fedtool.kernel.validation import Duration, FileModel, MailAddress, PositiveDuration, Whole
 
 
 class SmtpSettings(FileModel):
     """How `fedtool send` reaches the mail server; the password is FEDTOOL_SMTP_PASSWORD."""
 
     host: str = Field(min_length=1, max_length=255)
-    port: int = Field(default=587, ge=1, le=65535)
+    port: Whole = Field(default=587, ge=1, le=65535)
     security: Literal["starttls", "ssl", "none"] = "starttls"
     user: str | None = None
 
@@ -58,7 +58,7 @@ class MailSettings(FileModel):
     remind: list[Duration] = Field(default=[], max_length=10)  # `fedtool tick` reminds at these spans before a deadline: [48h, 6h]
     # a player whose strategies have not stood for this many weeks running (away weeks not
     # counted) is reported to the fedhead, and his sides play the default until one stands; 0: off
-    no_show_limit: int = Field(default=0, ge=0, le=520)
+    no_show_limit: Whole = Field(default=0, ge=0, le=520)
     # the languages of the quote headers players' mail clients write above a quoted mail
     # ("On ... wrote:" en, "Am ... schrieb:" de, ...), so a reply's quote is cut before the
     # strategy is read; each language costs intake about 0.2 ms a mail (mail-parser-reply's codes)
@@ -129,7 +129,7 @@ class BackupSettings(FileModel):
     """Snapshots of the league taken before every run and rerun (fedtool.league.backup)."""
 
     folder: Annotated[str, AfterValidator(_inside_the_fed)] = Field(default="backups", min_length=1, max_length=255, description="Relative to the fed's folder")
-    keep: int = Field(default=10, ge=1, le=10000, description="How many snapshots to keep; the oldest go first")
+    keep: Whole = Field(default=10, ge=1, le=10000, description="How many snapshots to keep; the oldest go first")
 
 
 class SeasonSettings(FileModel):

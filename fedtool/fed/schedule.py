@@ -41,5 +41,7 @@ def shown_time(fed: Fed, moment: datetime.datetime) -> str:
     text = f"{local:%A} {local.day} {local:%B %Y, %H:%M} {local.tzname()}"
     if local.utcoffset() != datetime.timedelta(0) or fed.settings.schedule.zone != "UTC":
         utc = moment.astimezone(UTC)
-        text += f" ({utc:%H:%M} UTC" + ("" if utc.date() == local.date() else f", {utc:%A} {utc.day} {utc:%B}") + ")"
+        # the UTC date when it is another day, with its year when that is another year too
+        # (31 December in New York is 1 January in UTC): never a date a player must guess the year of
+        text += f" ({utc:%H:%M} UTC" + ("" if utc.date() == local.date() else f", {utc:%A} {utc.day} {utc:%B}" + (f" {utc.year}" if utc.year != local.year else "")) + ")"
     return text

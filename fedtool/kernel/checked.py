@@ -14,6 +14,15 @@ The entries sit in the user's own cache folder (`cache_folder`: FEDTOOL_CACHE_DI
 $XDG_CACHE_HOME/fedtool, else ~/.cache/fedtool; FEDTOOL_CACHE_DIR set empty turns it off),
 one small JSON file each, never the fed's folder, and never a secret or an address (what is
 kept is what a reader shows: names, rulesets, divisions, starting states, plain settings).
+
+Pruning: an entry is used when a command recalls it; its file's time of change is then
+moved to now, at most once a day (`FRESHEN`), so a recall seldom writes. An entry not used
+for `KEEP_DAYS` days (a sheet since edited, a fed given up, code since upgraded: its mark
+makes every old entry a stranger) is deleted by a sweep that `remember` starts at most once
+a day (the time of the folder's `.swept` file says when the last one was), which looks at
+no more than `SWEEP_LIMIT` files and takes no lock: two commands sweeping at once each
+delete what they find, and a file gone already is skipped. Temporary files a killed write
+left (`.*.tmp`) older than a day go the same way.
 """
 
 from __future__ import annotations
@@ -26,6 +35,11 @@ from fractions import Fraction
 from typing import Any
 
 REVISION = 1  # raised whenever what an entry holds changes shape
+KEEP_DAYS = 30  # an entry not recalled for this many days is deleted by the next sweep
+DAY = 86400.0
+FRESHEN = DAY  # a recalled entry's time is moved to now when it is older than this
+SWEEP_LIMIT = 5000  # files one sweep looks at, at most
+SWEPT = ".swept"
 
 
 def cache_folder(name: str) -> str | None:
@@ -118,13 +132,64 @@ def recall(key: str) -> Any:
     if folder is None:
         return None
     try:
-        with open(os.path.join(folder, key + ".json"), "rb") as file:
+        path = os.path.join(folder, key + ".json")
+        with open(path, "rb") as file:
             text = file.read()
+            changed = os.fstat(file.fileno()).st_mtime
+        _freshen(path, changed)
         import json
 
         return decode(json.loads(text))
     except (OSError, ValueError, TypeError, KeyError):
         return None
+
+
+def _freshen(path: str, changed: float) -> None:
+    """Mark an entry used now (its time of change), when it was last marked over a day ago."""
+    import time
+
+    if time.time() - changed > FRESHEN:
+        try:
+            os.utime(path)
+        except OSError:
+            pass
+
+
+def sweep(folder: str, now: float | None = None, force: bool = False) -> int:
+    """Delete the entries of `folder` not used for KEEP_DAYS days and temporary files over a
+    day old, looking at SWEEP_LIMIT files at most; once a day unless `force`. Returns how many
+    files it deleted. Never raises: a file another sweep took is skipped, an error stops it."""
+    import time
+
+    now = time.time() if now is None else now
+    marker = os.path.join(folder, SWEPT)
+    try:
+        if not force and now - os.stat(marker).st_mtime < DAY:
+            return 0
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return 0
+    deleted = 0
+    try:
+        with open(marker, "ab"):
+            pass
+        os.utime(marker, (now, now))  # the next sweep a day after this one
+        with os.scandir(folder) as entries:
+            for seen, entry in enumerate(entries):
+                if seen >= SWEEP_LIMIT:
+                    break
+                name = entry.name
+                old = KEEP_DAYS * DAY if name.endswith(".json") else DAY if name.startswith(".") and name.endswith(".tmp") else None
+                try:
+                    if old is not None and now - entry.stat(follow_symlinks=False).st_mtime > old:
+                        os.unlink(entry.path)
+                        deleted += 1
+                except FileNotFoundError:  # another sweep took it
+                    continue
+    except OSError:
+        pass
+    return deleted
 
 
 def remember(key: str, value: Any) -> None:
@@ -149,6 +214,9 @@ def remember(key: str, value: Any) -> None:
         except BaseException:
             os.unlink(temporary)
             raise
+        # the sweep's "now" is the file system's, read off the entry just written: the same
+        # clock as the times it compares (a test's moved clock moves no file's time)
+        sweep(folder, os.stat(os.path.join(folder, key + ".json")).st_mtime)
     except (OSError, ValueError):
         pass
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .errors import FedError, Problem
 from .values import (  # noqa: F401 (the checks of single values, named here as before)
     DURATION, DURATION_UNITS, RESERVED_DOMAINS, ROLE_NAMES, SPECIAL_USE, _checked_address, _mail_address, _one_line_name, _plain_address,
-    _plain_local, duration, positive_duration, reserved_domain, sensible_number,
+    _plain_local, duration, positive_duration, reserved_domain, sensible_number, whole_number,
 )
 from .yamlio import line_of
 
@@ -23,7 +23,7 @@ M = TypeVar("M")
 # a module asks this one for them (`from fedtool.kernel.validation import FileModel`): a
 # command that checks no file with pydantic (`fedtool standings`, its sheets and settings
 # known checked: fedtool.kernel.checked) never imports pydantic (issue 18).
-_MODELS = frozenset(("FileModel", "OwnerModel", "Name", "Points", "MailAddress", "Duration", "PositiveDuration"))
+_MODELS = frozenset(("FileModel", "OwnerModel", "Name", "Points", "Whole", "TextOrWhole", "MailAddress", "Duration", "PositiveDuration"))
 
 
 def __getattr__(name: str) -> Any:

@@ -16,6 +16,14 @@ def _one_line_name(text: str) -> str:
     return text
 
 
+def whole_number(value: Any) -> Any:
+    """Refuse a yes/no value where a whole number is wanted: YAML's `true` is no 1 (`stamina:
+    true` was read as a Stamina of 1). Anything else goes on to the int check."""
+    if isinstance(value, bool):
+        raise ValueError(f"expected a whole number, found {str(value).lower()} (a yes/no value)")
+    return value
+
+
 def sensible_number(value: int) -> int:
     if abs(value) >= 10**9:
         raise ValueError("a number this large cannot be on a sheet")
@@ -109,3 +117,32 @@ def positive_duration(value: Any) -> datetime.timedelta:
     if not span:
         raise ValueError(f"{str(value)[:40]!r} is no time at all: give a span such as 15m, 1h or 1d")
     return span
+
+
+def _leaves_the_fed(value: str) -> bool:
+    """Whether a path written in a fed's file leaves the fed's folder as text: absolute (/x,
+    C:\\x, \\\\server), from a home (~), or climbing (..)."""
+    text = value.replace("\\", "/")
+    return text.startswith(("/", "~")) or re.match(r"^[A-Za-z]:", text) is not None or ".." in text.split("/")
+
+
+def roster_file(value: str, what: str = "deck") -> str:
+    """A file of the fed's own its settings name (a deck): a file in the fed's rosters/ folder,
+    written as its name there (my-deck.yaml) or with the folder (rosters/my-deck.yaml). A path
+    leaving the fed (/etc/passwd, ../x, ~/x) or naming another folder is refused, never
+    dropped to its last part."""
+    text = value.replace("\\", "/")
+    parts = [part for part in text.split("/") if part not in ("", ".")]
+    if parts[:1] == ["rosters"]:
+        parts = parts[1:]
+    if _leaves_the_fed(value) or len(parts) != 1:
+        raise ValueError(f"{value[:80]!r}: a {what} is a file inside the fed's folder, in its rosters/ folder: write its name there "
+                         f"(my-{what}.yaml), with no leading /, ~ or .. and no other folder")
+    return parts[0]
+
+
+def fed_folder(value: str, what: str = "folder") -> str:
+    """A folder inside the fed's folder, written relative to it (rosters/facemat-data)."""
+    if not value.strip() or _leaves_the_fed(value):
+        raise ValueError(f"{value[:80]!r}: a {what} is a folder inside the fed's folder, written relative to it (no leading /, ~ or ..)")
+    return value

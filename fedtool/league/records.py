@@ -16,7 +16,6 @@ them and plays them after the week's matches again (docs/rulings/matchmatch.md, 
 
 from __future__ import annotations
 
-import datetime
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -492,7 +491,9 @@ def _latest_week(db: Database) -> int:
 
 
 def _rule(db: Database, title_id: str, action: str, wrestler_id: str, week: int, reason: str) -> None:
-    made_at = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    from fedtool.kernel.clock import now  # the one clock: SOURCE_DATE_EPOCH fixes it (the site's "updated", the exports)
+
+    made_at = now().isoformat(timespec="seconds")
     with db.atomic():
         db["title_rulings"].insert({"title_id": title_id, "action": action, "wrestler_id": wrestler_id, "after_week": week, "reason": reason, "made_at": made_at})
 

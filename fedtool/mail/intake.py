@@ -163,9 +163,15 @@ def messages(source: Path | str) -> Iterator[Incoming]:
             when, size = delivered.get(key, (None, len(raw)))
             yield Incoming(raw, max(size, len(raw)), when)
     elif source.is_file():
-        for message in mailbox.mbox(source, create=False):
-            raw = message.as_bytes()
-            yield Incoming(raw, len(raw), _mbox_date(message.get_from()))
+        box = mailbox.mbox(source, factory=None, create=False)  # its table of "From " lines only: no mail parsed
+        for key in box.iterkeys():
+            with box.get_file(key, from_=True) as handle:  # never more than the cap into memory, as for a Maildir's
+                from_line = handle.readline().decode("ascii", "replace")
+                raw = handle.read(MAX_BYTES + 1)
+                size = len(raw)
+                while len(raw) > MAX_BYTES and (chunk := handle.read(1 << 16)):  # an oversized mail's size, counted, not kept
+                    size += len(chunk)
+            yield Incoming(raw, size, _mbox_date(from_line.removeprefix("From ")))
     elif source.is_dir():
         for path in sorted(source.glob("*.eml")):
             if not path.is_file():  # a folder, a pipe or a device named like a mail is no mail
@@ -381,6 +387,9 @@ def _strategy_text(message: EmailMessage, ruleset: Ruleset, languages: list[str]
     attachment's name decides only the suffix, never a path; a body's suffix is the
     ruleset's reading of its text (`Ruleset.mail_strategy_suffix`). `languages`: the
     fed's `mail: reply_languages`, for `_own_text`."""
+    attached = [part for part in message.iter_attachments() if (part.get_filename() or "").lower().endswith((".yaml", ".yml", ".txt"))]
+    if len({_text_of(part) for part in attached}) > 1:  # two strategies in one mail: never one of them filed and the other dropped unsaid
+        raise _TwoStrategies(len(attached))
     for part in message.iter_attachments():
         if part.get_content_type() == "message/rfc822":
             inner = part.get_payload()[0] if part.is_multipart() else None
@@ -397,7 +406,17 @@ def _strategy_text(message: EmailMessage, ruleset: Ruleset, languages: list[str]
         return None
     text = text.split("\n-- \n")[0]  # a signature is not part of the strategy
     text = _own_text(text, languages)
+    if not text.strip():
+        return None
     return ruleset.mail_strategy_suffix(text), text
+
+
+class _TwoStrategies(Exception):
+    """A mail with more than one strategy attached, each different: which one the player meant is his to say."""
+
+    def __init__(self, count: int):
+        super().__init__(count)
+        self.count = count
 
 
 # Quoted replies: mail-parser-reply knows how mail clients mark the start of the mail
@@ -426,7 +445,9 @@ def _own_text(text: str, languages: list[str] | tuple[str, ...] = ("en",)) -> st
     if quote and not any(line.strip() and not _QUOTE_LINE.match(line) for line in lines[:end]):
         # nothing of the player's own above the quote: a forward (as before), or a reply written below it
         below = [line for line in lines[end + 1:] if not _QUOTE_LINE.match(line)]
-        return _forwarded(text) if mark or not any(line.strip() for line in below) else _end("\n".join(below))
+        if not mark and not any(line.strip() for line in below):
+            return ""  # the quoted mail and nothing of the player's: no strategy (never the quote read as one)
+        return _forwarded(text) if mark else _end("\n".join(below))
     own_flat = "\n".join(flat.split("\n")[:bisect.bisect_left(where, end)])
     signature = _search(reader.SIGNATURE_REGEX, own_flat)
     own = lines[:where[_line_of(own_flat, signature)]] if signature else lines[:end]
@@ -1199,6 +1220,10 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
     sides = {w: m for m in card.matches for w in m.sides}
     lowered = subject.lower()
     wrestler_id = next((w for w in sorted(sides, key=len, reverse=True) if w in lowered), None)
+    named_ids = [w for w in sorted(sides) if re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", lowered)]
+    if len(named_ids) > 1:  # never one of them guessed (the longest id) and the strategy filed as his
+        return refuse(f"The subject names more than one wrestler ({', '.join(named_ids)}); nothing was filed. Send one mail for each wrestler, "
+                      f"its subject naming him alone, for example: Week {week} {named_ids[0]}.", week, None)
     if wrestler_id is None:  # by name, with or without a nickname in quotes: Kate "The Gate" Galloway
         wrestler_id = next((w.id for w in wrestlers.values() if w.name.lower() in lowered or _plain_name(w.name) in lowered), None)
     ran = _shared(fed, shared, "ran")
@@ -1219,7 +1244,11 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         return refuse(f"{wrestler.name} is booked in more than one match this week: {listed}. Name the match in the subject, "
                       f'for example "Week {week} {wrestler_id} {booked[0].id}".', week, wrestler_id)
     match = named[0] if len(booked) > 1 else booked[0]
-    content = _strategy_text(message, get_ruleset(match.ruleset), mail.reply_languages)
+    try:
+        content = _strategy_text(message, get_ruleset(match.ruleset), mail.reply_languages)
+    except _TwoStrategies as two:
+        return refuse(f"The mail holds {two.count} different strategy attachments; nothing of it was filed. Send one strategy per mail: "
+                      "one mail for each wrestler, the strategy as its body or its one .yaml or .txt attachment.", week, wrestler_id)
     if content is not None:
         quoted = _quoted(content[1])
     if mail.passwords:
@@ -1242,7 +1271,8 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
             if mail.late_mail == "refuse":
                 return refuse(late, week, wrestler_id)
     if content is None:
-        return refuse("No strategy found: send it as the body of the mail or as a .yaml or .txt attachment.", week, wrestler_id)
+        return refuse("No strategy found: send it as the body of the mail (above any mail you quote in a reply) or as a .yaml or .txt attachment.",
+                      week, wrestler_id)
     suffix, text = content
     card_named = match.strategy_files.get(wrestler_id)  # the card names this match's file (a wrestler booked twice)
     if card_named is not None:

@@ -49,6 +49,7 @@ class SendReport:
     other_run: list[str] = field(default_factory=list)  # "file: to": results of a run the league no longer holds (a restore)
     unjudged: list[str] = field(default_factory=list)  # answers to mails whose verdict the league never recorded (a stopped intake)
     dry_run: bool = False
+    nothing: str | None = None  # why there was nothing to send at all (a week with no mail): said plainly, no failure
 
 
 UNCERTAIN = "uncertain: a send was stopped while this mail was going out"
@@ -122,7 +123,8 @@ def send_outbox(fed: Fed, week: int | None = None, dry_run: bool = False, smtp_f
     if settings.smtp is None and not dry_run:
         raise FedError(Problem("rosters/fed.yaml", "field mail.smtp", "no SMTP server set: give host, port, security (starttls, ssl or none) and user", "fedtool send"))
     if week is not None and not any(f.exists() for f in [fed.outbox_week(week)] + [fed.outbox / k / week_name(week) for k in MAIL_FOLDERS]):
-        raise FedError(Problem(fed.shown(fed.outbox_week(week)), None, f"nothing to send: {week_name(week)} has no outbox", "fedtool send"))
+        # no mail for the week (no run, no reminder due): nothing to do is no failure, so `remind N && send N` goes on
+        return SendReport(dry_run=dry_run, nothing=f"nothing to send for {week_name(week)}: it has no mail in outbox/ (no run, no reminder due)")
     db = postman.db if postman is not None else open_league(fed.database, create=not dry_run)
     done = {row[0] for row in db.execute("SELECT message_id FROM sent_mail").fetchall()} if db["sent_mail"].exists() else set()
     report = SendReport(dry_run=dry_run)

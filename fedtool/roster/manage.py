@@ -17,7 +17,6 @@ lock around each of these.
 
 from __future__ import annotations
 
-import datetime
 import hashlib
 import json
 import os
@@ -51,7 +50,9 @@ def latest_week(db: Database) -> int:
 
 
 def _now() -> str:
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    from fedtool.kernel.clock import now  # the one clock: SOURCE_DATE_EPOCH fixes it (the exports, the site)
+
+    return now().isoformat(timespec="seconds")
 
 
 def record_change(db: Database, wrestler: WrestlerRecord, action: str, reason: str, sheet: str | None, previous: str | None) -> dict:
@@ -100,11 +101,23 @@ def check_roster(fed: Fed, db: Database) -> list[dict[str, Any]]:
                 check_wrestler_id(wrestler_id, fed.shown(path), "file name")
                 read_roster_sheet(fed, wrestler_id)
             except FedError as exc:
-                problems = list(dict.fromkeys(str(p) for p in exc.problems))
+                problems = list(dict.fromkeys((p.file, str(p)) for p in exc.problems))
             if wrestler_id in recorded and not problems and _digest(read_text(path, fed.shown(path))) != _digest(recorded[wrestler_id]):
                 warnings.append(f"{fed.shown(path)}: edited since the league recorded it; `fedtool roster respec {wrestler_id} {fed.shown(path)} "
                                 "--reason ...` records the change")
             out.append({"id": wrestler_id, "file": fed.shown(path), "status": status, "problems": problems, "warnings": warnings})
+    # a team's sheet reads its members': a member's problem is told once, on the member's
+    # row; the team's row says which member's sheet keeps it from standing
+    own = {row["file"]: {text for _, text in row["problems"]} for row in out}
+    for row in out:
+        problems, members = [], []
+        for file, text in row["problems"]:
+            if file != row["file"] and text in own.get(file, ()):
+                if file not in members:
+                    members.append(file)
+            else:
+                problems.append(text)
+        row["problems"] = problems + [f"{row['file']}: a member's sheet does not stand ({file}, told on its own)" for file in members]
     return out
 
 

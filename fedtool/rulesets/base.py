@@ -240,12 +240,14 @@ class Ruleset:
         """End-of-week changes (healing, say), per wrestler changed."""
         return {}
 
-    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict], words: Commentary | None = None) -> list[str]:
         """One wrestler's change to the league as the card tells it: sentences in plain words
         ("Friendly Sam rises to push level 3 by beating Brother Bob."), never a ledger row.
         `reason` is what `league_effects` or `close_week` gave for him; `changes` each state
-        key that changed, {"before", "after"} as `fedtool results --json` shows them. The
-        default, for a reason the ruleset cannot tell better: his name and the reason."""
+        key that changed, {"before", "after"} as `fedtool results --json` shows them; `words`
+        the match's phrase table (`Booking.commentary`: the fed's file over the ruleset's),
+        None for the ruleset's own. The default, for a reason the ruleset cannot tell better:
+        his name and the reason."""
         return [f"{name}: {reason}."]
 
     # ------------------------------------------------------------ results and writeups

@@ -270,7 +270,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
     wrestled |= {m for p in played for w in p.booking.wrestlers for m in w.members}  # tag partners wrestled too
     # the card's league changes in plain words, match by match in card order, then the week's close
     told = [line for p in played for row in p.league_changes
-            for line in p.ruleset.tell_league_change(names.get(row["wrestler"], row["wrestler"]), row["reason"], row["changes"])]
+            for line in p.ruleset.tell_league_change(names.get(row["wrestler"], row["wrestler"]), row["reason"], row["changes"], p.booking.commentary)]
     close_dice = scripted or SeededDice(derive_seed(fed.settings.secret, week, CLOSE))
     close_dice.round = 0
     close_dice.take_log()

@@ -60,7 +60,7 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
                 continue
             match = original
             if wrestler_id is not None and side == wrestler_id:
-                match = dataclasses.replace(original, strategy_files={**original.strategy_files, side: path.name})
+                match = dataclasses.replace(original, strategy_files={**original.strategy_files, side: path.name if path.parent == card.folder else path})
             candidate = strategy_path(card, match, side)
             if candidate != path and candidate.resolve() != (target := target or path.resolve()):
                 continue
@@ -94,6 +94,30 @@ def check_strategy_file(fed: Fed, path: Path, wrestler_id: str | None = None, co
             others = len(mine) < len(problems)
             return StrategyCheck(shown, layout, readings, label, mine, not others, blocked)
     raise FedError(Problem(shown, None, "no match on the card in this folder uses this file", "fedtool read"))
+
+
+def read_check(fed: Fed, path: Path, week: int | None = None) -> StrategyCheck:
+    """`fedtool read FILE [--week N]`: a file in a week's folder is checked against that
+    folder's card; a file elsewhere against week N's card, as the strategy of the wrestler
+    it is named after (brother-bob.yaml). Without a week to check against, say what is needed."""
+    shown = fed.shown(path)
+    folder = fed.week_dir(week) if week is not None else path.parent
+    if path.parent.resolve() == folder.resolve():
+        if week is None and not (folder / "card.yaml").exists() and not re.fullmatch(r"week-\d+", folder.name):
+            raise FedError(Problem(shown, None, "this file is in no week's folder: `fedtool read` checks a strategy against its week's card; "
+                                   "give a strategy file under strategies/week-NN/, or name the week: `fedtool read FILE --week N`", "fedtool read"))
+        return check_strategy_file(fed, path)
+    card = week_card(fed, week)
+    wrestler = path.stem
+    if not any(wrestler in match.sides for match in card.matches):
+        sides = sorted({side for match in card.matches for side in match.sides})
+        raise FedError(Problem(shown, None, f"a file outside the week's folder is read as the strategy of the wrestler it is named after, and "
+                               f"{wrestler!r} has no match on week {week}'s card (its sides: {', '.join(sides)}); name the file after the "
+                               "wrestler (brother-bob.yaml)", "fedtool read"))
+    check = check_strategy_file(fed, path, wrestler, card_context(fed, card, week))
+    alias = f"{card.shown.rsplit('/', 1)[0]}/{path.name}"  # a ruleset names a side's file as in the card's folder: here it is this one
+    mine = [dataclasses.replace(p, file=shown) for p in check.blocked if p.file == alias]
+    return dataclasses.replace(check, problems=check.problems + mine, blocked=[p for p in check.blocked if p.file != alias])
 
 
 BOOKING = "booking"  # in `check_strategy_file`'s `booked`: (BOOKING, match id, strict) -> the booking that stood

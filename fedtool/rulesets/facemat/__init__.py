@@ -18,7 +18,15 @@ from .terms import GRADES, SKILLS
 from .sheet import Wrestler, read_card
 
 if TYPE_CHECKING:
+    from fedtool.kernel.commentary import Commentary
+
     from .models import FaceToTheMatSettings
+
+def _word(teller, kind: str) -> str:
+    """A joiner of the phrase table (`join_sides`: " vs. ", `join_partners`: " & "): its first
+    phrase, never a choice, so a match joins its names the same way everywhere."""
+    return teller.table.phrases[kind][0].text
+
 
 # imported when first used (issue 18): reading a sheet or the standings needs none of them
 _engine = Submodule(__name__, "engine", "_engine")
@@ -227,7 +235,7 @@ class FaceToTheMat(Ruleset):
         return WrestlerRecord(wrestler_id, card.name, self.id, card.owner_name, card.owner_email, card)
 
     def settings(self, raw: dict) -> FaceToTheMatSettings:
-        return validate(_models.FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat")
+        return validate(_models.FaceToTheMatSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.facemat", prefix=("rulesets", "facemat"))
 
     def tables(self, options: FaceToTheMatSettings, root: Path) -> dict | None:
         """The fed's own data files (`data: DIR` inside the fed), checked; None for the packaged ones."""
@@ -235,7 +243,9 @@ class FaceToTheMat(Ruleset):
             return None
         folder = (root / options.data).resolve()
         if ".." in Path(options.data).parts or not folder.is_relative_to(root.resolve()) or not folder.is_dir():
-            raise FedError(Problem("rosters/fed.yaml", "rulesets.facemat.data", f"data {options.data!r} must be a folder inside the fed", "fed settings"))
+            raise FedError(Problem("rosters/fed.yaml", "field rulesets.facemat.data", f"{options.data!r}: a data folder is a folder inside the fed's folder, "
+                                   "written relative to it (no leading /, ~ or ..)" + ("" if ".." in Path(options.data).parts or not folder.is_relative_to(root.resolve()) else "; there is no such folder"),
+                                   "fed settings: rulesets.facemat"))
         return fed_data(folder, options.data)
 
     def initial_state(self, wrestler: WrestlerRecord) -> dict:
@@ -438,7 +448,7 @@ class FaceToTheMat(Ruleset):
                              mode=mode, plans=tuple(plans[w.id] for w in ordered), options=adv, ref_bump_at=match.raw.get("ref_bump_at"),
                              tables=self.tables(options, root),
                              champions={wid: tuple(names) for wid, names in (getattr(match, "champions", None) or {}).items()})
-        label = [" & ".join(w.name for w in team) for team in teams]
+        label = [_word(words, "join_partners").join(w.name for w in team) for team in teams]
         if kind == "tag":
             billing = words.say("billing_tag", favored=label[0], underdogs=label[1])
         elif mode == "two_on_one":
@@ -473,7 +483,7 @@ class FaceToTheMat(Ruleset):
             setup = replace(setup, chart=grudge["chart"])
             names = [w.name for w in setup.wrestlers]
             first.append(_engine.told_line(0, "storyline", "grudge_chosen" if grudge["chosen"] else "grudge_rolled", (0,) * len(names),
-                                          type=grudge["type_text"], stakes=grudge["stakes_text"], sides=" vs. ".join(names)))
+                                          type=grudge["type_text"], stakes=grudge["stakes_text"], sides=_word(self.story_teller(booking), "join_sides").join(names)))
         if extra.get("match_type") == "battle_royale":
             result = _royale.battle_royale(setup, extra["format"], dice, extra["mini_match_to"])
         else:
@@ -519,7 +529,8 @@ class FaceToTheMat(Ruleset):
         names: dict[int, list[str]] = {}
         for side, members in enumerate(sides):
             names.setdefault(teams[side], []).extend(booking.wrestlers[k].name for k in members)
-        return [" & ".join(names[team]) for team in sorted(names)]
+        partners = _word(self.story_teller(booking), "join_partners")
+        return [partners.join(names[team]) for team in sorted(names)]
 
     def odds_unit(self, booking: Booking) -> str:
         return "FACs"
@@ -620,10 +631,11 @@ class FaceToTheMat(Ruleset):
         # and an interview's +1 leave the grade as it was; both are told)
         return {wid: (state, "; ".join(reasons[wid])) for wid, state in new.items() if state != old[wid] or reasons[wid]}
 
-    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict], words: Commentary | None = None) -> list[str]:
         """TV grades, grudges, allies and foes, challenges in plain words for the card
-        (`changes.tell_change`): "The Warden challenges La Rosa Negra to a grudge match."."""
-        return tell_change(name, reason) or super().tell_league_change(name, reason, changes)
+        (`changes.tell_change`, the `change_*` phrases of the commentary table): "The Warden
+        challenges La Rosa Negra to a grudge match."."""
+        return tell_change(name, reason, words or self.commentary()) or super().tell_league_change(name, reason, changes)
 
     def summary(self, booking: Booking, result: _engine.Result) -> dict:
         ws = booking.wrestlers
@@ -677,14 +689,15 @@ class FaceToTheMat(Ruleset):
     def describe(self, booking: Booking, result: _engine.Result) -> dict:
         ws = booking.wrestlers
         sides, teams = self._layout(booking)
-        names = [" & ".join(ws[k].name for k in members) for members in sides]
         teller = self.story_teller(booking)
+        partners = _word(teller, "join_partners")
+        names = [partners.join(ws[k].name for k in members) for members in sides]
         facts = {**result.facts, **self.story_facts(booking)}
         if result.winner is None:
-            headline = teller.say("headline_draw", facts, sides=" vs. ".join(names))
+            headline = teller.say("headline_draw", facts, sides=_word(teller, "join_sides").join(names))
         else:
-            winners = " & ".join(names[s] for s in range(len(sides)) if teams[s] == teams[result.winner])
-            losers = " & ".join(names[s] for s in range(len(sides)) if teams[s] != teams[result.winner])
+            winners = partners.join(names[s] for s in range(len(sides)) if teams[s] == teams[result.winner])
+            losers = partners.join(names[s] for s in range(len(sides)) if teams[s] != teams[result.winner])
             kind = booking.extra.get("match_type")
             if result.method == "pin":
                 how = teller.say("how_pin", facts)
@@ -740,7 +753,7 @@ class FaceToTheMat(Ruleset):
                     continue
                 if wids is not None and k < len(wids) and not wids[k]:
                     missing[key].append(name)
-                elif " & " in name:
+                elif _word(teller, "join_partners") in name:
                     partners.append(teller.say(f"hotbox_team_{role}", **{role: people[k]}))
                 else:
                     named.append(teller.say(f"hotbox_{role}", name=name, **{role: people[k]}))
@@ -823,7 +836,8 @@ class FaceToTheMat(Ruleset):
         options = self.settings(settings)
         tables = self.tables(options, card.fed.root) or data()
         help_table = tables["advanced"]["help"]
-        return {"sides": [" & ".join(w.name for w in team) for team in teams], "stipulation": stip,
+        partners = _word(self.words(card.fed, match.id), "join_partners")
+        return {"sides": [partners.join(w.name for w in team) for team in teams], "stipulation": stip,
                 "help": ", ".join(f"{roll}: {entry['spaces']:+d}" for roll, entry in sorted(help_table.items())) + " (a minus: your foe answers instead)",
                 "cage": "cage" in stip.split(), "weapons": options.hardcore_weapons and ("hardcore" in stip.split() or kind == "grudge"),
                 "objects": options.objects is not None, "object_bonus": options.objects.bonus if options.objects else 2,

@@ -1,13 +1,18 @@
 """Face to the Mat's changes to the league in plain words, for the card (issue 16: "the
 league changes in plain words"): read from the reasons `FaceToTheMat.league_effects`
 writes (TV grades 3.a, grudge grades, the HOT BOX's allies and foes 4.b, grudge match
-challenges and stakes 9.a)."""
+challenges and stakes 9.a), told with the `change_*` phrases of the commentary table
+(data/commentary.yaml, with the fed's templates/commentary/facemat.yaml over it)."""
 
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from .terms import GRADES
+
+if TYPE_CHECKING:
+    from fedtool.kernel.commentary import Commentary, Teller
 
 _GRADE = re.compile(r"^(.+): TV grade (\S+) -> (\S+)$")
 _GRUDGE = re.compile(r"^(storyline|interview): grudge (-?\d+) -> (-?\d+)$")
@@ -19,16 +24,16 @@ LEAVES_TOWN = "lost a loser-leaves-town grudge match: leaves town"
 TITLE_SHOT = "won a title shot in a grudge match"
 
 
-def _why(why: str, rose: bool) -> str | None:
+def _why(why: str, rose: bool, say) -> str | None:
     """Why a TV grade moved, as the end of a sentence."""
     if why == "upset (won as the underdog)":
-        return "with an upset win as the underdog"
+        return say("change_why_upset_win")
     if why == "upset (lost as the favorite)":
-        return "with an upset loss as the favorite"
+        return say("change_why_upset_loss")
     if why in ("storyline", "interview"):
-        return "in a storyline" if why == "storyline" else "after an interview"
+        return say(f"change_why_{why}")
     if found := _STAKES.match(why):
-        return f"after {'winning' if rose else 'losing'} the grudge match ({found.group(1)} on the line)"
+        return say("change_why_grudge_won" if rose else "change_why_grudge_lost", stakes=found.group(1))
     return None
 
 
@@ -38,37 +43,43 @@ def _moved(before: str, after: str) -> str:
     return "rises" if GRADES.index(after) < GRADES.index(before) else "falls"
 
 
-def tell_change(name: str, reason: str) -> list[str] | None:
+def tell_change(name: str, reason: str, words: Commentary) -> list[str] | None:
     """A wrestler's changes as sentences: his TV grade's moves as one ("Vince Valor's TV
     grade rises from B to AA after winning the grudge match (TV grades on the line), then to
-    AAA after an interview."), then each other change. None: a reason this does not know."""
+    AAA after an interview."), then each other change. None: a reason this does not know.
+    `words`: the phrase table (its `change_*` kinds), chosen by the name and the reason."""
+    teller: Teller = words.teller(f"league change\x00{name}\x00{reason}")
+
+    def say(kind: str, **values: str) -> str:
+        return teller.say(kind, None, **values)
+
     grade: list[str] = []
     sentences: list[str] = []
     for part in reason.split("; "):
         if (found := _GRADE.match(part)) and found.group(2) in GRADES and found.group(3) in GRADES:
             why, before, after = found.groups()
             moved = _moved(before, after)
-            told = _why(why, moved == "rises" or (moved == "stays" and why.startswith("upset (won")))
+            told = _why(why, moved == "rises" or (moved == "stays" and why.startswith("upset (won")), say)
             if told is None:
                 return None
             if not grade:
-                grade.append(f"{name}'s TV grade {moved} {'at' if moved == 'stays' else 'from'} {before}{'' if moved == 'stays' else f' to {after}'} {told}")
+                grade.append(say(f"change_grade_{moved}", name=name, before=before, after=after, why=told))
             else:
-                grade.append(f"then {moved} {'at' if moved == 'stays' else 'to'} {after} {told}")
+                grade.append(say(f"change_grade_then_{moved}", after=after, why=told))
         elif found := _GRUDGE.match(part):
             source, before, after = found.groups()
             way = "rises" if int(after) > int(before) else "falls"
-            sentences.append(f"{name}'s grudge grade {way} from {before} to {after} {'in a storyline' if source == 'storyline' else 'after an interview'}.")
+            sentences.append(say(f"change_grudge_{way}", name=name, before=before, after=after, why=say(f"change_why_{source}")))
         elif found := _TURNS.match(part):
-            sentences.append(f"{found.group(1)} turns on {name}: an ally no more, now a foe.")
+            sentences.append(say("change_turns", name=name, other=found.group(1)))
         elif found := _ALLY.match(part):
-            sentences.append(f"{found.group(1)} becomes {name}'s ally.")
+            sentences.append(say("change_ally", name=name, other=found.group(1)))
         elif found := _CHALLENGE.match(part):
-            sentences.append(f"{name} challenges {found.group(1)} to a grudge match.")
+            sentences.append(say("change_challenge", name=name, other=found.group(1)))
         elif part == LEAVES_TOWN:
-            sentences.append(f"{name} lost a loser-leaves-town grudge match and leaves town.")
+            sentences.append(say("change_leaves_town", name=name))
         elif part == TITLE_SHOT:
-            sentences.append(f"{name} wins a title shot in the grudge match.")
+            sentences.append(say("change_title_shot", name=name))
         else:
             return None
     return ([", ".join(grade) + "."] if grade else []) + sentences or None

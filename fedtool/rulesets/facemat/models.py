@@ -5,24 +5,25 @@ checked imports no pydantic)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
-from fedtool.kernel.validation import FileModel, Name, OwnerModel
+from fedtool.kernel.validation import FileModel, Name, OwnerModel, TextOrWhole, Whole
+from fedtool.kernel.values import fed_folder
 
 
 class Tiers(FileModel):
-    gold: int = Field(default=3, ge=0, le=10)
-    silver: int = Field(default=2, ge=0, le=10)
-    bronze: int = Field(default=1, ge=0, le=10)
+    gold: Whole = Field(default=3, ge=0, le=10)
+    silver: Whole = Field(default=2, ge=0, le=10)
+    bronze: Whole = Field(default=1, ge=0, le=10)
 
 
 class ObjectSettings(FileModel):
     """10.b chairs, tables and ladders: chips on the spaces the fed chooses."""
 
-    spaces: list[int] = Field(default=[4, 8, 11], max_length=15)
-    bonus: int = Field(default=2, ge=0, le=6)  # 10.b.iv "additional effects (determined by GM)"
+    spaces: list[Whole] = Field(default=[4, 8, 11], max_length=15)
+    bonus: Whole = Field(default=2, ge=0, le=6)  # 10.b.iv "additional effects (determined by GM)"
 
 
 class FaceToTheMatSettings(FileModel):
@@ -42,8 +43,8 @@ class FaceToTheMatSettings(FileModel):
     ref_bump: Literal["fac", "downed", "off"] = "fac"  # 10.e
     out_of_ring: bool = False  # 10.f
     increased_kickouts: bool = False  # 10.g
-    mini_match_to: int = Field(default=12, ge=1, le=15)  # 9.e.i: a Match-Up mini-match ends on this space
-    data: str | None = Field(default=None, pattern=r"^[A-Za-z0-9_][A-Za-z0-9_./-]*$", max_length=200)  # a folder of the fed's own data files
+    mini_match_to: Whole = Field(default=12, ge=1, le=15)  # 9.e.i: a Match-Up mini-match ends on this space
+    data: Annotated[str, AfterValidator(lambda v: fed_folder(v, "data folder"))] | None = Field(default=None, max_length=200)  # a folder of the fed's own data files
 
 
 class CardFields(FileModel):
@@ -52,7 +53,7 @@ class CardFields(FileModel):
     stipulation: str | None = Field(default=None, max_length=40)  # 9: the match type, e.g. "hardcore tag"
     format: str | None = Field(default=None, max_length=40)  # 9.d-e: a three-for-all's or battle royale's method
     favored: str | None = Field(default=None, max_length=63)  # 4.a: the favored side
-    ref_bump_at: int | None = Field(default=None, ge=1, le=400)  # 10.e: a scripted ref bump at this FAC
+    ref_bump_at: Whole | None = Field(default=None, ge=1, le=400)  # 10.e: a scripted ref bump at this FAC
     special_prize: Literal["tv_grade", "loser_leaves_town", "title_shot", "extra_grade"] | None = None  # 9.a: a grudge match's stakes when the die says 6 ("or choose"); none: roll again
 
 
@@ -69,7 +70,7 @@ class StrategyModel(FileModel):
 
 class FinisherModel(FileModel):
     name: str = Field(min_length=1, max_length=80)
-    range: str | int
+    range: TextOrWhole
 
 
 class CardModel(FileModel):
@@ -77,7 +78,7 @@ class CardModel(FileModel):
     ruleset: Literal["facemat"]
     owner: OwnerModel
     tv_grade: str
-    grudge: int = Field(default=0, ge=-20, le=20)  # 3.b: "Numerical value (can be negative)"
+    grudge: Whole = Field(default=0, ge=-20, le=20)  # 3.b: "Numerical value (can be negative)"
     alignment: Literal["face", "heel"]
     skills: dict[str, str] = {}
     finisher: FinisherModel

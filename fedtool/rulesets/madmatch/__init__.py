@@ -101,7 +101,7 @@ class MadMatch(Ruleset):
     min_sides = 1  # a solitaire round may have one player; a game has two to four (`book`)
 
     def settings(self, raw: dict) -> MadMatchSettings:
-        return validate(_models.MadMatchSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.madmatch")
+        return validate(_models.MadMatchSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.madmatch", prefix=("rulesets", "madmatch"))
 
     def deck(self, options: MadMatchSettings, rosters: Path | None) -> Deck:
         if options.deck and rosters is not None:

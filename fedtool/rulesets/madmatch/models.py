@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import Field, StrictBool, StrictInt
+from pydantic import AfterValidator, Field, StrictBool, StrictInt
 
 from fedtool.kernel.validation import FileModel, Name, OwnerModel
+from fedtool.kernel.values import roster_file
 
 if TYPE_CHECKING:
     from .engine import Rules
@@ -37,7 +38,7 @@ class CardFields(FileModel):
 class MadMatchSettings(FileModel):
     """`rulesets: madmatch:` in rosters/fed.yaml (docs/rulings/mad-match.md, the settings table)."""
 
-    deck: str | None = None  # a fed's own deck file, in rosters/
+    deck: Annotated[str, AfterValidator(roster_file)] | None = None  # a fed's own deck file, in rosters/ (its name there)
     missing_strategy: Literal["default", "refuse"] = "default"
     match: Literal["best_of_three", "target", "single"] = "best_of_three"
     target_two: Annotated[StrictInt, Field(ge=1, le=10000)] = 250  # "250 points is a good target score for two player games"

@@ -167,7 +167,7 @@ class MatchMatch(Ruleset):
     plays_odds = True
 
     def settings(self, raw: dict, file: str = "rosters/fed.yaml") -> MatchMatchSettings:
-        return validate(_models.MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch")
+        return validate(_models.MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch", prefix=("rulesets", "matchmatch") if file == "rosters/fed.yaml" else ())
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict[str, WrestlerRecord]) -> WrestlerRecord:
         if is_team(data):
@@ -347,7 +347,7 @@ class MatchMatch(Ruleset):
                 changes[wrestler_id] = (new, f"healed {state['injury'] - new['injury']} (1d6 = {roll}{penalty})")
         return changes
 
-    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict]) -> list[str]:
+    def tell_league_change(self, name: str, reason: str, changes: dict[str, dict], words=None) -> list[str]:
         """Part II's push and IV.2.e's injuries in plain words for the card (`push.tell_change`):
         "Dr. Victor Vane rises to push level 4 by beating Kate Galloway."."""
         return tell_change(name, reason) or super().tell_league_change(name, reason, changes)

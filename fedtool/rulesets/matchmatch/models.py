@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
-from fedtool.kernel.validation import FileModel
+from fedtool.kernel.validation import FileModel, Whole
 
 if TYPE_CHECKING:
     from .engine import Rules
@@ -22,9 +22,9 @@ def _dq_threshold() -> int:
 class MatchMatchSettings(FileModel):
     """`rulesets: matchmatch:` in rosters/fed.yaml."""
 
-    rounds: int = Field(default=20, ge=1, le=200)  # III.2: "Standard matches are 20 rounds"
-    push_levels: int = Field(default=5, ge=1, le=20)  # II: "4 or 5 Push Levels is about right"
-    dq_threshold: int = Field(default_factory=lambda: _dq_threshold(), ge=2, le=13)  # IV.2.c; the engine imported when first asked
+    rounds: Whole = Field(default=20, ge=1, le=200)  # III.2: "Standard matches are 20 rounds"
+    push_levels: Whole = Field(default=5, ge=1, le=20)  # II: "4 or 5 Push Levels is about right"
+    dq_threshold: Whole = Field(default_factory=lambda: _dq_threshold(), ge=2, le=13)  # IV.2.c; the engine imported when first asked
     # Which finishes move push levels (Part II speaks only of "defeat"); see docs/rulings
     push_finishes: list[Literal["pin", "submission", "countout", "dq"]] = ["pin", "submission", "countout", "dq"]
     referees: list[dict] = []  # VII.1: name, type, dq_threshold, roll (2d6)

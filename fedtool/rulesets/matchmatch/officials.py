@@ -11,7 +11,7 @@ from pydantic import Field, field_validator
 
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import FedError, Problem
-from fedtool.kernel.validation import FileModel, Name, validate
+from fedtool.kernel.validation import FileModel, Name, TextOrWhole, Whole, validate
 from fedtool.kernel.yamlio import load_yaml
 from .engine import INJURY_DAMAGE, Stipulation
 from .rules import DATA, Vocabulary, vocabulary
@@ -31,8 +31,8 @@ def slack_threshold(base: int, slack: int) -> int:
 class RefereeModel(FileModel):
     name: Name
     type: str = Field(default="", max_length=80)
-    dq_threshold: int = Field(ge=2, le=30)
-    roll: str | int | None = None  # the 2d6 result(s) that select this referee: "4-10"
+    dq_threshold: Whole = Field(ge=2, le=30)
+    roll: TextOrWhole | None = None  # the 2d6 result(s) that select this referee: "4-10"
 
 
 @dataclass(frozen=True)
@@ -88,11 +88,11 @@ class StipulationModel(FileModel):
     description: str = Field(default="", max_length=500)
     added_styles: list[str] = []
     halved_styles: list[str] = []
-    dq_threshold: int = Field(default=0, ge=-20, le=20)
-    injury_damage: int = Field(default=INJURY_DAMAGE, ge=1, le=20)
-    injury_chance: int = Field(default=0, ge=-20, le=20)
-    pin: int = Field(default=0, ge=-20, le=20)
-    damage: int = Field(default=0, ge=-5, le=5)
+    dq_threshold: Whole = Field(default=0, ge=-20, le=20)
+    injury_damage: Whole = Field(default=INJURY_DAMAGE, ge=1, le=20)
+    injury_chance: Whole = Field(default=0, ge=-20, le=20)
+    pin: Whole = Field(default=0, ge=-20, le=20)
+    damage: Whole = Field(default=0, ge=-5, le=5)
     forbidden: list[str] = []
     victory: str = Field(default="", max_length=300)
     victory_title: str = Field(default="", max_length=60)

@@ -9,7 +9,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, field_validator
 
-from fedtool.kernel.validation import FileModel, Name, OwnerModel, Points, fraction, sensible_number
+from fedtool.kernel.validation import FileModel, Name, OwnerModel, Points, Whole, fraction, sensible_number
 from .rules import STAMINA_MAX
 
 
@@ -21,7 +21,7 @@ def _stamina(value: int) -> int:
 
 
 class PushModel(FileModel):
-    level: int = Field(ge=1, le=20)
+    level: Whole = Field(ge=1, le=20)
     points: Any = 0
 
     @field_validator("points")
@@ -34,7 +34,7 @@ class SheetModel(FileModel):
     name: Name
     ruleset: str = "matchmatch"
     owner: OwnerModel
-    stamina: Annotated[int, AfterValidator(_stamina)]
+    stamina: Annotated[Whole, AfterValidator(_stamina)]
     styles: dict[str, Points]
     defenses: dict[str, Points] = {}
     high_spots: Points = 0

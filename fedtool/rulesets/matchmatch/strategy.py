@@ -20,7 +20,7 @@ from typing import Any
 from pydantic import Field
 
 from fedtool.kernel.errors import Collector, Problem
-from fedtool.kernel.validation import FileModel, place, validate
+from fedtool.kernel.validation import FileModel, TextOrWhole, Whole, place, validate
 from fedtool.kernel.yamlio import line_of
 from .rules import RoundType, Vocabulary, vocabulary
 from .sheet import Sheet
@@ -49,22 +49,22 @@ class _Action(FileModel):
 
 
 class ActionModel(_Action):
-    round: int | None = None
+    round: Whole | None = None
 
 
 class StyleActionModel(_Action):
-    rounds: str | int
+    rounds: TextOrWhole
 
 
 class ConditionModel(_Action):
-    when: dict[str, int] = Field(min_length=1)
+    when: dict[str, Whole] = Field(min_length=1)
 
 
 class StrategyModel(FileModel):
     wrestler: str | None = Field(default=None, max_length=80)  # optional: the side's wrestler id or name
     plus: list[str]
     minus: str
-    grid: str | int
+    grid: TextOrWhole
     rounds: list[ActionModel] = Field(default=[], max_length=200)
     styles: dict[str, list[StyleActionModel]] = {}
     conditions: list[ConditionModel] = Field(default=[], max_length=20)

@@ -80,7 +80,7 @@ class MatClash(Ruleset):
     finishes = ("fall", "tech_fall", "major", "decision", "dual")
 
     def settings(self, raw: dict) -> MatClashSettings:
-        return validate(_models.MatClashSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.matclash")
+        return validate(_models.MatClashSettings, raw, "rosters/fed.yaml", "fed settings: rulesets.matclash", prefix=("rulesets", "matclash"))
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict) -> WrestlerRecord:
         model = validate(_models.SheetModel, data, file, "Mat Clash wrestler sheet")

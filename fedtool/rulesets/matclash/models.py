@@ -5,11 +5,12 @@ checked imports no pydantic)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from fedtool.kernel.validation import FileModel, Name, OwnerModel
+from fedtool.kernel.values import roster_file
 
 if TYPE_CHECKING:
     from .engine import Rules
@@ -35,7 +36,7 @@ class MatClashSettings(FileModel):
     """`rulesets: matclash:` in rosters/fed.yaml."""
 
     sets: list[Literal["wave1", "wave2", "wave3", "short_print"]] = []
-    deck: str | None = None  # a fed's own deck file, relative to rosters/
+    deck: Annotated[str, AfterValidator(roster_file)] | None = None  # a fed's own deck file, in rosters/ (its name there)
     # a side that sent no strategy: play the built-in default policy (and say so), or refuse the week
     missing_strategy: Literal["default", "refuse"] = "default"
     # readings fedheads differ on (docs/rulings/mat-clash.md, the settings table); each default is the rulebook's
