@@ -199,9 +199,10 @@ class KnownSettings:
     def checked(self) -> Settings:
         """The settings as pydantic reads them (the models built now)."""
         if self._checked is None:
-            from .models import Settings
-
-            self._checked = validate(Settings, parse_yaml(self._text, self._shown), self._shown, "fed settings")
+            # by name: these bytes were checked good before, so the check's result is usually
+            # kept too, read back without pydantic, the secret and the addresses read from the
+            # text itself (fedtool.kernel.checked: the cache holds no text of the file's)
+            self._checked = validate("fedtool.fed.models:Settings", parse_yaml(self._text, self._shown), self._shown, "fed settings")
         return self._checked
 
     def __getattr__(self, name: str) -> Any:
