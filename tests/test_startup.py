@@ -106,7 +106,8 @@ from fedtool.fed.settings import Settings
 print(json.dumps([os.environ.get("PYDANTIC_DISABLE_PLUGINS"), Settings.__pydantic_complete__, loader is not None and loader._plugins is None,
                   "importlib.metadata" in sys.modules]))
 """
-    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    # the checked cache off: every file is checked with pydantic (with it on, files checked before are not: test_a_run_on_files_checked_before_imports_no_pydantic)
+    env = {**{k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}, "FEDTOOL_CACHE_DIR": ""}
     run = [sys.executable, "-c", code, "--fed", str(demo_fed), "status"]
     done = subprocess.run(run, capture_output=True, text=True, timeout=60, cwd=demo_fed, env={**env, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from fedtool.kernel import checked
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import validate
+from fedtool.kernel.validation import keep_checked, validate
 from fedtool.kernel.yamlio import parse_yaml, read_text
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ class Fed:
         data = parse_yaml(text, shown)
         settings = validate(Settings, data, shown, "fed settings")
         checked.remember(key, plain_settings(settings))
+        keep_checked("fedtool.fed.models:Settings", data, settings)  # the rest (`KnownSettings.checked`), read back without pydantic
         return cls(root, settings, data, text)
 
     @property

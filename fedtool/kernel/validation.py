@@ -102,11 +102,21 @@ def _kept_or_checked(name: str, data: Any, file: str, rule: str, prefix: tuple) 
     module, _, attribute = name.partition(":")
     result = validate(getattr(importlib.import_module(module), attribute), data, file, rule, prefix)
     if key is not None:
+        keep_checked(name, data, result, key)
+    return result
+
+
+def keep_checked(name: str, data: Any, result: Any, key: str | None = None) -> None:
+    """Keep `result`, a good check of `data` by the model named `name`, for the next
+    `validate(name, equal data)` (nothing when the cache is off or it cannot be kept)."""
+    from . import checked
+
+    key = key or checked.data_key(name, data)
+    if key is not None:
         try:
             checked.remember(key, checked.kept_form(result, data))
         except checked.NotKept:
             pass
-    return result
 
 
 def _fields_of(model: type[BaseModel], class_name: str | None) -> str:

@@ -182,7 +182,7 @@ def read_strategy(
     if grid not in axis:
         problems.add(file, place(data, ("grid",)), f"grid pick {model.grid!r}: {who} chooses {label}", rule_styles)
 
-    def action(raw: _Action, loc: tuple, round_no: int, source: str) -> Action | None:
+    def action(raw: Any, loc: tuple, round_no: int, source: str) -> Action | None:  # a strategymodel._Action (or its Kept values)
         round_type = vocab.round_type(raw.type)
         if round_type is None:
             hint = " (name the kind of Special: Finisher, Cripple, High Impact, Vile Cheat or Submission)" if raw.type.strip().lower() == "special" else ""
