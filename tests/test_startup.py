@@ -68,6 +68,9 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     # every strategy on week 1's card is YAML: the reader of the rulebook's plain-text layout is not needed
     assert "fedtool.rulesets.matchmatch.plaintext" not in fedtool
     assert top(modules, ("email_validator", "idna")) == []  # the sheets' and settings' addresses are all of the plain kind (below)
+    # the league written over sqlite3 (fedtool.league.db.League: no migration pending), sqlite-utils only to migrate;
+    # the season checked, not closed (its record book)
+    assert top(modules, ("sqlite_utils", "dateutil", "pluggy", "sqlite_fts4")) == [] and "fedtool.league.recordbook" not in modules
 
 
 # what a ruleset plays or tells a match with: the standings read sheets and states, never these

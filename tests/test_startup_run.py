@@ -199,3 +199,62 @@ def test_a_card_kept_reads_back_as_the_model_read_it(card):
 def test_data_that_differs_only_in_type_has_another_key(one, other):
     assert checked.data_key("m", {"x": one}) != checked.data_key("m", {"x": other})
     assert checked.data_key("m", {"x": Fraction(1, 2)}) is None  # a value the key cannot spell: checked every time
+
+
+# ---------------------------------------------------------------- the league written without sqlite-utils
+
+_SCHEMA = """CREATE TABLE t (id INTEGER PRIMARY KEY, k TEXT UNIQUE, a TEXT DEFAULT 'dflt', b INTEGER DEFAULT 7, c, d REAL);
+CREATE TABLE pair (x TEXT, y INTEGER, v TEXT DEFAULT 'v0', PRIMARY KEY (x, y));"""
+_VALUES = st.one_of(st.none(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False, width=32), st.sampled_from(["", "é", "a'b", '"q"']),
+                    st.binary(max_size=3), st.booleans(), st.dictionaries(st.sampled_from(["p", "q"]), st.integers(0, 2), max_size=2),
+                    st.lists(st.integers(0, 2), max_size=2), st.tuples(st.integers(0, 1)), st.just(datetime.date(2026, 1, 2)),
+                    st.just(datetime.datetime(2026, 1, 2, 3, 4, 5)), st.just(datetime.timedelta(hours=3)), st.just(__import__("decimal").Decimal("1.5")))
+_RECORD = st.fixed_dictionaries({}, optional={"id": st.integers(1, 6), "k": st.sampled_from(["k1", "k2", "k3"]), "a": _VALUES, "b": _VALUES, "c": _VALUES,
+                                              "d": st.one_of(st.none(), st.floats(-2, 2))})
+_PAIR = st.fixed_dictionaries({"x": st.sampled_from(["m", "n"]), "y": st.integers(0, 2)}, optional={"v": _VALUES})
+_OPS = st.lists(st.one_of(
+    st.tuples(st.just("insert_all"), st.just("t"), st.lists(_RECORD, max_size=4).map(lambda r: r * 60), st.sampled_from(
+        [{}, {"ignore": True}, {"replace": True}, {"pk": "id"}])),
+    st.tuples(st.just("insert_all"), st.just("t"), st.tuples(_RECORD, _RECORD).map(lambda p: [p[0]] * 150 + [p[1]]), st.just({})),  # a later batch's new column
+    st.tuples(st.just("insert"), st.just("t"), _RECORD.map(lambda r: [r]), st.sampled_from([{}, {"ignore": True}, {"pk": "id"}, {"pk": "k"}])),
+    st.tuples(st.just("upsert_all"), st.just("pair"), st.lists(_PAIR, max_size=3), st.just({"pk": ("x", "y")})),
+    st.tuples(st.just("upsert"), st.just("t"), _RECORD.map(lambda r: [{**r, "id": r.get("id", 1)}]), st.just({"pk": "id"})),
+    st.tuples(st.just("execute"), st.just("t"), st.sampled_from([["DELETE FROM t WHERE id = 2"], ["UPDATE t SET a = 'x' WHERE id > 3"], ["SELECT count(*) FROM t"],
+                                                                ["  -- a note\n/* another */ INSERT INTO t (k) VALUES ('z')"]]), st.just({}))), max_size=6)
+
+
+def _apply(db, ops, atomic: bool) -> list:
+    seen = []
+    for op, table, records, options in ops:
+        try:
+            if op == "execute":
+                db.execute(records[0])
+                seen.append(("execute", db.conn.in_transaction))
+                continue
+            with db.atomic() if atomic else __import__("contextlib").nullcontext():
+                if op in ("insert", "upsert"):
+                    written = getattr(db[table], op)(records[0], **options)
+                else:
+                    written = getattr(db[table], op)(records, **options)
+            seen.append((op, written.last_rowid, written.last_pk, db.conn.in_transaction))
+        except (sqlite3.Error, ValueError) as exc:  # the same refusal from each
+            seen.append((op, type(exc).__name__))
+    return seen
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_OPS, st.booleans())
+def test_a_league_writes_rows_as_sqlite_utils_writes_them(ops, atomic):
+    """`League`'s writes (issue 18: a run imports no sqlite-utils) are sqlite-utils 4's: the
+    same rows (values stored as it stores them: JSON, ISO dates, Decimal as float; a batch's
+    missing column NULL, not the default; more than a batch of rows), the same last_rowid and
+    last_pk, the same refusals, the same transactions (a write outside one committed)."""
+    from sqlite_utils import Database
+
+    from fedtool.league.db import League
+
+    ours, theirs = League(sqlite3.connect(":memory:")), Database(sqlite3.connect(":memory:"), execute_plugins=False)
+    for db in (ours, theirs):
+        db.conn.executescript(_SCHEMA)
+    assert _apply(ours, ops, atomic) == _apply(theirs, ops, atomic)
+    assert list(ours.conn.iterdump()) == list(theirs.conn.iterdump())

@@ -351,7 +351,8 @@ def _unform(form: Any, datum: Any) -> Any:
 
 class Kept:
     """A checked model's values read back from the cache (`from_kept`), read as the model's
-    attributes are; equal to another with the same values."""
+    attributes are; equal to another with the same values, and to the model it stands for
+    (a pydantic model with the same fields and values)."""
 
     def __init__(self, values: dict[str, Any]):
         self.__dict__.update(values)
@@ -363,6 +364,10 @@ class Kept:
         return f"Kept({self.__dict__!r})"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Kept) and other.__dict__ == self.__dict__
+        if isinstance(other, Kept):
+            return other.__dict__ == self.__dict__
+        if hasattr(type(other), "__pydantic_fields__"):
+            return dict(other) == self.__dict__  # type: ignore[call-overload]
+        return NotImplemented
 
     __hash__ = None  # type: ignore[assignment]
