@@ -93,6 +93,24 @@ def test_a_file_broken_after_a_good_check_is_named_as_without_the_cache(tmp_path
         assert (again.returncode, again.stderr) == (1, unchecked.stderr)
 
 
+@pytest.mark.parametrize("damage", ['{"model": [["name", {"same": true}]]}', '{"fraction": [1]}', "[]", "not json",
+                                    '{"sum": "0", "form": {"model": []}}'])
+def test_a_damaged_entry_is_no_entry(tmp_path, damage):
+    """An entry damaged since a good check wrote it (by hand, a disk), whatever its shape, is
+    as none: the files are checked, and the run writes what a run with the cache off writes."""
+    cache = tmp_path / "cache"
+    kept, damaged, unchecked = (demo_copy(tmp_path / name) for name in ("kept", "damaged", "unchecked"))
+    assert run(kept, "run", "1", cache_dir=str(cache)).returncode == 0
+    entries = list(cache.rglob("*.json"))
+    assert len(entries) > 20  # the settings', the card's, each sheet's and strategy's
+    for entry in entries:
+        entry.write_text(damage, encoding="utf-8")
+    done = run(damaged, "run", "1", cache_dir=str(cache))
+    assert done.returncode == 0 and done.stderr == "", done.stderr
+    assert run(unchecked, "run", "1", cache_dir="").returncode == 0
+    assert outbox(damaged) == outbox(unchecked) and league_dump(damaged) == league_dump(unchecked)
+
+
 # ---------------------------------------------------------------- what is kept reads back as the model read
 
 

@@ -110,12 +110,21 @@ def digest(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
+_FOLDERS: dict[tuple, str | None] = {}
+
+
 def _folder() -> str | None:
-    return cache_folder(f"checked-{REVISION}")
+    """The checked files' folder (`cache_folder`), found once a process for the same
+    environment (a run asks for it some ninety times)."""
+    where = (os.environ.get("FEDTOOL_CACHE_DIR"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+    if where not in _FOLDERS:
+        _FOLDERS[where] = cache_folder(f"checked-{REVISION}")
+    return _FOLDERS[where]
 
 
-def recall(key: str) -> Any:
-    """What `remember` kept under `key`, or None (nothing kept, the cache off, an entry unreadable)."""
+def recall(key: str, plain: bool = False) -> Any:
+    """What `remember` kept under `key`, or None (nothing kept, the cache off, an entry
+    unreadable). `plain`: kept as JSON as it is (`remember(..., plain=True)`)."""
     folder = _folder()
     if folder is None:
         return None
@@ -124,19 +133,26 @@ def recall(key: str) -> Any:
             text = file.read()
         import json
 
-        return decode(json.loads(text))
+        if not plain:
+            return decode(json.loads(text))
+        entry = json.loads(text)
+        form = entry["form"]
+        if entry["sum"] != _sum(form):  # damaged since it was written (by hand, a disk): as no entry
+            return None
+        return form
     except (OSError, ValueError, TypeError, KeyError):
         return None
 
 
-def remember(key: str, value: Any) -> None:
+def remember(key: str, value: Any, plain: bool = False) -> None:
     """Keep `value` under `key` (written whole, then moved in place: a reader never sees half of
-    it); silently nothing when the cache is off, the value is not plain or the disk refuses."""
+    it); silently nothing when the cache is off, the value is not plain or the disk refuses.
+    `plain`: the value is JSON as it is (a model's kept form), written without `encode`."""
     folder = _folder()
     if folder is None:
         return
     try:
-        encoded = encode(value)
+        encoded = {"sum": _sum(value), "form": value} if plain else encode(value)
     except TypeError:
         return
     import json
@@ -153,6 +169,13 @@ def remember(key: str, value: Any) -> None:
             raise
     except (OSError, ValueError):
         pass
+
+
+def _sum(form: Any) -> str:
+    """A plain entry's checksum: the SHA-256 of its JSON (as `remember` writes it)."""
+    import json
+
+    return hashlib.sha256(json.dumps(form, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()).hexdigest()
 
 
 def encode(value: Any) -> Any:
@@ -315,26 +338,42 @@ def _plain_value(value: Any) -> Any:
 
 
 def from_kept(form: Any, data: Any) -> Any:
-    """What `kept_form` kept, read back against equal data: models as `Kept` objects."""
+    """What `kept_form` kept, read back against equal data: models as `Kept` objects. A
+    ValueError (TypeError, KeyError, ...) for a form not of the shape `kept_form` writes (an
+    entry damaged by hand or by a disk): the data is then checked."""
+    if not isinstance(form, dict) or list(form) != ["model"]:
+        raise ValueError("not a kept model")
     return _unform(form, data)
 
 
 def _unform(form: Any, datum: Any) -> Any:
     if form is None or type(form) in (bool, int, str):
         return form
+    if type(form) is not dict or len(form) != 1:
+        raise ValueError("not a kept form")
     (tag, body), = form.items()
+    if tag in ("model", "list", "tuple", "dict", "pairs") and type(body) is not list:
+        raise ValueError(f"a kept {tag} is a list")
+    if tag in ("same", "text", "pairs") and datum is _MISSING:
+        raise ValueError(f"a kept {tag} without its place in the data")
     if tag == "same":
         return datum
     if tag == "text":
+        if not isinstance(datum, str):
+            raise ValueError("a kept text's place holds no text")
         return datum.strip() if body else datum
     if tag == "model":
         return Kept({name: _unform(item, datum.get(name, _MISSING) if isinstance(datum, dict) else _MISSING) for name, item in body})
     if tag in ("list", "tuple"):
+        if datum is not _MISSING and (not isinstance(datum, (list, tuple)) or len(datum) != len(body)):
+            raise ValueError("a kept list not the data's length")
         items = [_unform(item, _MISSING if datum is _MISSING else d) for item, d in zip(body, datum if datum is not _MISSING else body)]
         return items if tag == "list" else tuple(items)
     if tag == "dict":
         return {k: _unform(v, _MISSING) for k, v in body}
     if tag == "pairs":
+        if not isinstance(datum, dict) or len(datum) != len(body):
+            raise ValueError("a kept mapping not the data's size")
         return {_unform(k, dk): _unform(v, dv) for (k, v), (dk, dv) in zip(body, datum.items())}
     if tag == "float":
         return float(body)

@@ -91,7 +91,7 @@ def _kept_or_checked(name: str, data: Any, file: str, rule: str, prefix: tuple) 
 
     key = checked.data_key(name, data) if checked._folder() is not None else None
     if key is not None:
-        form = checked.recall(key)
+        form = checked.recall(key, plain=True)
         if form is not None:
             try:
                 return checked.from_kept(form, data)
@@ -114,7 +114,7 @@ def keep_checked(name: str, data: Any, result: Any, key: str | None = None) -> N
     key = key or checked.data_key(name, data)
     if key is not None:
         try:
-            checked.remember(key, checked.kept_form(result, data))
+            checked.remember(key, checked.kept_form(result, data), plain=True)
         except checked.NotKept:
             pass
 
