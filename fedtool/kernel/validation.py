@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import FedError, Problem
 from .values import (  # noqa: F401 (the checks of single values, named here as before)
-    DURATION, DURATION_UNITS, RESERVED_DOMAINS, ROLE_NAMES, SPECIAL_USE, _checked_address, _mail_address, _one_line_name, _plain_address,
+    DURATION_UNITS, RESERVED_DOMAINS, ROLE_NAMES, SPECIAL_USE, _checked_address, _mail_address, _one_line_name, _plain_address,
     _plain_local, duration, positive_duration, reserved_domain, sensible_number,
 )
 from .yamlio import line_of
@@ -31,6 +31,10 @@ def __getattr__(name: str) -> Any:
         from . import models
 
         return getattr(models, name)
+    if name == "DURATION":
+        from . import values
+
+        return values.DURATION
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
