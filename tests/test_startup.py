@@ -68,6 +68,9 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     # every strategy on week 1's card is YAML: the reader of the rulebook's plain-text layout is not needed
     assert "fedtool.rulesets.matchmatch.plaintext" not in fedtool
     assert top(modules, ("email_validator", "idna")) == []  # the sheets' and settings' addresses are all of the plain kind (below)
+    # the league written over sqlite3 (fedtool.league.db.League: no migration pending), sqlite-utils only to migrate;
+    # the season checked, not closed (its record book)
+    assert top(modules, ("sqlite_utils", "dateutil", "pluggy", "sqlite_fts4")) == [] and "fedtool.league.recordbook" not in modules
 
 
 # what a ruleset plays or tells a match with: the standings read sheets and states, never these
@@ -106,7 +109,8 @@ from fedtool.fed.settings import Settings
 print(json.dumps([os.environ.get("PYDANTIC_DISABLE_PLUGINS"), Settings.__pydantic_complete__, loader is not None and loader._plugins is None,
                   "importlib.metadata" in sys.modules]))
 """
-    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    # the checked cache off: every file is checked with pydantic (with it on, files checked before are not: test_a_run_on_files_checked_before_imports_no_pydantic)
+    env = {**{k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}, "FEDTOOL_CACHE_DIR": ""}
     run = [sys.executable, "-c", code, "--fed", str(demo_fed), "status"]
     done = subprocess.run(run, capture_output=True, text=True, timeout=60, cwd=demo_fed, env={**env, "PYTHONPATH": str(ROOT)})
     assert done.returncode == 0, done.stderr

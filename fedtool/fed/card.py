@@ -7,12 +7,10 @@ import datetime
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
-
-from pydantic import AfterValidator, BeforeValidator, ConfigDict, Field
+from typing import TYPE_CHECKING
 
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import FileModel, Whole, place, validate
+from fedtool.kernel.validation import place, validate
 from fedtool.kernel.yamlio import line_of, load_yaml
 
 if TYPE_CHECKING:
@@ -24,58 +22,9 @@ HELD_FOLDER = "held"  # strategies/week-NN/held/: late strategies waiting for th
 MATCH_ID = re.compile(r"^[a-z0-9][a-z0-9-]{0,31}$")
 
 
-def _one_line(text: str) -> str:
-    """A card's or a match's title heads card.md, the writeups and the mails' subjects: one
-    line, as a fed's and a wrestler's name are (review 26)."""
-    if any(ch.isspace() and ch != " " or not ch.isprintable() for ch in text):
-        raise ValueError("a title is one line of printable text (no line breaks, tabs or control characters)")
-    return text
-
-
-Title = Annotated[str, Field(max_length=200), AfterValidator(_one_line)]
-
-
-class MatchModel(FileModel):
-    """A match on the card: the fields every ruleset's matches have. A ruleset's own fields
-    (MatchMatch's grid, Face to the Mat's favored, ...) are checked by the ruleset's
-    `card_fields` model when the match is opened or booked (fedtool.week.booking)."""
-
-    model_config = ConfigDict(extra="allow", str_strip_whitespace=True)
-
-    id: str | None = None
-    ruleset: str | None = None
-    title: Title = ""
-    sides: list[str] = Field(min_length=1)  # at least the ruleset's `min_sides` (2 but for a solitaire round), checked when booked
-    rounds: Whole | None = Field(default=None, ge=1, le=200)
-    for_title: str | None = Field(default=None, max_length=63)  # a title of the fed's settings (fedtool.league.records)
-    strategies: dict[str, str] = {}
-
-
-COMMON_FIELDS = frozenset(MatchModel.model_fields)
-
-
-def _deadline(value: object) -> object:
-    """A deadline as the fedhead writes it (2026-11-27 18:00, with or without a zone); a date
-    that does not exist (30 February) is refused with what was written."""
-    if isinstance(value, str):
-        try:
-            value = datetime.datetime.fromisoformat(value.strip())
-        except ValueError as exc:
-            raise ValueError(f"{value[:40]!r} is not a date and time that exists ({exc}); write it as 2026-11-27 18:00") from None
-    if isinstance(value, datetime.date) and not isinstance(value, datetime.datetime):
-        value = datetime.datetime.combine(value, datetime.time())
-    if isinstance(value, datetime.datetime) and not 2000 <= value.year <= 2999:
-        raise ValueError(f"a deadline in the year {value.year}: give one between 2000 and 2999")
-    return value
-
-
-class CardModel(FileModel):
-    title: Title = ""
-    deadline: Annotated[datetime.datetime | None, BeforeValidator(_deadline)] = None  # strategies by mail after this are refused
-    week: Whole | None = Field(default=None, ge=0, le=9999)  # the folder's week (`fedtool run` takes 0 to 9999)
-    rounds: Whole | None = Field(default=None, ge=1, le=200)
-    notes: str = Field(default="", max_length=20000)
-    matches: list[MatchModel] = Field(min_length=1)
+# the fields every match on a card has (`cardmodel.MatchModel`'s; tests/test_startup.py checks): a
+# ruleset's own are the rest
+COMMON_FIELDS = frozenset(("id", "ruleset", "title", "sides", "rounds", "for_title", "strategies"))
 
 
 @dataclass
@@ -127,7 +76,7 @@ def load_card(fed: "Fed", folder: Path, week: int | None = None) -> Card:
     if not path.exists():
         raise FedError(Problem(shown, None, "no card here: write the week's card.yaml first", "fed layout"))
     data = load_yaml(path, shown)
-    model = validate(CardModel, data, shown, "card file")
+    model = validate("fedtool.fed.cardmodel:CardModel", data, shown, "card file")  # pydantic only for a card not checked before
     problems = Collector()
     if week is not None and model.week is not None and model.week != week:
         problems.add(shown, place(data, ("week",)), f"this card says week {model.week} but sits in the folder for week {week}", "card file")

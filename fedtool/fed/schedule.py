@@ -7,9 +7,11 @@ system has no time zone database.
 from __future__ import annotations
 
 import datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from .settings import Fed, ScheduleSettings
+if TYPE_CHECKING:  # the settings' models are pydantic's: a run on settings checked before imports none (issue 18)
+    from .settings import Fed, ScheduleSettings
 
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 UTC = datetime.timezone.utc

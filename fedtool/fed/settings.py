@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from fedtool.kernel import checked
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import validate
+from fedtool.kernel.validation import keep_checked, validate
 from fedtool.kernel.yamlio import parse_yaml, read_text
 
 if TYPE_CHECKING:
@@ -68,6 +68,7 @@ class Fed:
         data = parse_yaml(text, shown)
         settings = validate(Settings, data, shown, "fed settings")
         checked.remember(key, plain_settings(settings))
+        keep_checked("fedtool.fed.models:Settings", data, settings)  # the rest (`KnownSettings.checked`), read back without pydantic
         return cls(root, settings, data, text)
 
     @property
@@ -199,9 +200,10 @@ class KnownSettings:
     def checked(self) -> Settings:
         """The settings as pydantic reads them (the models built now)."""
         if self._checked is None:
-            from .models import Settings
-
-            self._checked = validate(Settings, parse_yaml(self._text, self._shown), self._shown, "fed settings")
+            # by name: these bytes were checked good before, so the check's result is usually
+            # kept too, read back without pydantic, the secret and the addresses read from the
+            # text itself (fedtool.kernel.checked: the cache holds no text of the file's)
+            self._checked = validate("fedtool.fed.models:Settings", parse_yaml(self._text, self._shown), self._shown, "fed settings")
         return self._checked
 
     def __getattr__(self, name: str) -> Any:

@@ -27,6 +27,7 @@ left (`.*.tmp`) older than a day go the same way.
 
 from __future__ import annotations
 
+import datetime
 import hashlib
 import os
 import stat
@@ -64,7 +65,8 @@ def cache_folder(name: str) -> str | None:
 
 _HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the fedtool package
 # the code a settings or sheet check runs: the kernel, the settings, the sheets' reader, every ruleset with its data
-_CHECKERS = ("kernel", "rulesets", os.path.join("fed", "settings.py"), os.path.join("fed", "models.py"), os.path.join("league", "sheets.py"))
+_CHECKERS = ("kernel", "rulesets", os.path.join("fed", "settings.py"), os.path.join("fed", "models.py"), os.path.join("fed", "cardmodel.py"),
+             os.path.join("league", "sheets.py"))
 _SOURCE = (".py", ".pxd", ".yaml", ".yml", ".json", ".csv", ".txt")
 _mark: bytes | None = None
 
@@ -122,12 +124,21 @@ def digest(*parts: bytes | str) -> str:
     return h.hexdigest()
 
 
+_FOLDERS: dict[tuple, str | None] = {}
+
+
 def _folder() -> str | None:
-    return cache_folder(f"checked-{REVISION}")
+    """The checked files' folder (`cache_folder`), found once a process for the same
+    environment (a run asks for it some ninety times)."""
+    where = (os.environ.get("FEDTOOL_CACHE_DIR"), os.environ.get("XDG_CACHE_HOME"), os.environ.get("HOME"))
+    if where not in _FOLDERS:
+        _FOLDERS[where] = cache_folder(f"checked-{REVISION}")
+    return _FOLDERS[where]
 
 
-def recall(key: str) -> Any:
-    """What `remember` kept under `key`, or None (nothing kept, the cache off, an entry unreadable)."""
+def recall(key: str, plain: bool = False) -> Any:
+    """What `remember` kept under `key`, or None (nothing kept, the cache off, an entry
+    unreadable). `plain`: kept as JSON as it is (`remember(..., plain=True)`)."""
     folder = _folder()
     if folder is None:
         return None
@@ -139,7 +150,13 @@ def recall(key: str) -> Any:
         _freshen(path, changed)
         import json
 
-        return decode(json.loads(text))
+        if not plain:
+            return decode(json.loads(text))
+        entry = json.loads(text)
+        form = entry["form"]
+        if entry["sum"] != _sum(form):  # damaged since it was written (by hand, a disk): as no entry
+            return None
+        return form
     except (OSError, ValueError, TypeError, KeyError):
         return None
 
@@ -192,14 +209,15 @@ def sweep(folder: str, now: float | None = None, force: bool = False) -> int:
     return deleted
 
 
-def remember(key: str, value: Any) -> None:
+def remember(key: str, value: Any, plain: bool = False) -> None:
     """Keep `value` under `key` (written whole, then moved in place: a reader never sees half of
-    it); silently nothing when the cache is off, the value is not plain or the disk refuses."""
+    it); silently nothing when the cache is off, the value is not plain or the disk refuses.
+    `plain`: the value is JSON as it is (a model's kept form), written without `encode`."""
     folder = _folder()
     if folder is None:
         return
     try:
-        encoded = encode(value)
+        encoded = {"sum": _sum(value), "form": value} if plain else encode(value)
     except TypeError:
         return
     import json
@@ -219,6 +237,13 @@ def remember(key: str, value: Any) -> None:
         sweep(folder, os.stat(os.path.join(folder, key + ".json")).st_mtime)
     except (OSError, ValueError):
         pass
+
+
+def _sum(form: Any) -> str:
+    """A plain entry's checksum: the SHA-256 of its JSON (as `remember` writes it)."""
+    import json
+
+    return hashlib.sha256(json.dumps(form, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()).hexdigest()
 
 
 def encode(value: Any) -> Any:
@@ -254,3 +279,202 @@ def decode(value: Any) -> Any:
             return Fraction(numerator, denominator)
         return {k: decode(v) for k, v in value["mapping"].items()}
     return value
+
+
+# ---------------------------------------------------------------- a model's verdict on parsed data (issue 18: `run` without pydantic)
+#
+# `fedtool.kernel.validation.validate(model, data, ...)`, given its model by name
+# ("package.module:Class"), keeps what a good check of `data` gave, keyed by the data
+# (`data_key`: every value with its type, so the key changes whenever the file's bytes
+# change what they say) and the code's mark; the next check of equal data reads that back as
+# `Kept` objects without importing pydantic. What is kept holds none of the file's text: each
+# string the check took from the data (as written, or with its blanks stripped, as the
+# models strip them) is kept as a reference to its place in the data and read from the data
+# given (so a secret or an address never reaches the cache); numbers, flags, dates, spans and
+# fractions are kept as values. A check whose result took text from elsewhere than its own
+# place (a value rewritten by a validator) is not kept: that file is checked every time.
+
+
+class NotKept(Exception):
+    """A value the kept form cannot say exactly (see above)."""
+
+
+_MISSING = object()
+
+
+def data_key(name: str, data: Any) -> str | None:
+    """The cache's key for `data` checked by the model named `name`; None for data holding a
+    value the key cannot say (the check is then made)."""
+    parts: list[str] = []
+    try:
+        _spell(data, parts)
+    except NotKept:
+        return None
+    return digest("model", name, "".join(parts))
+
+
+def _spell(value: Any, out: list[str]) -> None:
+    kind = type(value)
+    if kind is str or isinstance(value, str):
+        out.append(f"s{len(value)}:")
+        out.append(str(value))
+    elif value is None or kind is bool:
+        out.append(f"{value!r};")
+    elif kind is int:
+        out.append(f"i{value};")
+    elif kind is float:
+        out.append(f"f{value!r};")
+    elif isinstance(value, dict):
+        out.append(f"m{len(value)}{{")
+        for key, item in value.items():
+            _spell(key, out)
+            _spell(item, out)
+        out.append("}")
+    elif isinstance(value, list):
+        out.append(f"l{len(value)}[")
+        for item in value:
+            _spell(item, out)
+        out.append("]")
+    elif kind is datetime.datetime or kind is datetime.date:
+        out.append(f"{kind.__name__}{value.isoformat()};")
+    else:
+        raise NotKept(kind.__name__)
+
+
+def kept_form(result: Any, data: Any) -> Any:
+    """`result` (a checked model) as the cache keeps it against `data`, the data it was
+    checked from; NotKept when it cannot be said exactly."""
+    return _form(result, data)
+
+
+def _form(value: Any, datum: Any) -> Any:
+    if datum is not _MISSING and value is datum and not isinstance(value, (int, float)):  # the data's own object, unchanged
+        return {"same": True}
+    kind = type(value)
+    if kind is str:
+        if datum is _MISSING:
+            return value  # the model's own default, not the file's
+        if isinstance(datum, str):
+            if value == datum:
+                return {"text": 0}
+            if value == datum.strip():
+                return {"text": 1}
+        raise NotKept("a text not read from its place")
+    if value is None or kind in (bool, int, float, Fraction, datetime.timedelta, datetime.datetime, datetime.date):
+        return _plain_value(value)
+    if hasattr(kind, "__pydantic_fields__"):  # a model: its fields and any extra ones, as iterating it gives them
+        fields = []
+        for name, item in value:
+            fields.append([name, _form(item, datum.get(name, _MISSING) if isinstance(datum, dict) else _MISSING)])
+        return {"model": fields}
+    if kind in (list, tuple):
+        if datum is _MISSING:
+            items = [_form(item, _MISSING) for item in value]
+        elif isinstance(datum, (list, tuple)) and len(datum) == len(value):
+            items = [_form(item, d) for item, d in zip(value, datum)]
+        else:
+            raise NotKept("a list not read item for item")
+        return {"list" if kind is list else "tuple": items}
+    if kind is dict:
+        if datum is _MISSING:
+            if not all(type(k) is str for k in value):
+                raise NotKept("a key that is not text")
+            return {"dict": [[k, _form(v, _MISSING)] for k, v in value.items()]}
+        if not isinstance(datum, dict) or len(datum) != len(value):
+            raise NotKept("a mapping not read key for key")
+        pairs = []
+        for (key, item), (dkey, ditem) in zip(value.items(), datum.items()):
+            pairs.append([_form(key, dkey), _form(item, ditem)])
+        return {"pairs": pairs}
+    raise NotKept(kind.__name__)
+
+
+def _plain_value(value: Any) -> Any:
+    if value is None or type(value) in (bool, int):
+        return value
+    if type(value) is float:
+        if value != value or value in (float("inf"), float("-inf")):
+            raise NotKept("not a finite number")
+        return {"float": value}
+    if type(value) is Fraction:
+        return {"fraction": [value.numerator, value.denominator]}
+    if type(value) is datetime.timedelta:
+        return {"span": [value.days, value.seconds, value.microseconds]}
+    if type(value) is datetime.datetime:
+        return {"datetime": value.isoformat()}
+    return {"date": value.isoformat()}
+
+
+def from_kept(form: Any, data: Any) -> Any:
+    """What `kept_form` kept, read back against equal data: models as `Kept` objects. A
+    ValueError (TypeError, KeyError, ...) for a form not of the shape `kept_form` writes (an
+    entry damaged by hand or by a disk): the data is then checked."""
+    if not isinstance(form, dict) or list(form) != ["model"]:
+        raise ValueError("not a kept model")
+    return _unform(form, data)
+
+
+def _unform(form: Any, datum: Any) -> Any:
+    if form is None or type(form) in (bool, int, str):
+        return form
+    if type(form) is not dict or len(form) != 1:
+        raise ValueError("not a kept form")
+    (tag, body), = form.items()
+    if tag in ("model", "list", "tuple", "dict", "pairs") and type(body) is not list:
+        raise ValueError(f"a kept {tag} is a list")
+    if tag in ("same", "text", "pairs") and datum is _MISSING:
+        raise ValueError(f"a kept {tag} without its place in the data")
+    if tag == "same":
+        return datum
+    if tag == "text":
+        if not isinstance(datum, str):
+            raise ValueError("a kept text's place holds no text")
+        return datum.strip() if body else datum
+    if tag == "model":
+        return Kept({name: _unform(item, datum.get(name, _MISSING) if isinstance(datum, dict) else _MISSING) for name, item in body})
+    if tag in ("list", "tuple"):
+        if datum is not _MISSING and (not isinstance(datum, (list, tuple)) or len(datum) != len(body)):
+            raise ValueError("a kept list not the data's length")
+        items = [_unform(item, _MISSING if datum is _MISSING else d) for item, d in zip(body, datum if datum is not _MISSING else body)]
+        return items if tag == "list" else tuple(items)
+    if tag == "dict":
+        return {k: _unform(v, _MISSING) for k, v in body}
+    if tag == "pairs":
+        if not isinstance(datum, dict) or len(datum) != len(body):
+            raise ValueError("a kept mapping not the data's size")
+        return {_unform(k, dk): _unform(v, dv) for (k, v), (dk, dv) in zip(body, datum.items())}
+    if tag == "float":
+        return float(body)
+    if tag == "fraction":
+        return Fraction(*body)
+    if tag == "span":
+        return datetime.timedelta(days=body[0], seconds=body[1], microseconds=body[2])
+    if tag == "datetime":
+        return datetime.datetime.fromisoformat(body)
+    if tag == "date":
+        return datetime.date.fromisoformat(body)
+    raise ValueError(f"unknown kept form {tag!r}")
+
+
+class Kept:
+    """A checked model's values read back from the cache (`from_kept`), read as the model's
+    attributes are; equal to another with the same values, and to the model it stands for
+    (a pydantic model with the same fields and values)."""
+
+    def __init__(self, values: dict[str, Any]):
+        self.__dict__.update(values)
+
+    def __iter__(self):
+        return iter(self.__dict__.items())
+
+    def __repr__(self) -> str:
+        return f"Kept({self.__dict__!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Kept):
+            return other.__dict__ == self.__dict__
+        if hasattr(type(other), "__pydantic_fields__"):
+            return dict(other) == self.__dict__  # type: ignore[call-overload]
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]

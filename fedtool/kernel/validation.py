@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .errors import FedError, Problem
 from .values import (  # noqa: F401 (the checks of single values, named here as before)
-    DURATION, DURATION_UNITS, RESERVED_DOMAINS, ROLE_NAMES, SPECIAL_USE, _checked_address, _mail_address, _one_line_name, _plain_address,
+    DURATION_UNITS, RESERVED_DOMAINS, ROLE_NAMES, SPECIAL_USE, _checked_address, _mail_address, _one_line_name, _plain_address,
     _plain_local, duration, positive_duration, reserved_domain, sensible_number, whole_number,
 )
 from .yamlio import line_of
@@ -23,7 +23,7 @@ M = TypeVar("M")
 # a module asks this one for them (`from fedtool.kernel.validation import FileModel`): a
 # command that checks no file with pydantic (`fedtool standings`, its sheets and settings
 # known checked: fedtool.kernel.checked) never imports pydantic (issue 18).
-_MODELS = frozenset(("FileModel", "OwnerModel", "Name", "Points", "Whole", "TextOrWhole", "MailAddress", "Duration", "PositiveDuration"))
+_MODELS = frozenset(("FileModel", "OwnerModel", "Name", "Points", "MailAddress", "Whole", "TextOrWhole", "Duration", "PositiveDuration"))
 
 
 def __getattr__(name: str) -> Any:
@@ -31,6 +31,10 @@ def __getattr__(name: str) -> Any:
         from . import models
 
         return getattr(models, name)
+    if name == "DURATION":
+        from . import values
+
+        return values.DURATION
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -48,12 +52,20 @@ def place(data: Any, loc: tuple | list, extra: str | None = None, prefix: tuple 
     return ", ".join(parts)
 
 
-def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()) -> M:
+def validate(model: type[M] | str, data: Any, file: str, rule: str, prefix: tuple = ()) -> M:
     """Build `model` from `data`, or raise a FedError listing every problem with its line
-    (`prefix`: where `data` sits in the file, when it is a part of it)."""
+    (`prefix`: where `data` sits in the file, when it is a part of it).
+
+    A model given by name ("package.module:Class") is imported only when the data has to be
+    checked: when a good check of equal data was kept (fedtool.kernel.checked: the data and
+    the code's mark), what it gave is read back as `checked.Kept` objects, read as the model's
+    attributes, and pydantic is not imported (issue 18: a week's run on files checked
+    before). Only good verdicts are kept: broken data is checked, and named, every time."""
     if not isinstance(data, dict):
         kind = "empty" if data is None else f"a {type(data).__name__}"
         raise FedError(Problem(file, None, f"expected a mapping of fields, found {kind}", rule))
+    if isinstance(model, str):
+        return _kept_or_checked(model, data, file, rule, prefix)
     from pydantic import ValidationError
 
     try:
@@ -76,6 +88,39 @@ def validate(model: type[M], data: Any, file: str, rule: str, prefix: tuple = ()
                 message = f"expected a group of fields{fields}, found {_found(err.get('input'))}"
             problems.append(Problem(file, place(data, loc, prefix=prefix), message, rule))
         raise FedError(problems) from None
+
+
+def _kept_or_checked(name: str, data: Any, file: str, rule: str, prefix: tuple) -> Any:
+    from . import checked
+
+    key = checked.data_key(name, data) if checked._folder() is not None else None
+    if key is not None:
+        form = checked.recall(key, plain=True)
+        if form is not None:
+            try:
+                return checked.from_kept(form, data)
+            except (ValueError, TypeError, KeyError, AttributeError, IndexError):
+                pass  # an entry damaged since (by hand, a disk): checked now
+    import importlib
+
+    module, _, attribute = name.partition(":")
+    result = validate(getattr(importlib.import_module(module), attribute), data, file, rule, prefix)
+    if key is not None:
+        keep_checked(name, data, result, key)
+    return result
+
+
+def keep_checked(name: str, data: Any, result: Any, key: str | None = None) -> None:
+    """Keep `result`, a good check of `data` by the model named `name`, for the next
+    `validate(name, equal data)` (nothing when the cache is off or it cannot be kept)."""
+    from . import checked
+
+    key = key or checked.data_key(name, data)
+    if key is not None:
+        try:
+            checked.remember(key, checked.kept_form(result, data), plain=True)
+        except checked.NotKept:
+            pass
 
 
 def _fields_of(model: type[BaseModel], class_name: str | None) -> str:

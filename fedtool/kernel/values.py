@@ -34,7 +34,7 @@ def sensible_number(value: int) -> int:
 # feds use them for test players and local mail, so they are addresses, only never on the
 # public Internet (`fedtool send` warns when it sends to one).
 RESERVED_DOMAINS = ("test", "example", "invalid", "localhost", "local")
-_LABEL = re.compile(r"^(?!-)[a-z0-9-]{1,63}(?<!-)$")
+_LABEL = r"^(?!-)[a-z0-9-]{1,63}(?<!-)$"  # each pattern here compiled when first used, by re's own cache (issue 18)
 
 
 def reserved_domain(address: str) -> str | None:
@@ -52,20 +52,20 @@ def reserved_domain(address: str) -> str | None:
 # ending in a letter, at least two, within DNS's lengths and outside the special-use names it
 # refuses. Anything else goes to email_validator (tests/test_startup.py holds the two to the
 # same answers, and these lists to the installed email_validator's).
-_PLAIN_LOCAL = re.compile(r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*")
-_PLAIN_DOMAIN = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z0-9][a-z0-9-]{0,61})?[a-z]")
+_PLAIN_LOCAL = r"[A-Za-z0-9_+-]+(?:\.[A-Za-z0-9_+-]+)*"
+_PLAIN_DOMAIN = r"(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z0-9][a-z0-9-]{0,61})?[a-z]"
 ROLE_NAMES = frozenset(("info", "marketing", "sales", "support", "abuse", "noc", "security", "postmaster", "hostmaster", "usenet", "news",
                         "webmaster", "www", "uucp", "ftp"))  # email_validator's CASE_INSENSITIVE_MAILBOX_NAMES (RFC 2142)
 SPECIAL_USE = ("arpa", "invalid", "local", "localhost", "onion", "test")  # email_validator's SPECIAL_USE_DOMAIN_NAMES
 
 
 def _plain_local(local: str) -> bool:
-    return len(local) <= 64 and _PLAIN_LOCAL.fullmatch(local) is not None and local.lower() not in ROLE_NAMES
+    return len(local) <= 64 and re.fullmatch(_PLAIN_LOCAL, local) is not None and local.lower() not in ROLE_NAMES
 
 
 def _plain_address(local: str, domain: str) -> bool:
     return (_plain_local(local) and len(domain) <= 253 and len(local) + len(domain) < 254 and "--" not in domain
-            and _PLAIN_DOMAIN.fullmatch(domain) is not None and not any(domain.endswith("." + name) for name in SPECIAL_USE))
+            and re.fullmatch(_PLAIN_DOMAIN, domain) is not None and not any(domain.endswith("." + name) for name in SPECIAL_USE))
 
 
 def _mail_address(value: Any) -> str:
@@ -75,7 +75,7 @@ def _mail_address(value: Any) -> str:
     local, _, domain = value.strip().rpartition("@")
     if reserved_domain(value):
         labels = domain.lower().rstrip(".").split(".")
-        if all(_LABEL.match(label) for label in labels) and _plain_local(local):
+        if all(re.match(_LABEL, label) for label in labels) and _plain_local(local):
             return f"{local}@{'.'.join(labels)}"
     elif _plain_address(local, domain):
         return f"{local}@{domain}"
@@ -90,7 +90,7 @@ def _checked_address(value: str) -> str:
     try:
         if reserved_domain(value):
             labels = domain.lower().rstrip(".").split(".")
-            if not all(_LABEL.match(label) for label in labels):
+            if not all(re.match(_LABEL, label) for label in labels):
                 raise EmailNotValidError(f"{domain!r} is not a domain name")
             checked = validate_email(f"{local}@reserved.example", check_deliverability=False)  # the part before the @
             return f"{checked.local_part}@{'.'.join(labels)}"
@@ -99,13 +99,13 @@ def _checked_address(value: str) -> str:
         raise ValueError(f"not an e-mail address: {exc}") from None
 
 
-DURATION = re.compile(r"^\s*(\d{1,4})\s*(m|h|d)\s*$")
+DURATION_TEXT = r"^\s*(\d{1,4})\s*(m|h|d)\s*$"  # `DURATION`, compiled when asked for (`__getattr__`)
 DURATION_UNITS = {"m": "minutes", "h": "hours", "d": "days"}
 
 
 def duration(value: Any) -> datetime.timedelta:
     """A span written as a fedhead writes it: 30m, 6h, 2d."""
-    found = DURATION.match(str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
+    found = re.match(DURATION_TEXT, str(value)) if isinstance(value, (str, int)) and not isinstance(value, bool) else None
     if not found:
         raise ValueError(f"{str(value)[:40]!r} is not a span of time such as 30m, 6h or 2d")
     return datetime.timedelta(**{DURATION_UNITS[found.group(2)]: int(found.group(1))})
@@ -146,3 +146,9 @@ def fed_folder(value: str, what: str = "folder") -> str:
     if not value.strip() or _leaves_the_fed(value):
         raise ValueError(f"{value[:80]!r}: a {what} is a folder inside the fed's folder, written relative to it (no leading /, ~ or ..)")
     return value
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DURATION":  # the span pattern, compiled (as it was named before)
+        return re.compile(DURATION_TEXT)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

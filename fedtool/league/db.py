@@ -8,7 +8,9 @@ sheet says for a wrestler the league has not seen change.
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import itertools
 import json
 import os
 import re
@@ -302,12 +304,15 @@ def open_league(path: Path, create: bool = True) -> Database:
     would quietly forget every week run; the message says to restore a snapshot or delete
     the file.
     """
-    from sqlite_utils import Database
-
     check_league_path(path)
     if path.is_file() and path.stat().st_size == 0:
         raise FedError(Problem(str(path), None, "is empty (0 bytes), not a league: fedtool never leaves one empty, so something else emptied it; "
                                "restore a snapshot (`fedtool restore` lists them), or delete the file to start a new league", RULE))
+    light = _open_light(path, create)  # a league needing no migration: sqlite3 alone (issue 18)
+    if light is not None:
+        return light  # type: ignore[return-value]
+    from sqlite_utils import Database
+
     # execute_plugins=False: sqlite-utils would otherwise look through every installed
     # package's entry points for its plugins at each open (issue 18: 15-30 ms, and
     # importlib.metadata); the league's SQL functions are fedtool's own (register_functions)
@@ -342,6 +347,46 @@ def open_league(path: Path, create: bool = True) -> Database:
     except sqlite3.Error as exc:
         raise league_error(path, exc) from None
     return db
+
+
+def _open_light(path: Path, create: bool) -> "League | None":
+    """`open_league`'s league as a `League` over the standard library's sqlite3, when it
+    needs no migration: a new league in memory (`create=False`, no file), or the file (made
+    first when missing and `create`), every migration applied. None for anything else (a
+    migration pending, a file that is not a league): `open_league` then opens it with
+    sqlite-utils as before and gives its error. The connection is made as sqlite-utils'
+    `Database(path)` makes it (recursive triggers on, write-ahead logging), so what a
+    `League` writes, and what sqlite-utils writes through it (`League.full`), are the same."""
+    if not create and not path.exists():
+        league = League(sqlite3.connect(":memory:"))
+        league.execute("PRAGMA recursive_triggers=on;")
+        _empty_league().backup(league.conn)  # the schema made once a process, copied (issue 18: a run opens it a dozen times)
+        league.memory = True
+    else:
+        league = None
+        try:
+            if not path.exists():
+                _create(path)
+            league = League(sqlite3.connect(str(path)))
+            league.execute("PRAGMA recursive_triggers=on;")
+            league.enable_wal()  # see open_league
+            _check_is_league(league, path)
+        except BaseException as exc:
+            if league is not None:
+                league.close()
+            if isinstance(exc, sqlite3.Error):
+                raise league_error(path, exc) from None
+            raise
+    try:
+        register_functions(league.conn)
+        league.execute("PRAGMA foreign_keys = ON")
+        if _up_to_date(league):
+            return league
+    except sqlite3.Error as exc:
+        league.close()
+        raise league_error(path, exc) from None
+    league.close()
+    return None
 
 
 def read_league(path: Path) -> "Database | League":
@@ -383,16 +428,93 @@ def _migrated(connection: sqlite3.Connection) -> bool:
 
 
 class League:
-    """A league opened to be read (`read_league`): what of sqlite-utils' Database the
-    commands that only read use, over a sqlite3 connection."""
+    """The league over a sqlite3 connection, as sqlite-utils' Database reads and writes it:
+    `read_league`'s (to read) and `open_league`'s when no migration is pending (issue 18:
+    importing sqlite-utils was a tenth of a week's run). `execute`, `atomic`, `db[table]`'s
+    `rows`, `rows_where`, `exists`, `count`, `insert`, `insert_all`, `upsert`, `upsert_all`
+    are written here as sqlite-utils 4 writes them (the same statements, the same values,
+    the same transactions: tests/test_startup_run.py compares them); anything else
+    (`db.tables`, `db[table].create_index(...)`, an insert that alters or creates a table)
+    is sqlite-utils' own, on the same connection (`full`)."""
 
     memory = False
 
     def __init__(self, connection: sqlite3.Connection):
         self.conn = connection
+        self._full = None
+
+    def full(self) -> "Database":
+        """sqlite-utils' Database over this connection (imported and made when first asked)."""
+        if self._full is None:
+            from sqlite_utils import Database
+
+            self._full = Database(self.conn, execute_plugins=False)
+        return self._full
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("conn", "_full"):
+            raise AttributeError(name)
+        return getattr(self.full(), name)
 
     def execute(self, sql: str, parameters: Iterable | dict | None = None) -> sqlite3.Cursor:
-        return self.conn.execute(sql, parameters) if parameters is not None else self.conn.execute(sql)
+        """As sqlite-utils 4's `Database.execute`: a write outside a transaction is committed."""
+        connection = self.conn
+        was_in_transaction = connection.in_transaction
+        try:
+            cursor = connection.execute(sql, parameters) if parameters is not None else connection.execute(sql)
+        except Exception:
+            if not was_in_transaction and connection.in_transaction:
+                connection.execute("ROLLBACK")  # the failed statement's implicit transaction
+            raise
+        if not was_in_transaction and connection.in_transaction and cursor.description is None and _first_keyword(sql) not in _TRANSACTION_WORDS:
+            connection.execute("COMMIT")
+        return cursor
+
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator["League"]:
+        """As sqlite-utils 4's `Database.atomic`: one transaction; a nested block a savepoint."""
+        connection = self.conn
+        if connection.in_transaction:
+            import secrets
+
+            savepoint = f"sqlite_utils_{secrets.token_hex(16)}"
+            connection.execute(f"SAVEPOINT {savepoint};")
+            try:
+                yield self
+            except BaseException:
+                if connection.in_transaction:
+                    connection.execute(f"ROLLBACK TO SAVEPOINT {savepoint};")
+                    connection.execute(f"RELEASE SAVEPOINT {savepoint};")
+                raise
+            else:
+                connection.execute(f"RELEASE SAVEPOINT {savepoint};")
+        else:
+            connection.execute("BEGIN")
+            try:
+                yield self
+            except BaseException:
+                if connection.in_transaction:
+                    connection.execute("ROLLBACK")
+                raise
+            else:
+                try:
+                    connection.execute("COMMIT")
+                except BaseException:
+                    if connection.in_transaction:
+                        connection.execute("ROLLBACK")
+                    raise
+
+    def enable_wal(self) -> None:
+        """As sqlite-utils' `enable_wal`: the journal set to write-ahead logging, outside a transaction."""
+        if self.conn.execute("PRAGMA journal_mode;").fetchone()[0] != "wal":
+            if self.conn.in_transaction:
+                return self.full().enable_wal()  # sqlite-utils' refusal
+            level = self.conn.isolation_level
+            self.conn.isolation_level = None
+            try:
+                self.execute("PRAGMA journal_mode=wal;")
+            finally:
+                self.conn.isolation_level = level
 
     def __getitem__(self, name: str) -> "_Table":
         return _Table(self, name)
@@ -404,12 +526,29 @@ class League:
         self.conn.close()
 
 
+_TRANSACTION_WORDS = frozenset(("BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"))
+_FIRST_WORD = re.compile(r"(?:\s|;|\ufeff|--[^\n]*(?:\n|$)|/\*.*?(?:\*/|$))*([A-Za-z]*)", re.DOTALL)
+
+
+def _first_keyword(sql: str) -> str:
+    """A statement's first keyword, uppercased, after blanks, empty statements and comments
+    (sqlite-utils' `_first_keyword`)."""
+    return _FIRST_WORD.match(sql).group(1).upper()
+
+
 class _Table:
-    """A table or view of a `League`, read as sqlite-utils reads one."""
+    """A table or view of a `League`, read and written as sqlite-utils reads and writes one."""
 
     def __init__(self, db: League, name: str):
         self.db = db
         self.name = name
+        self.last_rowid: int | None = None
+        self.last_pk: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") or name in ("db", "name"):
+            raise AttributeError(name)
+        return getattr(self.db.full()[self.name], name)
 
     def exists(self) -> bool:
         return self.db.conn.execute("SELECT 1 FROM sqlite_master WHERE type IN ('table', 'view') AND name = ?", [self.name]).fetchone() is not None
@@ -435,6 +574,130 @@ class _Table:
         columns = [c[0] for c in cursor.description]
         for row in cursor:
             yield dict(zip(columns, row))
+
+    # ------------------------------------------------------------ writes, as sqlite-utils 4 writes
+
+    def insert(self, record: dict, **options: Any) -> "_Table":
+        return self.insert_all([record], **options)
+
+    def upsert(self, record: dict, **options: Any) -> "_Table":
+        return self.upsert_all([record], **options)
+
+    def upsert_all(self, records: Iterable[dict], **options: Any) -> "_Table":
+        return self.insert_all(records, upsert=True, **options)
+
+    def insert_all(self, records: Iterable[dict], pk: Any = None, ignore: bool = False, replace: bool = False, upsert: bool = False, **options: Any) -> "_Table":
+        """sqlite-utils' `insert_all` (`upsert_all`) of dicts into a table that exists, with
+        `pk`, `ignore`, `replace`: each batch's columns (the first's sorted, each later one's
+        added in order), every value as sqlite-utils stores it (`_stored`), each batch one
+        statement in its own transaction (a savepoint inside one). Anything else (a table to
+        create, columns to add, another option, upsert without `pk`) is sqlite-utils' own."""
+        records = iter(records)
+        first = next(records, None)
+        if first is None:
+            return self
+        if options or not isinstance(first, dict) or (upsert and not pk) or (ignore and replace) or not self.exists():
+            table = self.db.full()[self.name]
+            rest = itertools.chain([first], records)
+            if upsert:
+                table.upsert_all(rest, pk=pk, **options) if pk else table.upsert_all(rest, **options)
+            else:
+                table.insert_all(rest, **({"pk": pk} if pk else {}), ignore=ignore, replace=replace, **options)
+            self.last_rowid, self.last_pk = table.last_rowid, table.last_pk
+            return self
+        width = len(first)
+        batch = 1 if width == 0 else max(1, min(100, 999 // width))
+        columns: list[str] = []
+        done = 0
+        result = None
+        self.last_rowid = self.last_pk = None
+        for chunk in _chunks(itertools.chain([first], records), batch):
+            done += len(chunk)
+            if not columns:
+                columns = sorted({key for record in chunk for key in record})
+            else:
+                for record in chunk:
+                    columns += [key for key in record if key not in columns]
+            result = self._write(chunk, columns, pk, ignore, replace, upsert)
+        if done == 1:
+            if upsert:
+                self.last_pk = first[pk] if isinstance(pk, str) else tuple(first[p] for p in pk)
+            elif ignore and result is not None and result.rowcount == 0:  # an existing row: sqlite-utils' own account of it
+                table = self.db.full()[self.name]
+                table.insert_all([first], pk=pk, ignore=True) if pk else table.insert_all([first], ignore=True)
+                self.last_rowid, self.last_pk = table.last_rowid, table.last_pk
+            elif result is not None:
+                self.last_rowid = result.lastrowid
+                if pk and not (isinstance(pk, str) and pk.lower() in ("rowid", "_rowid_", "oid")) and self.last_rowid:
+                    row = next(iter(self.rows_where("rowid = ?", [self.last_rowid])))
+                    self.last_pk = row[pk] if isinstance(pk, str) else tuple(row[p] for p in pk)
+                else:
+                    self.last_pk = self.last_rowid
+        return self
+
+    def _write(self, chunk: list[dict], columns: list[str], pk: Any, ignore: bool, replace: bool, upsert: bool) -> sqlite3.Cursor | None:
+        if not columns:
+            if upsert:
+                return self.db.full()[self.name].upsert_all(chunk, pk=pk) and None
+            verb = "INSERT OR REPLACE" if replace else "INSERT OR IGNORE" if ignore else "INSERT"
+            statements = [(f"{verb} INTO {_quoted(self.name)} DEFAULT VALUES", []) for _ in chunk]
+        else:
+            values = [_stored(record.get(key)) for record in chunk for key in columns]
+            rows = ", ".join(["(" + ", ".join("?" * len(columns)) + ")"] * len(chunk))
+            names = ", ".join(_quoted(c) for c in columns)
+            if replace:
+                sql = f"INSERT OR REPLACE INTO {_quoted(self.name)} ({names}) VALUES {rows}"
+            elif not upsert:
+                sql = f"INSERT{' OR IGNORE' if ignore else ''} INTO {_quoted(self.name)} ({names}) VALUES {rows}"
+            else:
+                keys = [pk] if isinstance(pk, str) else list(pk)
+                if any(k not in columns for k in keys) or any(record.get(k) is None for record in chunk for k in keys):
+                    return self.db.full()[self.name].upsert_all(chunk, pk=pk) and None  # sqlite-utils' refusal
+                rest = [c for c in columns if c not in keys]
+                clause = "DO UPDATE SET " + ", ".join(f"{_quoted(c)} = excluded.{_quoted(c)}" for c in rest) if rest else "DO NOTHING"
+                sql = f"INSERT INTO {_quoted(self.name)} ({names}) VALUES {rows} ON CONFLICT({', '.join(_quoted(k) for k in keys)}) {clause}"
+            statements = [(sql, values)]
+        result = None
+        with self.db.atomic():
+            for sql, values in statements:
+                result = self.db.execute(sql, values)
+        return result
+
+
+def _quoted(identifier: str) -> str:
+    return '"{}"'.format(identifier.replace('"', '""'))
+
+
+def _chunks(items: Iterator[dict], size: int) -> Iterator[list[dict]]:
+    chunk: list[dict] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _stored(value: Any) -> Any:
+    """A value as sqlite-utils 4 stores it (`jsonify_if_needed`): a mapping or list as JSON,
+    a date or time in ISO form, a span or UUID as text, a Decimal as a float."""
+    kind = type(value)
+    if value is None or kind in (str, int, float, bytes, bool):
+        return value
+    if isinstance(value, (dict, list, tuple)):
+        return json.dumps(value, default=repr, ensure_ascii=False)
+    import datetime
+    import decimal
+    import uuid
+
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, (datetime.time, datetime.date, datetime.datetime)):
+        return value.isoformat()
+    if isinstance(value, (datetime.timedelta, uuid.UUID)):
+        return str(value)
+    return value
 
 
 _EMPTY: sqlite3.Connection | None = None
@@ -563,7 +826,7 @@ def _check_is_league(db: Database, path: Path) -> None:
     """A SQLite file with tables but none of fedtool's migrations is someone else's: refuse it
     rather than write the league's tables into it."""
     names = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
-    if names and migrations.migrations_table not in names:
+    if names and MIGRATIONS_TABLE not in names:
         raise FedError(Problem(str(path), None, f"is a SQLite database, but not a fedtool league (it holds {', '.join(sorted(names)[:3])}"
                                f"{', ...' if len(names) > 3 else ''}); check the `database:` setting in rosters/fed.yaml", RULE))
 

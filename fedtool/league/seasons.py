@@ -31,7 +31,6 @@ from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
 from .backup import take_snapshot
 from .db import STATE_KEYS, state_row, states_before
 from .records import _names, _sheet, standings, titles as league_titles
-from .recordbook import record_book
 
 if TYPE_CHECKING:  # sqlite-utils where the league is written (fedtool.league.db.read_league reads without it)
     from sqlite_utils import Database
@@ -121,7 +120,7 @@ def close_season(fed: Fed, db: Database, name: str | None = None) -> dict[str, A
         "champions": [{"title_id": t["id"], "name": t["name"], "ruleset": t["ruleset"], "holder": t["holder"], "holder_name": t["holder_name"],
                        "since_week": t["since_week"]} for t in league_titles(fed, db)],
         "standings": standings(fed, db, weeks=(first, last)),
-        "records": record_book(fed, db, weeks=(first, last)),
+        "records": _record_book(fed, db, (first, last)),
     }
     archive["awards"] = awards(archive)
     carried, changes = carry_over(fed, db, last, rules, names)
@@ -255,3 +254,11 @@ __all__ = ["close_season", "reopen_season", "season_archive", "closed_seasons", 
 def _count(n: int, word: str) -> str:
     """'1 win', '2 wins', '1 loss', '0 losses'."""
     return f"{n} {word}" if n == 1 else f"{n} {word}{'es' if word.endswith('s') else 's'}"
+
+
+def _record_book(fed: Fed, db: Any, weeks: tuple[int, int]) -> Any:
+    """The season's record book (fedtool.league.recordbook, imported here: a week's run checks
+    the season but never closes it, issue 18)."""
+    from .recordbook import record_book
+
+    return record_book(fed, db, weeks=weeks)

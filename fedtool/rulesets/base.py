@@ -172,7 +172,9 @@ class Ruleset:
     # ruleset, title, sides, rounds, for_title, strategies): a model that refuses unknown
     # fields (fedtool.kernel.validation.FileModel), checked before the match is opened or
     # booked; None: the ruleset has no fields of its own. `match.raw` holds them as written.
-    card_fields: type | None = None
+    # The model may be given by name ("package.module:Class"): it is then imported only when
+    # fields not checked good before are checked (fedtool.kernel.validation.validate).
+    card_fields: type | str | None = None
     # The fewest sides a match of the ruleset has on the card (checked before it is opened or
     # booked): 2, or 1 for a ruleset with a game played alone (Mad Match solitaire).
     min_sides: int = 2

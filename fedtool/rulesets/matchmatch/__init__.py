@@ -156,9 +156,7 @@ class MatchMatch(Ruleset):
     # 2 (issue 14): a DQ ends the round; a tie for the lowest total is broken by a die;
     # a Stamina floor's damage inflicted calls the injury check (docs/rulings/matchmatch.md)
     rules_revision = 2
-    @property
-    def card_fields(self) -> type:  # type: ignore[override]
-        return _models.CardFields
+    card_fields = "fedtool.rulesets.matchmatch.models:CardFields"  # by name: pydantic only for fields not checked before (issue 18)
     finishes = ("pin", "submission", "countout", "dq")  # the engine's PIN, SUBMISSION, COUNTOUT, DQ (tests/test_startup.py checks)
     title_divisions = WEIGHT_CLASSES
     divisions_are = "weight classes"
@@ -167,7 +165,9 @@ class MatchMatch(Ruleset):
     plays_odds = True
 
     def settings(self, raw: dict, file: str = "rosters/fed.yaml") -> MatchMatchSettings:
-        return validate(_models.MatchMatchSettings, raw, file, "fed settings: rulesets.matchmatch", prefix=("rulesets", "matchmatch") if file == "rosters/fed.yaml" else ())
+        # by name: pydantic only for settings not checked good before (issue 18)
+        return validate("fedtool.rulesets.matchmatch.models:MatchMatchSettings", raw, file, "fed settings: rulesets.matchmatch",
+                        prefix=("rulesets", "matchmatch") if file == "rosters/fed.yaml" else ())
 
     def read_sheet(self, data: Any, file: str, wrestler_id: str, members: dict[str, WrestlerRecord]) -> WrestlerRecord:
         if is_team(data):
@@ -284,7 +284,7 @@ class MatchMatch(Ruleset):
         if any(teams) and not all(teams):
             problems.add(card.shown, f"line {match.sides_line}, match {match.id}", "a tag match is teams against teams: every side must be a team sheet", "MatchMatch I.2, IV.1.a")
         problems.raise_if_any()
-        setup = _engine.MatchSetup(match.id, tuple(sides), grid, rounds, stip, tag=all(teams), rules=options.engine_rules())
+        setup = _engine.MatchSetup(match.id, tuple(sides), grid, rounds, stip, tag=all(teams), rules=engine_rules(options))
         for side in setup.sides:
             problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
         problems.raise_if_any()
@@ -574,7 +574,7 @@ def exhibition_setup(sheets: list[tuple[Any, str, str]], strategies: list[tuple[
     problems.raise_if_any()
     placeholder = [["technical"] * 3] * 3
     setup = _engine.MatchSetup("odds", (checked[0], checked[1]), read_grid(grid, "--grid", "the grid") if grid is not None else placeholder, rounds,
-                              rules=options.engine_rules())
+                              rules=engine_rules(options))
     if grid is not None:
         for side in setup.sides:
             problems.problems.extend(check_coverage(side.strategy, setup.style_table(), rounds))
@@ -623,3 +623,9 @@ def _push_text(push: Push) -> str:
 
 
 __all__ = ["MatchMatch"]
+
+
+def engine_rules(options: Any) -> Any:
+    """The engine's `Rules` from the ruleset's settings (`MatchMatchSettings`, or the same
+    settings read back from the checked cache: fedtool.kernel.checked.Kept)."""
+    return _engine.Rules(injury_counts=options.injury_counts, cripple_tie=options.cripple_tie, halved_styles=options.halved_styles)

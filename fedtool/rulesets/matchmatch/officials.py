@@ -7,13 +7,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import Field, field_validator
-
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import FedError, Problem
-from fedtool.kernel.validation import FileModel, Name, TextOrWhole, Whole, validate
+from fedtool.kernel.validation import validate
 from fedtool.kernel.yamlio import load_yaml
-from .engine import INJURY_DAMAGE, Stipulation
+from .engine import Stipulation
 from .rules import DATA, Vocabulary, vocabulary
 
 SLACK_CAP = 12  # VII.1: "If the DQ threshold is less than 12, it may never be raised above 12."
@@ -28,13 +26,6 @@ def slack_threshold(base: int, slack: int) -> int:
     return min(base + slack, SLACK_CAP)
 
 
-class RefereeModel(FileModel):
-    name: Name
-    type: str = Field(default="", max_length=80)
-    dq_threshold: Whole = Field(ge=2, le=30)
-    roll: TextOrWhole | None = None  # the 2d6 result(s) that select this referee: "4-10"
-
-
 @dataclass(frozen=True)
 class Referee:
     name: str
@@ -47,7 +38,7 @@ def read_referees(raw: list, file: str) -> list[Referee]:
     """The fed's referees; if any has a `roll`, together they must cover 2-12 exactly once."""
     referees = []
     for index, entry in enumerate(raw):
-        model = validate(RefereeModel, entry, file, "fed settings: referees (MatchMatch VII.1)")
+        model = validate("fedtool.rulesets.matchmatch.officialsmodel:RefereeModel", entry, file, "fed settings: referees (MatchMatch VII.1)")
         rolls: tuple[int, ...] = ()
         if model.roll is not None:
             m = ROLL.match(str(model.roll))
@@ -83,32 +74,9 @@ def find_referee(referees: list[Referee], name: str, file: str, where: str) -> R
     raise FedError(Problem(file, where, f"referee {name!r} is not one of the fed's referees ({known})", "MatchMatch VII.1: referees are listed in the fed settings"))
 
 
-class StipulationModel(FileModel):
-    name: str = Field(min_length=1, max_length=80)
-    description: str = Field(default="", max_length=500)
-    added_styles: list[str] = []
-    halved_styles: list[str] = []
-    dq_threshold: Whole = Field(default=0, ge=-20, le=20)
-    injury_damage: Whole = Field(default=INJURY_DAMAGE, ge=1, le=20)
-    injury_chance: Whole = Field(default=0, ge=-20, le=20)
-    pin: Whole = Field(default=0, ge=-20, le=20)
-    damage: Whole = Field(default=0, ge=-5, le=5)
-    forbidden: list[str] = []
-    victory: str = Field(default="", max_length=300)
-    victory_title: str = Field(default="", max_length=60)
-    near_victory: str = Field(default="", max_length=300)
-
-    @field_validator("added_styles", "halved_styles", "forbidden")
-    @classmethod
-    def _short(cls, value: list[str]) -> list[str]:
-        if len(value) > 8:
-            raise ValueError("at most 8 entries")
-        return value
-
-
 def read_stipulation(stip_id: str, raw: Any, file: str, vocab: Vocabulary | None = None) -> Stipulation:
     vocab = vocab or vocabulary()
-    model = validate(StipulationModel, raw, file, f"stipulation {stip_id} (MatchMatch VII)")
+    model = validate("fedtool.rulesets.matchmatch.officialsmodel:StipulationModel", raw, file, f"stipulation {stip_id} (MatchMatch VII)")
 
     def styles(words: list[str], field: str) -> tuple[str, ...]:
         out = []

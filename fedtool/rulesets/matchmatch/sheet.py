@@ -62,9 +62,8 @@ class Sheet:
 def read_sheet(data: Any, file: str, wrestler_id: str, vocab: Vocabulary | None = None) -> Sheet:
     """Check a parsed roster sheet against Part I and return it, or raise every problem found."""
     vocab = vocab or vocabulary()
-    from .sheetmodel import SheetModel  # pydantic's, imported when a sheet is first checked (issue 18)
-
-    model = validate(SheetModel, data, file, "MatchMatch roster sheet (I.1)")
+    # pydantic's, imported when a sheet is first checked (issue 18): not for one checked good before
+    model = validate("fedtool.rulesets.matchmatch.sheetmodel:SheetModel", data, file, "MatchMatch roster sheet (I.1)")
     problems = Collector()
 
     def by_style(section: str, given: dict[str, int], required: bool) -> dict[str, int]:

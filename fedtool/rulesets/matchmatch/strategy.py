@@ -17,10 +17,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any
 
-from pydantic import Field
-
 from fedtool.kernel.errors import Collector, Problem
-from fedtool.kernel.validation import FileModel, TextOrWhole, Whole, place, validate
+from fedtool.kernel.validation import place, validate
 from fedtool.kernel.yamlio import line_of
 from .rules import RoundType, Vocabulary, vocabulary
 from .sheet import Sheet
@@ -39,35 +37,6 @@ OWN_CONDITIONS = {
 }
 # Part V: "Conditionals based on the enemy's states may not be allowed": a fed setting
 OPPONENT_CONDITIONS = {"opponent_stamina_below": "while the opponent's Stamina is below {n}"}
-
-
-class _Action(FileModel):
-    target: str
-    type: str
-    explanation: str = Field(default="", max_length=MAX_EXPLANATION)
-    notes: str = Field(default="", max_length=MAX_EXPLANATION)
-
-
-class ActionModel(_Action):
-    round: Whole | None = None
-
-
-class StyleActionModel(_Action):
-    rounds: TextOrWhole
-
-
-class ConditionModel(_Action):
-    when: dict[str, Whole] = Field(min_length=1)
-
-
-class StrategyModel(FileModel):
-    wrestler: str | None = Field(default=None, max_length=80)  # optional: the side's wrestler id or name
-    plus: list[str]
-    minus: str
-    grid: TextOrWhole
-    rounds: list[ActionModel] = Field(default=[], max_length=200)
-    styles: dict[str, list[StyleActionModel]] = {}
-    conditions: list[ConditionModel] = Field(default=[], max_length=20)
 
 
 @dataclass(frozen=True)
@@ -177,7 +146,7 @@ def read_strategy(
     Whether every round is covered depends on the match's style table: see `check_coverage`.
     """
     vocab = vocab or vocabulary()
-    model = validate(StrategyModel, data, file, "MatchMatch strategy (III)")
+    model = validate("fedtool.rulesets.matchmatch.strategymodel:StrategyModel", data, file, "MatchMatch strategy (III)")  # pydantic only when not checked before
     problems = Collector()
     rule_styles = "MatchMatch III.1"
     if model.wrestler is not None and model.wrestler != sheet.id and model.wrestler.casefold() != sheet.name.casefold():
@@ -213,7 +182,7 @@ def read_strategy(
     if grid not in axis:
         problems.add(file, place(data, ("grid",)), f"grid pick {model.grid!r}: {who} chooses {label}", rule_styles)
 
-    def action(raw: _Action, loc: tuple, round_no: int, source: str) -> Action | None:
+    def action(raw: Any, loc: tuple, round_no: int, source: str) -> Action | None:  # a strategymodel._Action (or its Kept values)
         round_type = vocab.round_type(raw.type)
         if round_type is None:
             hint = " (name the kind of Special: Finisher, Cripple, High Impact, Vile Cheat or Submission)" if raw.type.strip().lower() == "special" else ""
