@@ -25,6 +25,7 @@ import argparse
 import datetime
 import importlib.util
 import json
+import math
 import os
 import random
 import re
@@ -70,11 +71,15 @@ def demo_writeups(tmp: Path) -> list[dict]:
     return [dict(r) for r in db["match_writeups"].rows]
 
 
-def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after_week=None, seed: int = 52, ratings: bool = False) -> Fed:
+def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after_week=None, seed: int = 52, ratings: bool = False,
+             rotate: bool = False) -> Fed:
     """A fed on disk (settings and sheets) and a league holding `weeks` weeks of results,
     each run on its own day a week apart; `after_week(week)` is called as each is recorded.
     `seed` seeds the bookings and results; `ratings` gives each match a star rating (the
-    benchmark's league has none: the site's figures are measured without them)."""
+    benchmark's league has none: the site's figures are measured without them). `rotate` books each
+    ruleset's wrestlers in rounds (a shuffled round: nobody wrestles twice before everyone has
+    wrestled once), so from `roster_filled(wrestlers)` on every wrestler has wrestled; else each
+    week's card is a fresh draw from the whole roster."""
     (root / "rosters").mkdir(parents=True)
     (root / "outbox").mkdir()
     (root / "rosters/fed.yaml").write_text(SETTINGS, encoding="utf-8")
@@ -95,12 +100,26 @@ def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after
     push = {w.id: 2 for w in roster if w.ruleset == "matchmatch"}
     grade = {w.id: "A" for w in roster if w.ruleset == "facemat"}
     holder = {"world": None, "tv": None}
+    queues: dict[str, list] = {}
     for week in range(1, weeks + 1):
         matches, states, dice, stored, title_rows = [], {}, [], {}, []
         booked = []
         for ruleset, count in (("matchmatch", 8), ("facemat", 2)):
             pool = [w for w in roster if w.ruleset == ruleset]
-            rng.shuffle(pool)
+            if rotate:  # the next 2 x count of the ruleset's queue, refilled with a new shuffled round as it runs out
+                queue = queues.setdefault(ruleset, [])
+                drawn = queue[:2 * count]
+                del queue[:2 * count]
+                while len(drawn) < 2 * count:
+                    fresh = [w for w in pool if w not in drawn]
+                    rng.shuffle(fresh)
+                    queue[:] = fresh + [w for w in pool if w in drawn]  # who is booked this week goes last in the new round
+                    taken = queue[:2 * count - len(drawn)]
+                    del queue[:len(taken)]
+                    drawn += taken
+                pool = drawn
+            else:
+                rng.shuffle(pool)
             booked += [(ruleset, pool[2 * k], pool[2 * k + 1]) for k in range(count)]
         for position, (ruleset, a, b) in enumerate(booked, start=1):
             match_id = f"{week_name(week)}/m{position}"
@@ -144,6 +163,12 @@ def generate(root: Path, wrestlers: int, weeks: int, writeups: list[dict], after
         if after_week is not None:
             after_week(week)
     return fed
+
+
+def roster_filled(wrestlers: int) -> int:
+    """The first week by which every wrestler of `generate(..., rotate=True)` has wrestled (each ruleset's first round done)."""
+    matchmatch = wrestlers * 3 // 4  # eight MatchMatch matches a week (16 wrestlers), two Face to the Mat (4)
+    return max(math.ceil(matchmatch / 16), math.ceil((wrestlers - matchmatch) / 4))
 
 
 def _put(league: Path | None, target: Path) -> None:
