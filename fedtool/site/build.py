@@ -87,6 +87,8 @@ SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never re
 # The feed is then as long at week 500 as at week 50 (feedgen builds a feed whole, in memory)
 FEED_ENTRIES = 20
 
+SQLITE_CACHE_KIB = 512  # the league connection's page cache in a build (`_build_site`)
+
 # chart geometry (SVG user units); the SVG scales to the page's width
 CHART_WIDTH, CHART_HEIGHT = 600, 300
 CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 80, 20, 20, 70
@@ -444,6 +446,9 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     out = Path(out) if out is not None else default_out(fed)
     _check_out(fed, out, given)
     db = open_league(fed.database, create=False)
+    # SQLite's page cache (2 MiB by default) filled as a build reads the league's every row once: kept small,
+    # so that what a build holds does not grow with the league's file (the OS caches the file itself)
+    db.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
     old = None if full else read_manifest(out)
     runs = _week_runs(db)
     headline_cache = week_headline_cache(db, runs, old.get("headlines") if old else None)
