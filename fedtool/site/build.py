@@ -87,7 +87,7 @@ SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never re
 # The feed is then as long at week 500 as at week 50 (feedgen builds a feed whole, in memory)
 FEED_ENTRIES = 20
 
-SQLITE_CACHE_KIB = 512  # the league connection's page cache in a build (`_build_site`)
+SQLITE_CACHE_KIB = 64  # the league connection's page cache in a build (`_build_site`): it reads each row about once
 
 # chart geometry (SVG user units); the SVG scales to the page's width
 CHART_WIDTH, CHART_HEIGHT = 600, 300
