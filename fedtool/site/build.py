@@ -25,14 +25,19 @@ changed. Writeups are read a week at a time (`league.db.week_writeups`) and only
 week pages rendered, so a build's memory does not hold every week's writeups. The output
 is the same, byte for byte, as a full build (tests/test_site_incremental.py).
 
-What a build holds does not grow with the weeks (but for the headlines and title changes
-the every-week pages print): the matches are read as one stream of rows, a week at a time
+What a build holds does not grow with the weeks (but for a few bytes a week: each week's entry
+in the manifest, its headlines kept as one JSON text, its row in the list of weeks): the
+matches are read as one stream of rows, a week at a time
 (`_Matches.stream`), or a wrestler's alone (`_Matches.of`); a week's or a wrestler's page
 whose key (what it is made from, short of its every value: its run weeks and their runs,
 the rows of those it shows, its titles) is the manifest's is kept without reading more; the
 standings and the record book count as the rows go by (`records.standings_streamed`,
 `recordbook.RecordBook`, fed the week pages' own matches), the record book's upsets kept in
-the manifest through the last week built.
+the manifest through the last week built; the title changes are read a week's for its page,
+a wrestler's for his, or as one stream (`league.pagereads.title_changes`), and each title's
+reigns replayed when its page lists them (`league.pagereads.titles_streamed`): each wrestler's
+titles stand in his page's key as one digest. The league's connection keeps a small page
+cache (`SQLITE_CACHE_KIB`): a build reads each row about once.
 
 A full build (the first, `--full`, or a folder with no manifest) is made in a staging
 folder beside the target and swapped in whole; an incremental one writes the changed
