@@ -696,7 +696,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
                                chart_weeks, latest["ran_at"] if champion else None, league_dated if updated is None else None, first_moment)
             if site.unchanged(path, key, old_keys):
                 continue
-            mine = [(week, c) for week, found in (title_change_rows(db, names, title_names, wrestler=wid).items() if titled else ()) for c in found]
+            mine = [(week, c) for week, found in (title_change_rows(db, names, title_names, None, wid).items() if titled else ()) for c in found]
             reigns = reigns_of(wid, held_titles)
             reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
             history = []
