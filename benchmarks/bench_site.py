@@ -439,7 +439,7 @@ def figures(argv: list[str] | None = None) -> list[dict]:
     """The figures for the lead's one script (issue 18's site targets), measured by `main` (which prints them too):
     each {what, best, median, unit, floor_best, floor_median, ratio, target, met}. The incremental build's floor
     is the full build of the same run; the full build's is the reference (`--before REV`), when given; memory's is
-    week 1's (the ratio: the last week's over it)."""
+    the week by which every wrestler has wrestled, 13 (the ratio: the last week's over it)."""
     r = main(argv or [])
     full, incr = r["full_times"], r["incremental_times"]
     before = r["before_times"]
