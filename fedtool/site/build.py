@@ -25,14 +25,19 @@ changed. Writeups are read a week at a time (`league.db.week_writeups`) and only
 week pages rendered, so a build's memory does not hold every week's writeups. The output
 is the same, byte for byte, as a full build (tests/test_site_incremental.py).
 
-What a build holds does not grow with the weeks (but for the headlines and title changes
-the every-week pages print): the matches are read as one stream of rows, a week at a time
+What a build holds does not grow with the weeks (but for a few bytes a week: each week's entry
+in the manifest, its headlines kept as one JSON text, its row in the list of weeks): the
+matches are read as one stream of rows, a week at a time
 (`_Matches.stream`), or a wrestler's alone (`_Matches.of`); a week's or a wrestler's page
 whose key (what it is made from, short of its every value: its run weeks and their runs,
 the rows of those it shows, its titles) is the manifest's is kept without reading more; the
 standings and the record book count as the rows go by (`records.standings_streamed`,
 `recordbook.RecordBook`, fed the week pages' own matches), the record book's upsets kept in
-the manifest through the last week built.
+the manifest through the last week built; the title changes are read a week's for its page,
+a wrestler's for his, or as one stream (`league.pagereads.title_changes`), and each title's
+reigns replayed when its page lists them (`league.pagereads.titles_streamed`): each wrestler's
+titles stand in his page's key as one digest. The league's connection keeps a small page
+cache (`SQLITE_CACHE_KIB`): a build reads each row about once.
 
 A full build (the first, `--full`, or a folder with no manifest) is made in a staging
 folder beside the target and swapped in whole; an incremental one writes the changed
@@ -72,6 +77,7 @@ from fedtool.league import records
 from fedtool.kernel.dice import commitment
 from fedtool.league.recordbook import CATEGORIES, HEADINGS, RecordBook, hall_of_fame, record_book_streamed
 from fedtool.league.seasons import closed_seasons, current_season, season_archive
+from fedtool.league.pagereads import title_changes as league_title_changes, titles_streamed
 from fedtool.league.db import open_league, read_summary, revealed_seed_text, states_now, stored_stars, week_writeups
 from fedtool.league.sheets import read_roster_sheet
 from fedtool.rulesets import REGISTRY, get_ruleset, ruleset_order
@@ -85,6 +91,8 @@ SITE_MARKER = ".fedtool-site"  # marks a folder fedtool built, so --out never re
 # reader polls the feed and keeps what it saw, and every week stays on the news page and its own.
 # The feed is then as long at week 500 as at week 50 (feedgen builds a feed whole, in memory)
 FEED_ENTRIES = 20
+
+SQLITE_CACHE_KIB = 64  # the league connection's page cache in a build (`_build_site`): it reads each row about once
 
 # chart geometry (SVG user units); the SVG scales to the page's width
 CHART_WIDTH, CHART_HEIGHT = 600, 300
@@ -443,6 +451,9 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     out = Path(out) if out is not None else default_out(fed)
     _check_out(fed, out, given)
     db = open_league(fed.database, create=False)
+    # SQLite's page cache (2 MiB by default) filled as a build reads the league's every row once: kept small,
+    # so that what a build holds does not grow with the league's file (the OS caches the file itself)
+    db.execute(f"PRAGMA cache_size = -{SQLITE_CACHE_KIB}")
     old = None if full else read_manifest(out)
     runs = _week_runs(db)
     headline_cache = week_headline_cache(db, runs, old.get("headlines") if old else None)
@@ -469,7 +480,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
     names = {wid: w["name"] for wid, w in wrestlers.items()}
     latest_states = states_now(db)  # what each wrestler stands at now (a season's carry-over included)
     standings = records.standings_streamed(fed, db, states=latest_states)
-    titles = records.titles(fed, db)
+    titles = titles_streamed(fed, db)  # each title's reigns replayed when a page lists them, never all held
     archives = [season_archive(db, s["season"]) for s in closed_seasons(db)]
     in_play = dict(current_season(db), standings=None, records=None)
     if in_play["weeks"] and archives:  # its page; before any close the season is the league (standings.html, records.html)
@@ -545,7 +556,10 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         else:
             site.stream(path, _generated(env, f"site/{template}", dict(values, root=root)))
 
-    title_changes = title_change_rows(db, names, title_names)
+    def week_title_changes(number: int) -> list[dict]:
+        """A week's title changes, read for its page alone (`title_change_rows`)."""
+        return title_change_rows(db, names, title_names, (number, number)).get(number, [])
+
     deadlines = {d.week: d for d in card_deadlines(fed, names)}
     latest = weeks[-1] if weeks else None
     first_runs = {week: ran for week, ran in db.execute("SELECT week, MIN(ran_at) FROM week_runs GROUP BY week").fetchall()} if db["week_runs"].exists() else {}
@@ -554,9 +568,11 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         book = RecordBook(fed, db, upsets=upsets, salt=_fingerprint(_code_stamp(), sheets))
         astray = db.execute("SELECT 1 FROM matches WHERE week NOT IN (SELECT week FROM weeks) LIMIT 1").fetchone() is not None
 
-        def week_page_of(week: dict, shown: list[dict], state_changes: list, defer: list | None = None, read: list | None = None) -> None:
+        def week_page_of(week: dict, shown: list[dict], state_changes: list, defer: list | None = None, read: list | None = None,
+                         its_titles: list[dict] | None = None) -> None:
             number = week["week"]
-            changes = [{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in state_changes if reason] + title_changes.get(number, [])
+            its_titles = week_title_changes(number) if its_titles is None else its_titles
+            changes = [{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in state_changes if reason] + its_titles
 
             def writeups() -> dict:
                 # the fragment was rendered, escaped, by the run's own autoescaping templates; writeups read already
@@ -575,7 +591,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
                 next=_neighbour(week_numbers, number, +1),
                 refs={s["id"] for m in shown for s in m["sides_named"]} | {c["id"] for c in changes},
                 weeks_shown={number, *(w for w in (_neighbour(week_numbers, number, -1), _neighbour(week_numbers, number, +1)) if w is not None)},
-                moments=[week["ran_at"], *(c["at"] for c in title_changes.get(number, []))],
+                moments=[week["ran_at"], *(c["at"] for c in its_titles)],
                 extra=runs.get(number),  # the writeups are the week's run's: a rerun makes new ones
                 late=writeups,
                 shown=shown,
@@ -585,20 +601,22 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         by_id = {wid: int(wrestler_digests[id(w)][9:41], 16) for wid, w in wrestlers.items()}  # each wrestler's digest, as a number
         old_keys = (old or {}).get("keys") or {}
         deferred: list[dict] = []  # the week pages to render, once the record book is made (what it holds let go first)
+        titles_by_week = _TitleChangesByWeek(db, names, title_names)  # each week's title changes, from one stream as the weeks go by
         for week, (number, shown, state_changes) in zip(weeks, matches.stream(week_numbers)):  # a week at a time
+            its_titles = titles_by_week.get(number)
             if not astray:
                 book.add([{"id": m["id"], "week": m["week"], "match": m["match"], "ruleset": m["ruleset"], "card_title": m["title"] or None, "winner": m["winner"],
                            "method": m["method"], "sides": [(s["wrestler_id"], s["outcome"]) for s in m["sides"]], "rating": m["rating"]} for m in shown])
             path = week_page(number)
             # what its page is made from, short of its matches' every value: the week, its run, its neighbours, its title
             # changes, and the rows of everyone it shows (a rerun makes a new run; nothing else changes a run week's rows)
-            refs = sorted({s["wrestler_id"] for m in shown for s in m["sides"]} | {wid for wid, reason in state_changes if reason} | {c["id"] for c in title_changes.get(number, [])})
+            refs = sorted({s["wrestler_id"] for m in shown for s in m["sides"]} | {wid for wid, reason in state_changes if reason} | {c["id"] for c in its_titles})
             site.keys[path] = _fingerprint(shared, path, week, runs.get(number), _neighbour(week_numbers, number, -1), _neighbour(week_numbers, number, +1),
-                                           title_changes.get(number, []), [(wid, by_id.get(wid)) for wid in refs])
-            if headline_cache[str(number)]["headlines"] is None:
+                                           its_titles, [(wid, by_id.get(wid)) for wid in refs])
+            if headline_cache[str(number)][1] is None:
                 deferred.append(week)  # run since the last build: its page is rendered, its headlines read with its writeups then
             elif not site.unchanged(path, site.keys[path], old_keys):
-                week_page_of(week, shown, state_changes, deferred)
+                week_page_of(week, shown, state_changes, deferred, its_titles=its_titles)
         records_book = record_book_streamed(fed, db, upsets=upsets, salt=book.salt) if astray else book.book()
         del book
         for week in deferred:
@@ -606,7 +624,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
             # build's highest point; left to the collector's own passes, they pile up over the week pages of a full build
             gc.collect()
             read = []
-            if headline_cache[str(week["week"])]["headlines"] is None:
+            if headline_cache[str(week["week"])][1] is None:
                 read.append(week_writeups(db, week["week"]))
                 _fill_headlines(headline_cache, week["week"], read[0])
             week_page_of(week, matches.week(week["week"]), matches.changes(week["week"]), read=read)
@@ -616,46 +634,71 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
             latest=latest,
             latest_matches=latest_matches,
             latest_changes=[{"id": wid, "name": names.get(wid, wid), "reason": reason} for wid, reason in matches.changes(latest["week"]) if reason]
-                           + title_changes.get(latest["week"], []) if latest else [],
+                           + week_title_changes(latest["week"]) if latest else [],
             titles=titles,
             weeks=weeks,
             opened=[dict(w, deadline=_shown_deadline(deadlines.get(w["week"]))) for w in opened_weeks(fed, run_weeks)],
         )
         del latest_matches
         page("weeks/index.html", "weeks.html.j2", weeks=weeks, matches_by_week=_WeeksMatches(matches, week_numbers))
-        reigns_of: dict[str, list[dict]] = defaultdict(list)
+        # each wrestler's titles, as one figure (his title changes and reigns, and the runs of their weeks), the last week of
+        # a title change of his, whether he holds one now and which he ever held: streamed, one entry a wrestler
+        held_by: dict[str, list] = {}
+
+        def held(wid: str) -> list:
+            found = held_by.get(wid)
+            if found is None:
+                found = held_by[wid] = [hashlib.sha256(), None, False, set()]
+            return found
+
+        for row in league_title_changes(db):
+            week, c = row[0], _title_change(row, names, title_names)
+            for who in dict.fromkeys((c["id"], c["lost"])):
+                if who is not None:
+                    found = held(who)
+                    found[0].update(_fingerprint(week, c, runs.get(week), ran_at.get(week)).encode())
+                    found[1] = week if found[1] is None else max(found[1], week)
         for title in titles:
             for reign in title["reigns"]:
-                reigns_of[reign["wrestler_id"]].append(dict(reign, title_id=title["id"], title_name=title["name"]))
+                found = held(reign["wrestler_id"])
+                found[0].update(_fingerprint(title["id"], title["name"], reign, *((runs.get(w), ran_at.get(w)) for w in (reign["won_week"], reign["lost_week"]))).encode())
+                found[2] = found[2] or reign["lost_week"] is None
+                found[3].add(title["id"])
+
+        def reigns_of(wid: str, held_titles) -> list[dict]:
+            """His reigns, oldest first: each title he ever held replayed (`league.pagereads.title_reigns`)."""
+            his = [dict(reign, title_id=title["id"], title_name=title["name"]) for title in titles if title["id"] in held_titles
+                   for reign in title["reigns"] if reign["wrestler_id"] == wid]
+            return sorted(his, key=lambda r: (r["won_week"], r["title_id"]))
+
         teams_of: dict[str, list[str]] = defaultdict(list)
         for wid, wrestler in wrestlers.items():
             for member in wrestler["members"]:
                 teams_of[member].append(wid)
-        title_changes_of: dict[str, list[tuple[int, dict]]] = defaultdict(list)  # each wrestler's, as he won, lost or was given or stripped of one
-        for week, rows in title_changes.items():
-            for c in rows:
-                for who in dict.fromkeys((c["id"], c["lost"])):
-                    title_changes_of[who].append((week, c))
         match_weeks, state_weeks = matches.weeks_of()
         met = matches.partners(by_id)  # who each wrestler met, as they stand: one figure each
         for wid, wrestler in wrestlers.items():
             path = f"wrestlers/{page_name(wid)}.html"
             start = sheets[wid]["start"] if wid in sheets else None
-            mine = title_changes_of.get(wid, [])
             carried = [(a, c) for a in archives for c in a["carry_over"]["changes"] if c["wrestler_id"] == wid]
-            reigns = sorted(reigns_of.get(wid, []), key=lambda r: (r["won_week"], r["title_id"]))
-            active = _weeks_in(match_weeks.get(wid)) | _weeks_in(state_weeks.get(wid)) | {w for w, _ in mine} | {a["last_week"] for a, _ in carried}
-            reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
-            champion = latest is not None and any(r["lost_week"] is None for r in reigns)  # a reign's length grows each week
+            titled, last_titled, champion, held_titles = held_by.get(wid) or (None, None, False, ())
+            active = _weeks_in(match_weeks.get(wid)) | _weeks_in(state_weeks.get(wid)) | {a["last_week"] for a, _ in carried}
+            if last_titled is not None:
+                active.add(last_titled)
+            champion = latest is not None and champion  # a reign's length grows each week
             chart_weeks = [w for w in week_numbers if w <= max(active, default=0)]
-            # what his page is made from, short of reading his matches: his weeks and their runs, his states now, his titles,
-            # the names and rows of those it shows (himself, whoever he met, his members and teams)
+            # what his page is made from, short of reading his matches: his weeks and their runs, his states now, his titles
+            # (`titled`: his title changes and reigns, and their weeks' runs), the names and rows of those it shows
+            # (himself, whoever he met, his members and teams)
             shows = [by_id.get(w) for w in (*wrestler["members"], *teams_of.get(wid, []))]
-            key = _fingerprint(shared, path, wrestler_digests[id(wrestler)], met.get(wid), shows, sorted(active), [(w, runs.get(w), ran_at.get(w)) for w in sorted(active | reign_weeks)],
-                               latest_states.get(wid), start, charts.get(wrestler["ruleset"]), mine, carried, reigns, teams_of.get(wid, []), chart_weeks,
-                               latest["ran_at"] if champion else None, league_dated if updated is None else None, first_moment)
+            key = _fingerprint(shared, path, wrestler_digests[id(wrestler)], met.get(wid), shows, sorted(active), [(w, runs.get(w), ran_at.get(w)) for w in sorted(active)],
+                               latest_states.get(wid), start, charts.get(wrestler["ruleset"]), titled.hexdigest() if titled else None, carried, teams_of.get(wid, []),
+                               chart_weeks, latest["ran_at"] if champion else None, league_dated if updated is None else None, first_moment)
             if site.unchanged(path, key, old_keys):
                 continue
+            mine = [(week, c) for week, found in (title_change_rows(db, names, title_names, None, wid).items() if titled else ()) for c in found]
+            reigns = reigns_of(wid, held_titles)
+            reign_weeks = {w for r in reigns for w in (r["won_week"], r["lost_week"]) if w is not None}
             history = []
             his = matches.of(wid)
             for match in his:
@@ -713,7 +756,7 @@ def _build_site(fed: Fed, out: Path | None, full: bool) -> SiteReport:
         entries = newest_last([*(_week_entry(week, None, (), (), names, first_runs) for week in weeks), *(_season_entry(archive) for archive in archives)])
         fed_weeks = {e.path for e in entries[-FEED_ENTRIES:] if e.html is None}
         page("news.html", "news.html.j2", entries=entries[::-1], deadlines=[d for week, d in sorted(deadlines.items()) if week not in run_weeks])
-        latest_entries = [*_week_entries(db, matches, [w for w in weeks if week_page(w["week"]) in fed_weeks], title_changes, names, first_runs),
+        latest_entries = [*_week_entries(db, matches, [w for w in weeks if week_page(w["week"]) in fed_weeks], week_title_changes, names, first_runs),
                           *(e for e in entries[-FEED_ENTRIES:] if e.html is not None)]
         del entries
         site.stream("style.css", _generated(env, "site/style.css.j2", {}))
@@ -732,7 +775,18 @@ class _Matches:
 
     def __init__(self, db, names: dict[str, str], headlines: dict):
         self.db, self.names, self.headlines = db, names, headlines
+        self.decoded: tuple = (None, None, None)  # the last week's headlines decoded: (week, its text, by match id)
         self.titles = db["title_matches"].exists()  # m007: which title each title match was for
+
+    def headlines_of(self, week: int) -> dict[str, str] | None:
+        """A week's stored headlines by match id, from `week_headline_cache`'s text (None: not read yet), the last week's kept decoded."""
+        found = self.headlines.get(str(week))
+        text = found[1] if found is not None else None
+        if text is None:
+            return None
+        if self.decoded[0] != week or self.decoded[1] is not text:
+            self.decoded = (week, text, json.loads(text))
+        return self.decoded[2]
 
     def week(self, week: int) -> list[dict]:
         return self._read("week = ?", [week])
@@ -811,8 +865,7 @@ class _Matches:
         names = self.names
         for match in rows:
             match["sides"] = sides.get(match["id"], [])
-            found = self.headlines.get(str(match["week"]))
-            kept = found.get("headlines") if isinstance(found, dict) else None
+            kept = self.headlines_of(match["week"])
             match["stored_headline"] = kept.get(match["id"]) if isinstance(kept, dict) else None
             match["rating"] = stored_stars(read_summary(match.get("summary")).get("rating"))  # docs/ratings.md
             match["for_title"] = for_title.get(match["id"])
@@ -884,26 +937,37 @@ class _WeeksMatches(Mapping):
         return len(self.weeks)
 
 
-def week_headline_cache(db, runs: dict[int, list], cached: dict | None) -> dict:
-    """`week_headlines`' entry to keep in the manifest, by week: {"key", "headlines": by match id}.
-    A week's headlines are read (`league.db.week_writeups`) only when the week was run or rerun since the last build."""
-    kept: dict[str, dict] = {}
+def week_headline_cache(db, runs: dict[int, list], cached: dict | None) -> dict[str, list]:
+    """`week_headlines`' entry to keep in the manifest, by week: [its key, its headlines by match id as
+    one JSON text] (one text a week, not a dict of texts: what a build holds for the weeks it does not
+    show stays small; `_Matches.headlines_of` decodes a week's when asked). A week's headlines are read
+    (`league.db.week_writeups`) only when the week was run or rerun since the last build."""
+    kept: dict[str, list] = {}
     for (week, ran_at) in db.execute("SELECT week, ran_at FROM weeks ORDER BY week").fetchall() if db["weeks"].exists() else []:
         key = json.dumps([week, ran_at, runs.get(week)])
         found = (cached or {}).get(str(week))
-        if isinstance(found, dict) and found.get("key") == key and isinstance(found.get("headlines"), dict):
+        if type(found) is list and len(found) == 2 and found[0] == key and type(found[1]) is str and _headlines_text(found[1]):
             kept[str(week)] = found
         else:  # read with the week's writeups when its page is rendered (it is: its run is new), filled in then (`_fill_headlines`)
-            kept[str(week)] = {"key": key, "headlines": None}
+            kept[str(week)] = [key, None]
     return kept
+
+
+def _headlines_text(text: str) -> bool:
+    """Whether a kept week's headlines read as they were written: a JSON object of texts."""
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return False
+    return type(found) is dict and all(type(v) is str for v in found.values())
 
 
 def _fill_headlines(cache: dict, week: int, writeups: dict[str, dict]) -> None:
     """A week's headlines kept from its writeups, read for its page."""
-    cache[str(week)]["headlines"] = {match_id: w["headline"] for match_id, w in writeups.items()}
+    cache[str(week)][1] = json.dumps({match_id: w["headline"] for match_id, w in writeups.items()}, ensure_ascii=False, separators=(",", ":"))
 
 
-def _week_entries(db, matches: "_Matches", weeks: list[dict], title_changes: dict, names: dict[str, str], first_runs: dict[int, str]) -> list[FeedEntry]:
+def _week_entries(db, matches: "_Matches", weeks: list[dict], title_changes, names: dict[str, str], first_runs: dict[int, str]) -> list[FeedEntry]:
     """Every run week's feed entry, oldest first: its headlines (as its matches show them: the
     writeups' kept in the manifest, else read with its matches) and changes read as a stream."""
     ids = db.execute("SELECT week, id FROM matches ORDER BY week, position")
@@ -912,8 +976,7 @@ def _week_entries(db, matches: "_Matches", weeks: list[dict], title_changes: dic
     out = []
     for week in weeks:
         number = week["week"]
-        found = matches.headlines.get(str(number))
-        kept = found["headlines"] if isinstance(found, dict) else {}
+        kept = matches.headlines_of(number) or {}
         headlines: list[str | None] = []
         while row is not None and row[0] < number:
             row = next(ids, None)
@@ -928,7 +991,7 @@ def _week_entries(db, matches: "_Matches", weeks: list[dict], title_changes: dic
         while change is not None and change[0] == number:
             changes.append((change[1], change[2]))
             change = next(moved, None)
-        out.append(_week_entry(week, headlines, changes, title_changes.get(number, []), names, first_runs))
+        out.append(_week_entry(week, headlines, changes, title_changes(number), names, first_runs))
     return out
 
 
@@ -1241,28 +1304,49 @@ def league_updated(db) -> datetime.datetime | None:
     return max(moments) if moments else None
 
 
-def title_change_rows(db, names: dict[str, str], title_names: dict[str, str]) -> dict[int, list[dict]]:
-    """Each week's title changes, for its "League changes": titles won (by the run's title
-    matches) and the fedhead's awards and vacates made after it. Each {"id": the wrestler,
-    "name", "reason", "lost": who lost it or None, "lost_reason", "at": when a ruling was made, None for the run's}."""
+def title_change_rows(db, names: dict[str, str], title_names: dict[str, str], weeks: tuple[int, int] | None = None,
+                      wrestler: str | None = None) -> dict[int, list[dict]]:
+    """The title changes of the weeks `weeks` (or of a `wrestler`, or all), by week, for their "League
+    changes": titles won (by the run's title matches) and the fedhead's awards and vacates made after
+    it, read by `league.pagereads.title_changes`. Each {"id": the wrestler, "name", "reason", "lost":
+    who lost it or None, "lost_reason", "at": when a ruling was made, None for the run's}."""
     out: dict[int, list[dict]] = defaultdict(list)
-    if not db["title_matches"].exists():
-        return out
-    for week, title_id, winner, method, before in db.execute(
-            "SELECT t.week, t.title_id, t.winner, t.method, t.holder_before FROM title_matches t JOIN matches m ON m.id = t.match_id "
-            "WHERE t.result = 'won' ORDER BY t.week, m.position").fetchall():
-        title = title_names.get(title_id, title_id)
-        out[week].append({"id": winner, "name": names.get(winner, winner), "lost": before,
-                          "reason": f"wins the {title} by {method}" + (f" from {names.get(before, before)}" if before else ""),
-                          "lost_reason": f"loses the {title} to {names.get(winner, winner)} by {method}", "at": None})
-    for week, title_id, action, wid, why, at in db.execute("SELECT after_week, title_id, action, wrestler_id, reason, made_at FROM title_rulings ORDER BY id").fetchall():
-        title = title_names.get(title_id, title_id)
-        said = f" ({why})" if why else ""
-        if action == "awarded":
-            out[week].append({"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"awarded the {title} by the fedhead{said}", "lost_reason": "", "at": at})
-        else:
-            out[week].append({"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"the {title} is vacated by the fedhead{said}", "lost_reason": "", "at": at})
+    for row in league_title_changes(db, weeks, wrestler):
+        out[row[0]].append(_title_change(row, names, title_names))
     return out
+
+
+def _title_change(row: tuple, names: dict[str, str], title_names: dict[str, str]) -> dict:
+    """A title change (a row of `league.pagereads.title_changes`) as the pages tell it."""
+    _, title_id, wid, before, method, action, why, at = row
+    title = title_names.get(title_id, title_id)
+    if action == "won":
+        return {"id": wid, "name": names.get(wid, wid), "lost": before,
+                "reason": f"wins the {title} by {method}" + (f" from {names.get(before, before)}" if before else ""),
+                "lost_reason": f"loses the {title} to {names.get(wid, wid)} by {method}", "at": None}
+    said = f" ({why})" if why else ""
+    if action == "awarded":
+        return {"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"awarded the {title} by the fedhead{said}", "lost_reason": "", "at": at}
+    return {"id": wid, "name": names.get(wid, wid), "lost": None, "reason": f"the {title} is vacated by the fedhead{said}", "lost_reason": "", "at": at}
+
+
+class _TitleChangesByWeek:
+    """Each week's title changes for the weeks asked for in ascending order, from one stream
+    (`league.pagereads.title_changes`), a week's at a time: `get(week)` as a dict's."""
+
+    def __init__(self, db, names: dict[str, str], title_names: dict[str, str]):
+        self.rows = league_title_changes(db)
+        self.names, self.title_names = names, title_names
+        self.ahead = next(self.rows, None)
+
+    def get(self, week: int, default=None) -> list[dict]:
+        found = []
+        while self.ahead is not None and self.ahead[0] < week:
+            self.ahead = next(self.rows, None)
+        while self.ahead is not None and self.ahead[0] == week:
+            found.append(_title_change(self.ahead, self.names, self.title_names))
+            self.ahead = next(self.rows, None)
+        return found if found or default is None else default
 
 
 def feed_entries(league: League, matches_by_week: dict, names: dict[str, str], title_changes: dict, archives: list[dict], changes: dict,
