@@ -169,6 +169,7 @@ class StagedDir:
             settle(self.final)  # a killed build's leftovers (a tagged folder's are settled by its record's owner)
         prefix = f".{self.final.name}{NEW}" + (f"{self.tag}-" if self.tag else "")
         self.path = Path(tempfile.mkdtemp(prefix=prefix, dir=self.final.parent))
+        self.folders = {self.path}  # the folders made in it
         # mkdtemp makes the folder private (0700); the folder it becomes (a site, an outbox
         # week) is read by others, a web server running as another user: the mode any new
         # folder gets, 0755 under the usual umask 022 (issue 19)
@@ -177,8 +178,11 @@ class StagedDir:
 
     def write(self, name: str, content: str) -> None:
         target = self.path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        if target.parent not in self.folders:  # each folder made once, not once a file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.folders.add(target.parent)
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(content)
         self.written.append(target)
 
     def seal(self) -> None:
