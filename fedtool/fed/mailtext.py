@@ -278,19 +278,20 @@ def _events(html: str) -> list[tuple] | None:
     return events
 
 
-# Where a page is cut into pieces read apart (`_page_events`): before each writeup. The
+# Where a page is cut into pieces read apart (`_page_events`): around each writeup. The
 # same writeup comes in several mails of a run (its players', the card's), so its events
 # are found once and kept for the process's next page that holds it.
-_PIECE = re.compile(r"(?=<article[ >])")
+_PIECE = re.compile(r"(?=<article[ >])|(?<=</article>)")
 _PIECES: dict[str, list[tuple] | None] = {}
 
 
 def _page_events(html: str) -> list[tuple] | None:
-    """`_events(html)`, each piece of the page (cut before every `<article`) read once per
-    process. The same events: every `<` outside a `<style>` or `<script>` block starts a
-    token (no token of the plain kind holds one, `_TOKEN`), so a cut there is a cut between
-    tokens, and a piece holding the start of such a block without its end reads as not
-    plain (None), and the page then is read whole. tests/test_mail_text_pieces.py compares
+    """`_events(html)`, each piece of the page (cut before every `<article` and after every
+    `</article>`) read once per process. The same events: every `<` outside a `<style>` or
+    `<script>` block starts a token (no token of the plain kind holds one, `_TOKEN`), and
+    `</article>` is one token, so each cut is a cut between tokens; a piece holding the
+    start of such a block without its end reads as not plain (None), and the page is then
+    read whole. tests/test_run_work_fast.py compares
     the two."""
     pieces = _PIECE.split(html)
     if len(pieces) < 2:

@@ -337,7 +337,7 @@ def _md_escape(text) -> MarkdownText:
 # Text that `_md_escape` gives back as it is, told in one match: no character `_MD_INLINE`
 # could escape (a colon or an `_` anywhere, to keep it short), none that `plain_text`
 # changes (every control character), no blank or tab at either end, and no first character
-# that could start a block (`_MD_LINE_START`; a digit at all). tests/test_render_md_fast.py
+# that could start a block (`_MD_LINE_START`; a digit at all). tests/test_run_work_fast.py
 # compares the two over random text.
 _MD_QUIET = re.compile("(?![-+>!=:0-9 ])[^\\\\`*\\[\\]{}#_<|~&:\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*(?<! )")
 
