@@ -22,6 +22,7 @@ from fedtool.fed import files, mailtext, render
 from fedtool.fed.render import MarkdownText, _md_escape, md_escape
 from fedtool.fed.settings import Fed
 from fedtool.kernel.errors import FedError
+import fedtool.week.run as run_module
 from fedtool.week.run import run_week
 
 def _old_md_escape(text) -> MarkdownText:
@@ -183,9 +184,35 @@ def test_a_run_with_every_shortcut_undone_writes_the_same_outbox_and_league(demo
         patch.setattr(render, "md_escape", _old_md_escape)
         patch.setattr(mailtext, "_page_events", mailtext._events)
         patch.setattr(mailtext._Reader, "_open", lambda self, tag: any(b.tag == tag for b in self.stack[1:]))
+        environment = run_module._environment
+
+        def reloading(fed, card):  # each template looked for on disk at each render, as before
+            env = environment(fed, card)
+            env.auto_reload = True
+            return env
+
+        patch.setattr(run_module, "_environment", reloading)
         long_way = _demo_run(other)
     assert fast[0] == long_way[0] and len(fast[0]) >= 20
     assert fast[1] == long_way[1]
+
+
+def test_a_run_does_not_look_for_its_templates_on_disk_again(demo_fed: Path, monkeypatch) -> None:
+    """A template loaded for a run is not checked on disk at its next render (its source's
+    up-to-date check is never asked), as in the site's build."""
+    from jinja2 import FileSystemLoader
+
+    asked = Counter()
+    source = FileSystemLoader.get_source
+
+    def counted(self, environment, template):
+        text, filename, uptodate = source(self, environment, template)
+        return text, filename, lambda: asked.update([template]) or uptodate()
+
+    monkeypatch.setattr(FileSystemLoader, "get_source", counted)
+    monkeypatch.setattr(render.FedTemplates, "get_source", counted)  # the fed's own (a FileSystemLoader too)
+    _demo_run(demo_fed)
+    assert not asked
 
 
 # ---------------------------------------------------------------- the reader's open blocks

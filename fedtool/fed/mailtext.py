@@ -209,7 +209,10 @@ class _Reader(HTMLParser):
     def handle_data(self, data):
         if self.skipping:
             return
-        self._text(data)
+        if self.cell is not None:  # `_text`, written out: a page's most frequent event
+            self.cell.append(data)
+        elif self.table is None:
+            self.stack[-1].words.append(data)
 
     def _text(self, data: str) -> None:
         if self.cell is not None:
@@ -281,7 +284,7 @@ def _events(html: str) -> list[tuple] | None:
 # Where a page is cut into pieces read apart (`_page_events`): around each writeup. The
 # same writeup comes in several mails of a run (its players', the card's), so its events
 # are found once and kept for the process's next page that holds it.
-_PIECE = re.compile(r"(?=<article[ >])|(?<=</article>)")
+_PIECE = re.compile(r"<article[ >]|</article>")
 _PIECES: dict[str, list[tuple] | None] = {}
 
 
@@ -293,9 +296,10 @@ def _page_events(html: str) -> list[tuple] | None:
     start of such a block without its end reads as not plain (None), and the page is then
     read whole. tests/test_run_work_fast.py compares
     the two."""
-    pieces = _PIECE.split(html)
-    if len(pieces) < 2:
+    cuts = [found.start() if found.group()[1] == "a" else found.end() for found in _PIECE.finditer(html)]
+    if not cuts:
         return _events(html)
+    pieces = [html[start:stop] for start, stop in zip([0, *cuts], [*cuts, len(html)])]
     events: list[tuple] = []
     for piece in pieces:
         found = _PIECES.get(piece, False)

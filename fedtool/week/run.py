@@ -813,7 +813,9 @@ def _correction_note(run: int, label: str, corrections: list[dict] | None, match
 def _environment(fed: Fed, card: Card) -> Environment:
     """The fed's templates, with the packaged templates of the card's rulesets."""
     rulesets = {m.ruleset: get_ruleset(m.ruleset, (card.shown, f"match {m.id}")) for m in card.matches}
-    return environment(fed.templates, {rid: ruleset.templates for rid, ruleset in rulesets.items()})
+    env = environment(fed.templates, {rid: ruleset.templates for rid, ruleset in rulesets.items()})
+    env.auto_reload = False  # a template does not change during a run: not looked for on disk at each render (as the site's build)
+    return env
 
 
 def _page(env, title: str, body: str) -> str:
