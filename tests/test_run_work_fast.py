@@ -250,6 +250,67 @@ def test_an_open_block_is_found_as_the_generator_found_it(html: str) -> None:
 # ---------------------------------------------------------------- staged folders
 
 
+def test_the_league_commits_only_once_the_staged_outbox_is_on_disk(demo_fed: Path, monkeypatch) -> None:
+    """The outbox is flushed while the league's rows are made, but every file and folder of
+    it is on disk before the league holds the week (the league's commit decides the run)."""
+    import os
+    import threading
+    import time
+
+    flushed: list[tuple[str, list]] = []
+    lock = threading.Lock()
+    league = Fed.load(demo_fed).database
+    fsync = os.fsync
+
+    def recording(fd: int) -> None:
+        path = os.readlink(f"/proc/self/fd/{fd}")
+        if ".week-01.new-" not in path:
+            return fsync(fd)
+        time.sleep(0.02)  # a slow disk: a flush nobody waits for would end after the commit
+        fsync(fd)
+        weeks = []  # a demo's league is made by its first run's commit
+        if league.exists() and league.stat().st_size:
+            connection = sqlite3.connect(f"file:{league}?mode=ro", uri=True, timeout=30)  # another reader, as after a power cut
+            try:
+                weeks = [row[0] for row in connection.execute("SELECT week FROM weeks")]
+            finally:
+                connection.close()
+        with lock:
+            flushed.append((path, weeks))
+
+    monkeypatch.setattr(os, "fsync", recording)
+    outbox, _ = _demo_run(demo_fed)
+    staged = flushed
+    assert len({path for path, _ in staged}) >= len(outbox)  # every file, and its folders
+    assert all(weeks == [] for _, weeks in staged)  # none flushed after the league held the run
+    assert [row[0] for row in sqlite3.connect(league).execute("SELECT week FROM weeks")] == [1]
+
+
+def test_a_flush_left_running_is_waited_for_before_the_staging_is_dropped(tmp_path: Path, monkeypatch) -> None:
+    """A failure after `flush` started and before `seal`: the flushes end before the staging
+    folder is removed, and the old folder stays."""
+    final = tmp_path / "outbox" / "week-01"
+    final.mkdir(parents=True)
+    (final / "old.txt").write_text("old")
+    waited = []
+    start = files._start_sync
+
+    def watched(paths, own=False):
+        wait = start(paths, own)
+        return lambda: waited.append(len(paths)) or wait()
+
+    monkeypatch.setattr(files, "_start_sync", watched)
+    with pytest.raises(RuntimeError):
+        with files.StagedDir(final, tag="run1") as stage:
+            for n in range(10):
+                stage.write(f"m{n}.md", "x")
+            stage.flush()
+            raise RuntimeError("the league refused the rows")
+    assert waited == [11]  # ten files and the staging folder, waited for
+    assert [p.name for p in final.parent.iterdir()] == ["week-01"] and (final / "old.txt").read_text() == "old"
+
+
+
 def test_a_staged_folder_makes_each_subfolder_it_writes_into(tmp_path: Path) -> None:
     """Folders are made once each, and a new one under a folder made before is made too."""
     final = tmp_path / "out"

@@ -317,7 +317,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
         with StagedDir(outbox, keep=("announcements",), tag=_run_tag(run)) as stage:
             for name, content in files.items():
                 stage.write(name, content)
-            stage.seal()
+            stage.flush()  # the disk writes the staged outbox while the league's rows are made
             if db.memory:
                 db = open_league(fed.database)
             with db.atomic():
@@ -331,6 +331,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
                 sync_titles_if_they_stand(fed, db, check=False)  # the lineage as rows (issue 19); no other ruleset imported
                 record_punctuality(db, week, absent.records)
                 record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
+                stage.seal()  # the staged outbox whole and on disk before the league commits (a failure rolls the rows back)
             committed = True
             stage.swap()
     except BaseException:
