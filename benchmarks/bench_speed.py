@@ -155,12 +155,16 @@ def main() -> None:
                           f"{min(theirs) / min(floor if kind == 'wall' else cpu['floor']):5.2f}x the floor;  "
                           f"this one {min(ours) / min(theirs):5.2f}x / {statistics.median(ours) / statistics.median(theirs):5.2f}x (best / median)")
 
-        work = work_only(ROOT, options.repeats)
+        work: list[float] = []
+        theirs: list[float] = []
+        for _ in range(3):  # interleaved with --against's, a process each, so a busy machine slows both alike
+            work += work_only(ROOT, max(options.repeats // 3, 1))
+            if other:
+                theirs += work_only(options.against.resolve(), max(options.repeats // 3, 1))
         print(line("run 1, work only (modules imported)", work, "", None, "-", True)
               + "  (run_week's own work: `run 1` on fresh demo copies in one process, every run after the first timed)")
         FIGURES.append(_figure("run 1, work only (modules imported)", work, work, None))
         if other:
-            theirs = work_only(options.against.resolve(), options.repeats)
             print(f"  run 1, work only, against: best {min(theirs):6.3f} s  median {statistics.median(theirs):6.3f} s;  "
                   f"this one {min(work) / min(theirs):5.2f}x / {statistics.median(work) / statistics.median(theirs):5.2f}x (best / median)")
 
