@@ -155,6 +155,19 @@ def main() -> None:
                           f"{min(theirs) / min(floor if kind == 'wall' else cpu['floor']):5.2f}x the floor;  "
                           f"this one {min(ours) / min(theirs):5.2f}x / {statistics.median(ours) / statistics.median(theirs):5.2f}x (best / median)")
 
+        work: list[float] = []
+        theirs: list[float] = []
+        for _ in range(3):  # interleaved with --against's, a process each, so a busy machine slows both alike
+            work += work_only(ROOT, max(options.repeats // 3, 1))
+            if other:
+                theirs += work_only(options.against.resolve(), max(options.repeats // 3, 1))
+        print(line("run 1, work only (modules imported)", work, "", None, "-", True)
+              + "  (run_week's own work: `run 1` on fresh demo copies in one process, every run after the first timed)")
+        FIGURES.append(_figure("run 1, work only (modules imported)", work, work, None))
+        if other:
+            print(f"  run 1, work only, against: best {min(theirs):6.3f} s  median {statistics.median(theirs):6.3f} s;  "
+                  f"this one {min(work) / min(theirs):5.2f}x / {statistics.median(work) / statistics.median(theirs):5.2f}x (best / median)")
+
         if options.imports:
             print("\nimports (python -X importtime, one run each: ms of its modules' own import time by package; the bare interpreter's left out)")
             for label, args, fed in (("run 1", ["run", "1"], Path(tmp) / "imports"), ("standings", ["standings"], Path(tmp) / "run0")):
@@ -202,6 +215,36 @@ def main() -> None:
             print(f"{label:<44} best {max(rates):8,.0f}/s  median {statistics.median(rates):8,.0f}/s   "
                   + (f"needed for {target:g} s on {os.cpu_count()} idle cores: {need:8,.0f}/s ({need / max(rates):.1f}x the best)" if need
                      else f"start-up alone took {target:g} s or more"))
+
+
+WORK = """
+import contextlib, io, json, shutil, sys, tempfile, time
+from pathlib import Path
+from fedtool.cli import cli
+demo, repeats = Path(sys.argv[1]), int(sys.argv[2])
+times = []
+with tempfile.TemporaryDirectory() as tmp:
+    for n in range(repeats + 1):
+        fed = Path(tmp) / f"fed{n}"
+        for folder in ("rosters", "strategies", "templates"):
+            shutil.copytree(demo / folder, fed / folder)
+        with contextlib.redirect_stdout(io.StringIO()):
+            start = time.perf_counter()
+            cli.main(["--fed", str(fed), "run", "1"], standalone_mode=False)
+            took = time.perf_counter() - start
+        if n:  # the first run imports and compiles what the others find ready
+            times.append(took)
+print(json.dumps(times))
+"""
+
+
+def work_only(checkout: Path, repeats: int) -> list[float]:
+    """`run 1`'s own work, start-up left out: the demo week run on fresh copies of the demo
+    fed (this checkout's) in one process with `checkout`'s code, each run after the first
+    timed (by then every module it needs is imported and every template compiled)."""
+    done = subprocess.run([PYTHON, "-c", WORK, str(ROOT), str(repeats)], capture_output=True, text=True, check=True,
+                          cwd=tempfile.gettempdir(), env={**ENV, "PYTHONPATH": str(checkout)})
+    return json.loads(done.stdout)
 
 
 def import_profile(args: list[str]) -> dict[str, float]:

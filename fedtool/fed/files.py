@@ -114,6 +114,13 @@ def _sync_all(paths: list[Path]) -> None:
     """Flush every file and folder of `paths` to disk, several at once (threads: an fsync
     waits for the disk with the GIL released); the first error met is raised once all have
     ended. Plain threads, not concurrent.futures (20 ms to import, with logging)."""
+    _start_sync(paths, own=True)()
+
+
+def _start_sync(paths: list[Path], own: bool = False):
+    """Start flushing `paths` (as `_sync_all`) and return the function that waits for every
+    flush to end and raises the first error met. `own`: this thread flushes too, before it
+    returns; else only the threads started, and the caller's thread is free meanwhile."""
     import threading
 
     errors: list[BaseException] = []
@@ -130,14 +137,19 @@ def _sync_all(paths: list[Path]) -> None:
             except BaseException as exc:  # raised in the caller's thread below
                 errors.append(exc)
 
-    threads = [threading.Thread(target=work, daemon=True) for _ in range(min(SYNC_THREADS, len(paths)) - 1)]
+    threads = [threading.Thread(target=work, daemon=True) for _ in range(min(SYNC_THREADS, len(paths)) - (1 if own else 0))]
     for thread in threads:
         thread.start()
-    work()  # this thread flushes too
-    for thread in threads:
-        thread.join()
-    if errors:
-        raise errors[0]
+    if own:
+        work()  # this thread flushes too
+
+    def wait() -> None:
+        for thread in threads:
+            thread.join()
+        if errors:
+            raise errors[0]
+
+    return wait
 
 
 SYNC_THREADS = 16  # flushes waiting at once: enough for a week's outbox to go in one or two of the file system's commits
@@ -162,6 +174,7 @@ class StagedDir:
         self.tag = tag
         self.sealed = False
         self.written: list[Path] = []
+        self.flushing = None  # `flush`'s wait, once started
 
     def __enter__(self) -> "StagedDir":
         self.final.parent.mkdir(parents=True, exist_ok=True)
@@ -169,6 +182,7 @@ class StagedDir:
             settle(self.final)  # a killed build's leftovers (a tagged folder's are settled by its record's owner)
         prefix = f".{self.final.name}{NEW}" + (f"{self.tag}-" if self.tag else "")
         self.path = Path(tempfile.mkdtemp(prefix=prefix, dir=self.final.parent))
+        self.folders = {self.path}  # the folders made in it
         # mkdtemp makes the folder private (0700); the folder it becomes (a site, an outbox
         # week) is read by others, a web server running as another user: the mode any new
         # folder gets, 0755 under the usual umask 022 (issue 19)
@@ -177,15 +191,20 @@ class StagedDir:
 
     def write(self, name: str, content: str) -> None:
         target = self.path / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(content, encoding="utf-8")
+        if target.parent not in self.folders:  # each folder made once, not once a file
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self.folders.add(target.parent)
+        with open(target, "w", encoding="utf-8") as handle:
+            handle.write(content)
         self.written.append(target)
 
-    def seal(self) -> None:
+    def flush(self) -> None:
         """Complete the staging folder (the old folder's `keep` subfolders, as hard links
-        where the file system allows) and flush it to disk (every file written, every
-        folder's entries): once this returns, the staging folder can stand for the folder
-        whatever happens next, a power cut included."""
+        where the file system allows) and start flushing it to disk in the background, so
+        the caller's work (the league's rows) goes on while the disk writes; `seal` waits
+        for it. Nothing may be written to the staging folder after this."""
+        if self.flushing is not None:
+            return
         for name in self.keep:
             source = self.final / name
             if source.is_dir() and not (self.path / name).exists():
@@ -194,15 +213,32 @@ class StagedDir:
         # the disk, not the processor, and the file system commits the flushes waiting
         # together at once (issue 18: a week's 24 files flushed one by one were 40-90 ms
         # of a run on ext4; together, about 4 ms). All have returned before `seal` does.
-        _sync_all([*self.written, *(Path(folder) for folder, _, _ in os.walk(self.path))])
+        self.flushing = _start_sync([*self.written, *(Path(folder) for folder, _, _ in os.walk(self.path))])
+
+    def seal(self) -> None:
+        """Complete the staging folder and flush it to disk (every file written, every
+        folder's entries, the folder it lands in), `flush` started first if it was not:
+        once this returns, the staging folder can stand for the folder whatever happens
+        next, a power cut included."""
+        self.flush()
+        self.flushing()
         _sync_path(self.final.parent)
         self.sealed = True
+
+    def _flushed(self) -> None:
+        """Wait for a flush started and not waited for (its errors are not the caller's)."""
+        if self.flushing is not None and not self.sealed:
+            try:
+                self.flushing()
+            except OSError:
+                pass
 
     def swap(self) -> None:
         """Put the staging folder in the folder's place; the old one is dropped."""
         settle(self.final, self.path.name[len(f".{self.final.name}{NEW}"):])
 
     def __exit__(self, exc_type, exc, tb) -> None:
+        self._flushed()  # no flush left running in a folder that may be dropped next
         if exc_type is None or self.sealed and self.tag is not None:
             return  # swapped; or sealed and decided elsewhere (settle)
         shutil.rmtree(self.path, ignore_errors=True)

@@ -174,7 +174,7 @@ class _Reader(HTMLParser):
             if href:
                 self._text(f" <{href.removeprefix('mailto:')}>")
             return
-        if tag in _BLOCKS and any(b.tag == tag for b in self.stack[1:]):
+        if tag in _BLOCKS and self._open(tag):
             while True:
                 block = self.stack.pop()
                 self._flush(block)
@@ -184,6 +184,14 @@ class _Reader(HTMLParser):
                         self._blank()
                 if block.tag == tag:
                     break
+
+    def _open(self, tag: str) -> bool:
+        """Whether a block `tag` is open (the body's own block aside)."""
+        stack = self.stack
+        for i in range(len(stack) - 1, 0, -1):
+            if stack[i].tag == tag:
+                return True
+        return False
 
     def _table(self, rows: list[list[str]]) -> None:
         rows = [r for r in rows if r]
@@ -201,7 +209,10 @@ class _Reader(HTMLParser):
     def handle_data(self, data):
         if self.skipping:
             return
-        self._text(data)
+        if self.cell is not None:  # `_text`, written out: a page's most frequent event
+            self.cell.append(data)
+        elif self.table is None:
+            self.stack[-1].words.append(data)
 
     def _text(self, data: str) -> None:
         if self.cell is not None:
@@ -270,12 +281,45 @@ def _events(html: str) -> list[tuple] | None:
     return events
 
 
+# Where a page is cut into pieces read apart (`_page_events`): around each writeup. The
+# same writeup comes in several mails of a run (its players', the card's), so its events
+# are found once and kept for the process's next page that holds it.
+_PIECE = re.compile(r"<article[ >]|</article>")
+_PIECES: dict[str, list[tuple] | None] = {}
+
+
+def _page_events(html: str) -> list[tuple] | None:
+    """`_events(html)`, each piece of the page (cut before every `<article` and after every
+    `</article>`) read once per process. The same events: every `<` outside a `<style>` or
+    `<script>` block starts a token (no token of the plain kind holds one, `_TOKEN`), and
+    `</article>` is one token, so each cut is a cut between tokens; a piece holding the
+    start of such a block without its end reads as not plain (None), and the page is then
+    read whole. tests/test_run_work_fast.py compares
+    the two."""
+    cuts = [found.start() if found.group()[1] == "a" else found.end() for found in _PIECE.finditer(html)]
+    if not cuts:
+        return _events(html)
+    pieces = [html[start:stop] for start, stop in zip([0, *cuts], [*cuts, len(html)])]
+    events: list[tuple] = []
+    for piece in pieces:
+        found = _PIECES.get(piece, False)
+        if found is False:
+            found = _events(piece)
+            if len(_PIECES) >= 64:
+                _PIECES.clear()
+            _PIECES[piece] = found
+        if found is None:
+            return _events(html)
+        events += found
+    return events
+
+
 def mail_text(html: str) -> str:
     """The plain-text part of a mail from its HTML part: readable text, no markup of any kind
     (see the module's docstring); cleaned by `plain_text`."""
     reader = _Reader()
     html = plain_text(html)
-    events = _events(html)
+    events = _page_events(html)
     if events is None:
         reader.feed(html)
     else:

@@ -58,7 +58,7 @@ def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = N
     if rulesets:
         packaged = ChoiceLoader([packaged, PrefixLoader({rid: FileSystemLoader(str(folder)) for rid, folder in rulesets.items()}, delimiter="/")])
     loaders = [FedTemplates(str(fed_templates))] if fed_templates and fed_templates.is_dir() else []
-    env = ImmutableSandboxedEnvironment(
+    env = FedSandbox(
         loader=ChoiceLoader([*loaders, PrefixLoader({"default": packaged}, delimiter=":"), packaged]),
         bytecode_cache=bytecode_cache(),
         autoescape=select_autoescape(enabled_extensions=("html", "htm", "xml", "html.j2", "htm.j2", "xml.j2"), default_for_string=False),
@@ -78,6 +78,26 @@ def environment(fed_templates: Path | None, rulesets: dict[str, Path] | None = N
     env.filters["plain_text"] = plain_text
     env.filters["stars"] = stars
     return env
+
+
+class FedSandbox(ImmutableSandboxedEnvironment):
+    """jinja's immutable sandbox, with one shortcut that changes nothing it answers: `x.name`
+    on a plain dict that has no attribute `name` (no dict method is so named) is `x["name"]`
+    at once. jinja asks for the attribute first, and for a dict that always fails, so every
+    key a template read cost a raised AttributeError (issue 18: most of a writeup's lookups).
+    A dict's methods (`items`, `get`, ...) and every other object still go through the
+    sandbox's own `getattr` and its checks."""
+
+    def getattr(self, obj, attribute):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except (TypeError, LookupError):
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+_DICT_ATTRIBUTES = frozenset(dir(dict))  # every name getattr finds on a plain dict (its type's and object's)
 
 
 # Raised whenever `environment` changes how templates compile (its options, filters that
@@ -123,11 +143,18 @@ def _rendered(parts) -> MarkdownText:
 def _finalize(context, value):
     """Every value a template prints: Markdown-escaped in a Markdown template, cleaned by
     `plain_text` in any other (an HTML template then escapes it: autoescape)."""
-    if context.name and context.name.endswith(MARKDOWN_TEMPLATES):
+    name = context.name
+    markdown = _IS_MARKDOWN.get(name)
+    if markdown is None:
+        markdown = _IS_MARKDOWN[name] = bool(name and name.endswith(MARKDOWN_TEMPLATES))
+    if markdown:
         return md_escape(value)
     if hasattr(value, "__html__"):  # HTML made on purpose (Markup: the fedhead's Markdown, a writeup)
         return value
     return plain_text(value)  # then autoescaped in an HTML template
+
+
+_IS_MARKDOWN: dict[str | None, bool] = {}  # a template's name -> whether it is a Markdown template
 
 
 @pass_context
@@ -291,9 +318,28 @@ def md_escape(text) -> MarkdownText:
     how. Each line is escaped as if it started a line (a value may be printed at a line's
     start), its leading and trailing blanks dropped, and `plain_text` cleans it first.
     Escaping `MarkdownText` again returns it unchanged."""
-    if isinstance(text, MarkdownText):
+    kind = type(text)
+    if kind is str:
+        if _MD_QUIET.fullmatch(text):  # nearly every value: a name, a word, a phrase
+            return MarkdownText(text)
+    elif kind is int:  # digits, a minus: nothing to escape
+        return MarkdownText(text)
+    elif isinstance(text, MarkdownText):
         return text
+    return _md_escape(text)
+
+
+def _md_escape(text) -> MarkdownText:
+    """`md_escape` the long way: every line cleaned and escaped."""
     return MarkdownText("\n".join(_md_line(line) for line in plain_text(text).split("\n")))
+
+
+# Text that `_md_escape` gives back as it is, told in one match: no character `_MD_INLINE`
+# could escape (a colon or an `_` anywhere, to keep it short), none that `plain_text`
+# changes (every control character), no blank or tab at either end, and no first character
+# that could start a block (`_MD_LINE_START`; a digit at all). tests/test_run_work_fast.py
+# compares the two over random text.
+_MD_QUIET = re.compile("(?![-+>!=:0-9 ])[^\\\\`*\\[\\]{}#_<|~&:\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]*(?<! )")
 
 
 def md_code(text) -> MarkdownText:

@@ -317,7 +317,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
         with StagedDir(outbox, keep=("announcements",), tag=_run_tag(run)) as stage:
             for name, content in files.items():
                 stage.write(name, content)
-            stage.seal()
+            stage.flush()  # the disk writes the staged outbox while the league's rows are made
             if db.memory:
                 db = open_league(fed.database)
             with db.atomic():
@@ -331,6 +331,7 @@ def run_week(fed: Fed, week: int, dice_file: Path | None = None, rerun: bool = F
                 sync_titles_if_they_stand(fed, db, check=False)  # the lineage as rows (issue 19); no other ruleset imported
                 record_punctuality(db, week, absent.records)
                 record_writeups(db, week, {f"{week_name(week)}/{match_id}": w for match_id, w in writeups.items()})
+                stage.seal()  # the staged outbox whole and on disk before the league commits (a failure rolls the rows back)
             committed = True
             stage.swap()
     except BaseException:
@@ -813,7 +814,9 @@ def _correction_note(run: int, label: str, corrections: list[dict] | None, match
 def _environment(fed: Fed, card: Card) -> Environment:
     """The fed's templates, with the packaged templates of the card's rulesets."""
     rulesets = {m.ruleset: get_ruleset(m.ruleset, (card.shown, f"match {m.id}")) for m in card.matches}
-    return environment(fed.templates, {rid: ruleset.templates for rid, ruleset in rulesets.items()})
+    env = environment(fed.templates, {rid: ruleset.templates for rid, ruleset in rulesets.items()})
+    env.auto_reload = False  # a template does not change during a run: not looked for on disk at each render (as the site's build)
+    return env
 
 
 def _page(env, title: str, body: str) -> str:
