@@ -308,58 +308,12 @@ def open_league(path: Path, create: bool = True) -> Database:
     if path.is_file() and path.stat().st_size == 0:
         raise FedError(Problem(str(path), None, "is empty (0 bytes), not a league: fedtool never leaves one empty, so something else emptied it; "
                                "restore a snapshot (`fedtool restore` lists them), or delete the file to start a new league", RULE))
-    light = _open_light(path, create)  # a league needing no migration: sqlite3 alone (issue 18)
-    if light is not None:
-        return light  # type: ignore[return-value]
-    from sqlite_utils import Database
-
-    # execute_plugins=False: sqlite-utils would otherwise look through every installed
-    # package's entry points for its plugins at each open (issue 18: 15-30 ms, and
-    # importlib.metadata); the league's SQL functions are fedtool's own (register_functions)
-    if not create and not path.exists():
-        db = Database(memory=True, execute_plugins=False)
-        _empty_league().backup(db.conn)  # the schema made once a process, copied (issue 18: a run opens it a dozen times)
-    else:
-        db = None
-        try:
-            if not path.exists():
-                _create(path)
-            db = Database(path, execute_plugins=False)
-            # write-ahead logging: a commit is one append and one fsync (0.2 ms here, against
-            # 0.7 ms for a rollback journal's create, write, fsync and delete), which is what
-            # lets `send` record every mail before and after it goes (at most once) and stay
-            # fast. Still durable and atomic under a crash or a power cut (synchronous FULL).
-            # The setting lives in the file; the log (fed.db-wal) is folded back into fed.db
-            # when the last connection closes, and replayed by the next open after a crash.
-            db.enable_wal()
-            _check_is_league(db, path)
-        except BaseException as exc:
-            if db is not None:
-                db.close()
-            if isinstance(exc, sqlite3.Error):
-                raise league_error(path, exc) from None
-            raise
-    try:
-        register_functions(db.conn)
-        db.execute("PRAGMA foreign_keys = ON")
-        if not _up_to_date(db):
-            migrations.apply(db)
-    except sqlite3.Error as exc:
-        raise league_error(path, exc) from None
-    return db
-
-
-def _open_light(path: Path, create: bool) -> "League | None":
-    """`open_league`'s league as a `League` over the standard library's sqlite3, when it
-    needs no migration: a new league in memory (`create=False`, no file), or the file (made
-    first when missing and `create`), every migration applied. None for anything else (a
-    migration pending, a file that is not a league): `open_league` then opens it with
-    sqlite-utils as before and gives its error. The connection is made as sqlite-utils'
-    `Database(path)` makes it (recursive triggers on, write-ahead logging), so what a
-    `League` writes, and what sqlite-utils writes through it (`League.full`), are the same."""
+    # the league over the standard library's sqlite3 (`League`, issue 18: importing sqlite-utils
+    # was a tenth of a week's run); sqlite-utils' Database over the same connection
+    # (`League.full`) for what `League` does not do itself: the migrations, when one is pending
     if not create and not path.exists():
         league = League(sqlite3.connect(":memory:"))
-        league.execute("PRAGMA recursive_triggers=on;")
+        league.execute("PRAGMA recursive_triggers=on;")  # as sqlite-utils' Database makes a connection
         _empty_league().backup(league.conn)  # the schema made once a process, copied (issue 18: a run opens it a dozen times)
         league.memory = True
     else:
@@ -369,7 +323,13 @@ def _open_light(path: Path, create: bool) -> "League | None":
                 _create(path)
             league = League(sqlite3.connect(str(path)))
             league.execute("PRAGMA recursive_triggers=on;")
-            league.enable_wal()  # see open_league
+            # write-ahead logging: a commit is one append and one fsync (0.2 ms here, against
+            # 0.7 ms for a rollback journal's create, write, fsync and delete), which is what
+            # lets `send` record every mail before and after it goes (at most once) and stay
+            # fast. Still durable and atomic under a crash or a power cut (synchronous FULL).
+            # The setting lives in the file; the log (fed.db-wal) is folded back into fed.db
+            # when the last connection closes, and replayed by the next open after a crash.
+            league.enable_wal()
             _check_is_league(league, path)
         except BaseException as exc:
             if league is not None:
@@ -380,13 +340,11 @@ def _open_light(path: Path, create: bool) -> "League | None":
     try:
         register_functions(league.conn)
         league.execute("PRAGMA foreign_keys = ON")
-        if _up_to_date(league):
-            return league
+        if not _up_to_date(league):
+            migrations.apply(league.full())
     except sqlite3.Error as exc:
-        league.close()
         raise league_error(path, exc) from None
-    league.close()
-    return None
+    return league  # type: ignore[return-value]
 
 
 def read_league(path: Path) -> "Database | League":
