@@ -165,22 +165,6 @@ def _plain_shape(kept: Any) -> bool:
             and isinstance(kept["backups"], dict) and isinstance(kept["seasons"], dict))
 
 
-class Plain:
-    """A group of settings as a good check left them (a title, the backups), read as the
-    model's attributes are."""
-
-    def __init__(self, values: dict[str, Any]):
-        self.__dict__.update(values)
-
-    def __repr__(self) -> str:
-        return f"Plain({self.__dict__!r})"
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, Plain) and other.__dict__ == self.__dict__
-
-    __hash__ = None  # type: ignore[assignment]
-
-
 class KnownSettings:
     """rosters/fed.yaml's settings when these very bytes were checked good before by this
     fedtool (fedtool.kernel.checked): the plain settings (PLAIN_SETTINGS) as that check
@@ -192,9 +176,9 @@ class KnownSettings:
         for name in PLAIN_SETTINGS:
             value = kept[name]
             if name == "titles":
-                value = [Plain(title) for title in value]
+                value = [checked.Kept(title) for title in value]
             elif name in ("backups", "seasons"):
-                value = Plain(value)
+                value = checked.Kept(value)
             self.__dict__[name] = value
 
     def checked(self) -> Settings:
