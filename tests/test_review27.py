@@ -402,3 +402,19 @@ def test_a_reply_of_only_the_quoted_mail_is_answered_plainly(demo_fed, tmp_path)
     assert outcome.verdict == "refused"
     assert outcome.why == "No strategy found: send it as the body of the mail (above any mail you quote in a reply) or as a .yaml or .txt attachment."
     assert "cannot read" not in answers[0]
+
+
+@pytest.mark.parametrize("digits", ["99999999", "1" * 5000])
+def test_a_subject_naming_a_week_past_9999_is_told_there_is_no_such_week(demo_fed, tmp_path, digits):
+    """"Week 99999999 brother-bob" names a week, one no fed can have (weeks are 0 to 9999),
+    and was answered "The subject must name the week": the week pattern took at most four
+    digits, so a longer number read as no week at all. Five thousand digits must not reach
+    int() (Python refuses to read over 4,300) or a file name (too long for the disk)."""
+    from test_inbox import mail
+
+    m = mail("Bob <bob@players.example>", f"Week {digits} brother-bob", "plus: [Closed fists]", message_id=f"<far-week-{len(digits)}@x>")
+    report, answers = _intake(demo_fed, tmp_path, [m])
+    (outcome,) = report.outcomes
+    assert outcome.verdict == "refused"
+    assert f"There is no card for week {digits[:12]}" in answers[0] and "weeks are numbered 0 to 9999" in answers[0], answers[0]
+    assert "must name the week" not in answers[0]

@@ -90,6 +90,7 @@ MAX_DEPTH = 5
 MAX_QUOTED_LINES = 200  # of the player's own mail, quoted back in an answer
 SILENT_SENDERS = re.compile(r"^(mailer-daemon|postmaster|no-?reply|bounces?)([+@-]|$)", re.IGNORECASE)
 WEEK = re.compile(r"\bweek\s*(\d{1,4})\b", re.IGNORECASE)
+FAR_WEEK = re.compile(r"\bweek\s*(\d{5,})\b", re.IGNORECASE)  # a week no fed can have: over 9999 (`fedtool run` takes 0 to 9999)
 _PARSER = BytesParser(policy=MAIL_POLICY)  # parses each header once (MailPolicy.header_fetch_parse)
 _FOLD = re.compile(r"\r?\n(?=[ \t])")
 
@@ -1210,6 +1211,11 @@ def _judge(fed: Fed, message: EmailMessage, head: dict, incoming: Incoming, send
         return Outcome("", sender, "command", answer.why, week=answer.week), answer.text, answer_subject
     found = WEEK.search(subject)
     if not found:
+        far = FAR_WEEK.search(subject)
+        if far:  # a week named, but none a fed can have: said so (never read as a number: it may be thousands of digits)
+            digits = far.group(1)
+            shown = digits if len(digits) <= 12 else digits[:12] + "..."
+            return refuse(f"There is no card for week {shown}: weeks are numbered 0 to 9999.", helps=True)
         return refuse("The subject must name the week and the wrestler, for example: Week 2 brother-bob.", helps=True)
     week = int(found.group(1))
     folder = fed.week_dir(week)
