@@ -249,3 +249,53 @@ if __name__ == "__main__":  # rewrite the generated section of docs/commentary.m
     text = DOC.read_text(encoding="utf-8")
     DOC.write_text(text[:text.index(BEGIN)] + generated() + text[text.index(END) + len(END):], encoding="utf-8")
     print(f"wrote {DOC}")
+
+
+# ---------------------------------------------------------------- a packaged table kept between commands (issue 18)
+# A ruleset's packaged table, once read and found good, is kept in the checked files' cache
+# (fedtool.kernel.checked) under its bytes' SHA-256: the next command reads that, not the YAML.
+
+PACKAGED_TABLES = sorted((ROOT / "fedtool" / "rulesets").glob("*/data/commentary.yaml"))
+
+
+@pytest.mark.parametrize("packaged", PACKAGED_TABLES, ids=lambda p: p.parent.parent.name)
+def test_a_packaged_table_kept_reads_back_equal_and_unparsed(packaged, tmp_path, monkeypatch):
+    import fedtool.kernel.commentary as commentary
+
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", "")
+    read = load_commentary(packaged, "packaged.yaml")  # the cache off: the table is read
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    first = load_commentary(packaged, "packaged.yaml")  # read, then kept
+    parsed = []
+    monkeypatch.setattr(commentary, "parse_yaml", lambda *a: parsed.append(a) or pytest.fail("parsed again"))
+    again = load_commentary(packaged, "packaged.yaml")
+    assert parsed == []
+    assert read == first == again
+    assert [p.when for p in again.phrases[next(iter(again.phrases))]] == [p.when for p in read.phrases[next(iter(read.phrases))]]
+
+
+def test_a_broken_packaged_table_is_never_kept_and_says_the_same_every_time(tmp_path, monkeypatch):
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    table = tmp_path / "commentary.yaml"
+    table.write_text(PACKAGED.replace("fields: [attacker, defender]", "fields: [attacker, 9]", 1), encoding="utf-8")
+    messages = []
+    for _ in range(2):
+        with pytest.raises(FedError) as refused:
+            load_commentary(table, "t.yaml")
+        messages.append(str(refused.value))
+    assert messages[0] == messages[1]
+    assert "t.yaml" in messages[0] and "`fields:` is a list of names" in messages[0]
+    assert not [p for p in (tmp_path / "cache").rglob("*.json")]
+
+
+def test_a_damaged_kept_table_is_read_again(tmp_path, monkeypatch):
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    table = tmp_path / "commentary.yaml"
+    table.write_text(PACKAGED, encoding="utf-8")
+    first = load_commentary(table, "t.yaml")
+    (entry,) = (tmp_path / "cache").rglob("*.json")
+    entry.write_text(entry.read_text(encoding="utf-8").replace("kicks out", "stays down"), encoding="utf-8")  # its sum no longer holds
+    assert load_commentary(table, "t.yaml") == first
+    table.write_text(PACKAGED.replace("ONE... TWO... NO!", "ONE... TWO... THREE? NO!"), encoding="utf-8")  # new bytes: a new entry
+    changed = load_commentary(table, "t.yaml")
+    assert "ONE... TWO... THREE? NO!" in [p.text for p in changed.phrases["near_fall"]]

@@ -226,7 +226,8 @@ CREATE TABLE pair (x TEXT, y INTEGER, v TEXT DEFAULT 'v0', PRIMARY KEY (x, y));"
 _VALUES = st.one_of(st.none(), st.integers(-3, 3), st.floats(allow_nan=False, allow_infinity=False, width=32), st.sampled_from(["", "é", "a'b", '"q"']),
                     st.binary(max_size=3), st.booleans(), st.dictionaries(st.sampled_from(["p", "q"]), st.integers(0, 2), max_size=2),
                     st.lists(st.integers(0, 2), max_size=2), st.tuples(st.integers(0, 1)), st.just(datetime.date(2026, 1, 2)),
-                    st.just(datetime.datetime(2026, 1, 2, 3, 4, 5)), st.just(datetime.timedelta(hours=3)), st.just(__import__("decimal").Decimal("1.5")))
+                    st.just(datetime.datetime(2026, 1, 2, 3, 4, 5)), st.just(datetime.timedelta(hours=3)), st.just(__import__("decimal").Decimal("1.5")),
+                    st.just(__import__("uuid").UUID("12345678-1234-5678-1234-567812345678")))
 _RECORD = st.fixed_dictionaries({}, optional={"id": st.integers(1, 6), "k": st.sampled_from(["k1", "k2", "k3"]), "a": _VALUES, "b": _VALUES, "c": _VALUES,
                                               "d": st.one_of(st.none(), st.floats(-2, 2))})
 _PAIR = st.fixed_dictionaries({"x": st.sampled_from(["m", "n"]), "y": st.integers(0, 2)}, optional={"v": _VALUES})

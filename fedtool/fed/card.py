@@ -53,6 +53,8 @@ class CardMatch:
 
 @dataclass
 class Card:
+    """A week's card as read from its card.yaml: its matches in card order, its title and notes."""
+
     folder: Path
     shown: str  # the card file as messages name it
     title: str

@@ -43,8 +43,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import checked
 from .errors import Collector
-from .yamlio import LineDict, LineList, load_yaml
+from .yamlio import LineDict, LineList, load_yaml, parse_yaml, read_text
 
 RULE = "fedtool: commentary tables"
 _FORMATTER = string.Formatter()
@@ -52,6 +53,8 @@ _FORMATTER = string.Formatter()
 
 @dataclass(frozen=True)
 class Phrase:
+    """One phrase of a kind, and the facts (`when`) it may be chosen by."""
+
     text: str
     when: tuple[tuple[str, frozenset[str]], ...] = ()  # (fact, allowed values)
 
@@ -112,14 +115,48 @@ class Teller:
 def load_commentary(packaged: Path, shown: str, fed_file: Path | None = None, fed_shown: str | None = None) -> Commentary:
     """The packaged table, with the fed's own file over it when there is one; both checked."""
     problems = Collector()
-    data = load_yaml(packaged, shown)
-    phrases, fields, facts = _read_packaged(data, shown, problems)
+    phrases, fields, facts = _packaged(packaged, shown, problems)
     problems.raise_if_any()
     if fed_file is not None and fed_file.is_file():
         shown_as = fed_shown or str(fed_file)
         _read_fed(load_yaml(fed_file, shown_as), shown_as, phrases, fields, facts, problems)
         problems.raise_if_any()
     return Commentary({k: tuple(v) for k, v in phrases.items()}, {k: frozenset(v) for k, v in fields.items()}, frozenset(facts))
+
+
+def _packaged(packaged: Path, shown: str, problems: Collector) -> tuple[dict, dict, set]:
+    """The packaged table read and checked (`_read_packaged`), or, when these very bytes were
+    read and found good before, what that reading gave, kept in the checked files' cache
+    (fedtool.kernel.checked: keyed by the bytes' SHA-256 and the code's mark): parsing a
+    ruleset's table is 4 ms of a week's run (issue 18). A table with a fault is read every
+    time, so its message is always the reader's own."""
+    text = read_text(packaged, shown)
+    key = checked.digest("commentary", text)
+    kept = checked.recall(key, plain=True)
+    if kept is not None:
+        try:
+            return _from_form(kept)
+        except (TypeError, ValueError, KeyError, AttributeError):  # not a form this code wrote: read the table
+            pass
+    phrases, fields, facts = _read_packaged(parse_yaml(text, shown), shown, problems)
+    if not problems:
+        checked.remember(key, _form(phrases, fields, facts), plain=True)
+    return phrases, fields, facts
+
+
+def _form(phrases: dict, fields: dict, facts: set) -> dict:
+    """A checked table as JSON (each phrase's `when` in order, its values sorted)."""
+    return {"phrases": {kind: [[p.text, [[fact, sorted(allowed)] for fact, allowed in p.when]] for p in told] for kind, told in phrases.items()},
+            "fields": {kind: sorted(names) for kind, names in fields.items()}, "facts": sorted(facts)}
+
+
+def _from_form(form: dict) -> tuple[dict, dict, set]:
+    phrases = {kind: [Phrase(str(text), tuple((str(fact), frozenset(map(str, allowed))) for fact, allowed in when)) for text, when in told]
+               for kind, told in form["phrases"].items()}
+    fields = {kind: set(map(str, names)) for kind, names in form["fields"].items()}
+    if set(phrases) != set(fields):
+        raise ValueError("kinds differ")
+    return phrases, fields, set(map(str, form["facts"]))
 
 
 def _line(node: Any, key: Any) -> str | None:

@@ -46,6 +46,8 @@ UNREADABLE = "not a fedtool league"
 
 @dataclass
 class Snapshot:
+    """A copy of the league in the backups folder, and what it was taken before."""
+
     name: str
     path: Path
     taken: str  # when, as in the name: 20261123T192834Z
@@ -55,6 +57,8 @@ class Snapshot:
 
 @dataclass
 class Restored:
+    """What `restore` put back, and where the league it replaced was kept."""
+
     snapshot: Snapshot
     kept_as: Path | None  # the league as it was before the restore, snapshotted
 

@@ -15,6 +15,7 @@ import json
 import os
 import re
 import sqlite3
+import sys
 from fractions import Fraction
 from pathlib import Path
 from collections.abc import Iterable, Iterator, Mapping
@@ -646,14 +647,15 @@ def _stored(value: Any) -> Any:
     if isinstance(value, (dict, list, tuple)):
         return json.dumps(value, default=repr, ensure_ascii=False)
     import datetime
-    import decimal
-    import uuid
 
-    if isinstance(value, decimal.Decimal):
+    # a Decimal or a UUID can only be here if its module was imported: looked up, not
+    # imported (`uuid` pulls in `platform`, 2 ms of a run that stores neither; issue 18)
+    decimal, uuid = sys.modules.get("decimal"), sys.modules.get("uuid")
+    if decimal is not None and isinstance(value, decimal.Decimal):
         return float(value)
     if isinstance(value, (datetime.time, datetime.date, datetime.datetime)):
         return value.isoformat()
-    if isinstance(value, (datetime.timedelta, uuid.UUID)):
+    if isinstance(value, datetime.timedelta) or (uuid is not None and isinstance(value, uuid.UUID)):
         return str(value)
     return value
 
@@ -1237,7 +1239,7 @@ def m016_seasons(db: Database) -> None:
 
 # Issue 18 item 6, a lean league (migration m017). What a week renders or rolls in bulk is
 # kept compressed, its values unchanged: a week's writeups, its rounds with their per-round
-# detail and its dice log as one row a week each (`pack`: compact JSON, zlib level 9) in
+# detail and its dice log as one row a week each (`pack`: compact JSON, zlib at `PACK_LEVEL`) in
 # `lean_writeups`, `lean_rounds` and `lean_dice`; each match's summary in `matches.summary`
 # (`pack_text`, read by `read_summary`). `match_writeups`, `rounds` and `dice_rolls` are
 # views with the columns and values the tables of those names had, and `match_summaries`
@@ -1268,19 +1270,25 @@ _VIEWS = {
 }
 
 
+# zlib's own default. Level 9 packed the demo week's rounds 9% and its writeups 1.5% smaller
+# but took 3.3x and 1.4x as long (5 ms of `run 1`'s 0.28 s, issue 18); a week still adds
+# well under issue 18's 150 KB (benchmarks/bench_league.py). Rows packed at any level read back.
+PACK_LEVEL = 6
+
+
 def pack(value: Any) -> bytes:
-    """A value as the lean tables keep it: compact JSON, zlib level 9."""
+    """A value as the lean tables keep it: compact JSON, zlib at `PACK_LEVEL`."""
     import zlib
 
-    return zlib.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), 9)
+    return zlib.compress(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"), PACK_LEVEL)
 
 
 def pack_text(text: str) -> bytes:
-    """A JSON text as `matches.summary` keeps it (m017): zlib level 9 of its UTF-8, read back
-    by `read_summary` (or `fedtool_inflate` in SQL) as the same text."""
+    """A JSON text as `matches.summary` keeps it (m017): zlib at `PACK_LEVEL` of its UTF-8,
+    read back by `read_summary` (or `fedtool_inflate` in SQL) as the same text."""
     import zlib
 
-    return zlib.compress(text.encode("utf-8"), 9)
+    return zlib.compress(text.encode("utf-8"), PACK_LEVEL)
 
 
 def unpack(data: bytes | None, empty: Any) -> Any:

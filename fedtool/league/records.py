@@ -503,6 +503,8 @@ def _rule(db: Database, title_id: str, action: str, wrestler_id: str, week: int,
 
 @dataclass
 class _Lineage:
+    """One title's reigns, built week by week as its matches are read."""
+
     settings: TitleSettings
     settings_ruleset: str
     reigns: list[dict] = field(default_factory=list)
@@ -583,6 +585,8 @@ class _Member:
 
 @dataclass
 class _League:
+    """What the standings read of the league: its members and each one's matches."""
+
     members: dict[str, _Member]
     matches_of: dict[str, list[dict]]  # wrestler id -> his matches, oldest first
     facts: dict[str, dict] = field(default_factory=dict)  # wrestler id -> what the standings read of his sheet (`_facts`)

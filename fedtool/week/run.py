@@ -74,6 +74,8 @@ class Played:
 
 @dataclass
 class WeekReport:
+    """What a week's run tells the fedhead: the outbox, the headlines, warnings and changes."""
+
     label: str
     outbox: Path
     headlines: list[str]

@@ -24,6 +24,8 @@ from .booking import CardContext, book_all, card_context, week_card
 
 @dataclass
 class StrategyCheck:
+    """The verdict on one strategy file: how it was read and what is wrong with it."""
+
     file: str
     layout: str  # "YAML" or "plain text"
     readings: list  # how each line was read (plain text)
@@ -131,6 +133,8 @@ def strict_bookings(booked: dict) -> dict[str, Booking]:
 
 @dataclass
 class SideStatus:
+    """Where one side of a match stands this week: its strategy's arrival and verdict."""
+
     match: str
     wrestler: str
     file: str | None  # the strategy file, if one arrived

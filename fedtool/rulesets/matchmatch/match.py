@@ -94,6 +94,8 @@ class Side:
 
 @dataclass(frozen=True)
 class MatchSetup:
+    """Everything a match is played from: its sides, grid, rounds, stipulation and rules."""
+
     match_id: str
     sides: tuple[Side, ...]  # two, or more for triangle and four-way matches
     grid: list[list[str]]
@@ -172,6 +174,8 @@ class Hit:
 
 @dataclass(slots=True)
 class InjuryCheck:
+    """An injury check of a round: the roll against the target's values."""
+
     side: int
     faces: bytes
     total: int
@@ -185,6 +189,8 @@ class InjuryCheck:
 
 @dataclass(slots=True)
 class VictoryCheck:
+    """A victory check of a round: the roll, its parts and the count it reached."""
+
     side: int  # who checks
     faces: bytes
     total: int
@@ -207,6 +213,8 @@ class VictoryCheck:
 
 @dataclass(slots=True)
 class Round:
+    """One round as played: the style, each side's roll, the winner and what followed."""
+
     number: int
     style: str
     style_faces: list

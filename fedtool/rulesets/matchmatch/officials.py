@@ -28,6 +28,8 @@ def slack_threshold(base: int, slack: int) -> int:
 
 @dataclass(frozen=True)
 class Referee:
+    """A referee of the fed's: how strict (`dq_threshold`) and which 2d6 rolls draw him."""
+
     name: str
     type: str
     dq_threshold: int

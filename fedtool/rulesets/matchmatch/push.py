@@ -16,6 +16,8 @@ POINTS_TO_RISE = Fraction(2)
 
 @dataclass(frozen=True, order=True)
 class Push:
+    """A wrestler's push: its level and the points towards the next."""
+
     level: int
     points: Fraction = Fraction(0)
 

@@ -30,6 +30,8 @@ def normalise(word: object) -> str:
 
 @dataclass(frozen=True)
 class Style:
+    """A wrestling style (Power, Technical, ...): its name, abbreviation and aliases."""
+
     id: str
     name: str
     abbr: str

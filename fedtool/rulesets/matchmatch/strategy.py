@@ -53,6 +53,8 @@ class Action:
 
 @dataclass(frozen=True)
 class StylePlan:
+    """What to do in a style's rounds, from its `first` occurrence to its `last`."""
+
     first: int  # the first occurrence of the style it covers (1-based)
     last: int | None  # the last, or None for "and after" ("3+", "All")
     action: Action
@@ -63,6 +65,8 @@ class StylePlan:
 
 @dataclass(frozen=True)
 class Condition:
+    """A conditional order: the action to take in a round where `when` holds."""
+
     when: dict  # condition key -> number
     action: Action
     text: str
@@ -84,6 +88,8 @@ class Condition:
 
 @dataclass(frozen=True)
 class Strategy:
+    """A side's strategy as read: its plus and minus styles, grid column and orders."""
+
     plus: tuple[str, str]
     minus: str
     grid: str  # "A".."C" or "1".."3"
