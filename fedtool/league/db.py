@@ -15,7 +15,6 @@ import json
 import os
 import re
 import sqlite3
-import sys
 from fractions import Fraction
 from pathlib import Path
 from collections.abc import Iterable, Iterator, Mapping
@@ -647,15 +646,14 @@ def _stored(value: Any) -> Any:
     if isinstance(value, (dict, list, tuple)):
         return json.dumps(value, default=repr, ensure_ascii=False)
     import datetime
+    import decimal
+    import uuid
 
-    # a Decimal or a UUID can only be here if its module was imported: looked up, not
-    # imported (`uuid` pulls in `platform`, 2 ms of a run that stores neither; issue 18)
-    decimal, uuid = sys.modules.get("decimal"), sys.modules.get("uuid")
-    if decimal is not None and isinstance(value, decimal.Decimal):
+    if isinstance(value, decimal.Decimal):
         return float(value)
     if isinstance(value, (datetime.time, datetime.date, datetime.datetime)):
         return value.isoformat()
-    if isinstance(value, datetime.timedelta) or (uuid is not None and isinstance(value, uuid.UUID)):
+    if isinstance(value, (datetime.timedelta, uuid.UUID)):
         return str(value)
     return value
 
