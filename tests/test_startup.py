@@ -428,3 +428,33 @@ def test_a_text_part_is_encoded_as_the_email_package_encodes_it(text, cte):
             _encode_text(text, "utf-8", cte, MAIL_POLICY)
         return
     assert _encode_text(text, "utf-8", cte, MAIL_POLICY) == expected
+
+
+def test_a_template_moved_elsewhere_is_not_compiled_again_and_names_its_own_file(cache, tmp_path, monkeypatch):
+    """The compiled templates are kept by name and source, not by file: the same fed in
+    another folder (copied, moved, the demo in a new clone) finds them compiled, and an
+    error in one is reported at the file it was loaded from, not where it was compiled."""
+    from jinja2 import Environment
+
+    from fedtool.fed.render import environment, render
+    from fedtool.kernel.errors import FedError
+
+    source = "Hello {{ who }}!\n{% if who == 'Zed' %}{{ 1 // 0 }}{% endif %}\n"
+    first, second = tmp_path / "one" / "templates", tmp_path / "two" / "templates"
+    for folder in (first, second):
+        folder.mkdir(parents=True)
+        (folder / "hello.md.j2").write_text(source, encoding="utf-8")
+    assert render(environment(first), "hello.md.j2", who="Bob") == "Hello Bob!\n"
+
+    compiled = []
+    real = Environment.compile
+    monkeypatch.setattr(Environment, "compile", lambda self, *a, **k: compiled.append(a) or real(self, *a, **k))
+    assert render(environment(second), "hello.md.j2", who="Sam") == "Hello Sam!\n"
+    assert compiled == []  # found in the cache, though it was compiled for the other folder
+    with pytest.raises(FedError) as refused:
+        render(environment(second), "hello.md.j2", who="Zed")
+    assert str(second / "hello.md.j2") in str(refused.value) and str(first) not in str(refused.value)
+    assert "line 2" in str(refused.value)
+    (second / "hello.md.j2").write_text(source.replace("Hello", "Howdy"), encoding="utf-8")  # another source: compiled
+    assert render(environment(second), "hello.md.j2", who="Sam") == "Howdy Sam!\n"
+    assert len(compiled) == 1

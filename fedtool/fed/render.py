@@ -25,12 +25,14 @@ import hashlib
 import os
 import re
 import tempfile
+import types
 from email.message import EmailMessage
 from email.policy import EmailPolicy
 from email.utils import formataddr, format_datetime
 from pathlib import Path
 
 import jinja2
+from jinja2.bccache import Bucket
 from jinja2.loaders import split_template_path
 from jinja2 import BaseLoader, ChoiceLoader, FileSystemBytecodeCache, TemplateNotFound, FileSystemLoader, PackageLoader, PrefixLoader, StrictUndefined, pass_context, select_autoescape
 from jinja2.sandbox import ImmutableSandboxedEnvironment, SecurityError
@@ -115,9 +117,40 @@ def bytecode_cache() -> FileSystemBytecodeCache | None:
     others) is not used. Each template is kept under its name and file and checked against
     its source's SHA-1 when loaded (jinja2's FileSystemBytecodeCache), so an edited template
     is compiled again; the folder's name carries jinja2's version and ENVIRONMENT_REVISION.
-    FEDTOOL_CACHE_DIR set empty turns the cache off; so does a folder that cannot be made."""
+    FEDTOOL_CACHE_DIR set empty turns the cache off; so does a folder that cannot be made.
+    Templates are kept by name and source, not by file (`TemplateCache`): a fed moved or
+    copied elsewhere finds its templates compiled."""
     folder = cache_folder(f"jinja-{jinja2.__version__}-{ENVIRONMENT_REVISION}")
-    return FileSystemBytecodeCache(folder) if folder else None
+    return TemplateCache(folder) if folder else None
+
+
+class TemplateCache(FileSystemBytecodeCache):
+    """jinja2's FileSystemBytecodeCache with each template kept under its name and its
+    source's SHA-1 rather than its name and its file: the same template in another folder
+    (a fed copied or moved, the demo in a new clone) is not compiled again (issue 18: "no
+    template is compiled twice across runs"; a fed's own two templates compiled at a new
+    path were about 5% of the demo week's run). What a template compiles to depends only
+    on its name (which decides its escaping) and its source, and on the environment,
+    whose options the folder's name carries (ENVIRONMENT_REVISION).
+
+    Compiled code names the file it was compiled from (its `co_filename`), which is where
+    an error in a template is reported (`_place`); code found in the cache is pointed at
+    the file it is loaded for (`_pointed_at`), as Python points a moved module's cached
+    bytecode at its new file."""
+
+    def get_bucket(self, environment, name, filename, source):
+        checksum = self.get_source_checksum(source)
+        bucket = Bucket(environment, hashlib.sha1(f"{name}\0{checksum}".encode()).hexdigest(), checksum)
+        self.load_bytecode(bucket)
+        if bucket.code is not None and filename and bucket.code.co_filename != filename:
+            bucket.code = _pointed_at(bucket.code, filename)
+        return bucket
+
+
+def _pointed_at(code: types.CodeType, filename: str) -> types.CodeType:
+    """`code` and every function's code in it naming `filename` as their file."""
+    consts = tuple(_pointed_at(c, filename) if isinstance(c, types.CodeType) else c for c in code.co_consts)
+    return code.replace(co_filename=filename, co_consts=consts)
 
 
 def stars(value) -> str:
