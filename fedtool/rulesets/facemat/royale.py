@@ -100,35 +100,41 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | N
     Card, Highlight Reel, Ref Bump, Test of Strength, Title Holder) are drawn again. Those
     who fail are eliminated, unless that would leave fewer than two: then the round is void."""
     tables = setup.tables or data()
-    shapes = {s["space"]: s["shape"] for s in tables["track"]["spaces"]}
-    start_shape = shapes[tables["track"]["start"]]
-    passive = {"WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"}
+    facs = tables["facs"]
+    identity, verdicts, purposes = _quick_tables(setup, tables)
+    cards_in_deck = len(facs)
     field = list(range(len(setup.wrestlers)))
-    deck: list = []
+    order = bytearray(identity)  # the deck as card indices: the first `left` are the cards not yet drawn
+    left = 0
     roll = dice.roll
-    draws = [f"Quick-Play: {man.name} draws a FAC: d" for man in setup.wrestlers]  # the purpose, less the die's size
     for round_no in range(1, QUICK_PLAY_GUARD + 1):
         failed = []
         for side in field:
-            man = setup.wrestlers[side]
+            verdict = verdicts[side]
+            purpose = purposes[side]
             while True:
-                if not deck:
-                    deck = list(tables["facs"])
-                left = len(deck)
-                j = roll(1, left, f"{draws[side]}{left}")[0] - 1 if left > 1 else 0
-                deck[j], deck[-1] = deck[-1], deck[j]
-                card = deck.pop()
+                if not left:
+                    order[:] = identity
+                    left = cards_in_deck
+                if left > 1:
+                    j = roll(1, left, purpose[left] if left < len(purpose) else f"{purpose[0]}{left}")[0] - 1
+                    c = order[j]
+                    order[j] = order[left - 1]
+                else:
+                    c = order[0]
+                left -= 1
                 if cards is not None and record:
-                    cards.append((f"quick-play round {round_no}: {man.id}", round_no, card.get("id"), card["type"]))
-                if card["type"] not in passive:
+                    card = facs[c]
+                    cards.append((f"quick-play round {round_no}: {setup.wrestlers[side].id}", round_no, card.get("id"), card["type"]))
+                if verdict[c] != PASSIVE:
                     break
-            kind = card["type"]
-            symbol = man.skills.get(kind)
-            scores = kind in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING") or symbol == "star" or symbol == start_shape
+            scores = verdict[c] == SCORES
             if not scores:
                 failed.append(side)
             if not record:
                 continue
+            man = setup.wrestlers[side]
+            kind = facs[c]["type"]
             lines.append(told_line(round_no, "fac", "quick_play_scores" if scores else "quick_play_fails", _zeros(setup), side,
                                    facts={"alignment": man.alignment}, round=round_no, name=man.name, card=kind.replace("_", " ").title()))
         if failed and len(field) - len(failed) >= 2:
@@ -146,6 +152,43 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | N
     for side in field[2:]:
         out.append((side, None, "quick_play", QUICK_PLAY_GUARD))
     return field[:2]
+
+
+PASSIVE, SCORES, FAILS = 0, 1, 2  # a Quick-Play draw for one wrestler: drawn again, scores, fails
+
+
+def _quick_tables(setup: Setup, tables: dict) -> tuple:
+    """Quick-Play's draws, worked out once a setup: the deck's card indices in order, each
+    wrestler's verdict on each card (PASSIVE: cards no one performs alone, drawn again; SCORES:
+    he could perform it alone at the Start space; FAILS) and his draws' purposes by cards left
+    (the first, for a deck of more than 255, is the purpose less the die's size)."""
+    hit = _QUICK.get(id(setup))
+    if hit is not None and hit[0] is setup and hit[1] is tables:
+        return hit[2]
+    shapes = {s["space"]: s["shape"] for s in tables["track"]["spaces"]}
+    start_shape = shapes[tables["track"]["start"]]
+    passive = {"WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"}
+    facs = tables["facs"]
+    verdicts = []
+    purposes = []
+    for man in setup.wrestlers:
+        verdict = bytearray()
+        for card in facs:
+            kind = card["type"]
+            symbol = man.skills.get(kind)
+            verdict.append(PASSIVE if kind in passive else SCORES if kind in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING")
+                           or symbol == "star" or symbol == start_shape else FAILS)
+        verdicts.append(bytes(verdict))
+        draw = f"Quick-Play: {man.name} draws a FAC: d"  # the purpose, less the die's size
+        purposes.append([draw] + [f"{draw}{left}" for left in range(1, min(len(facs), 255) + 1)])
+    made = (bytes(range(len(facs))) if len(facs) <= 256 else b"", verdicts, purposes)
+    if len(_QUICK) >= 256:
+        _QUICK.clear()
+    _QUICK[id(setup)] = (setup, tables, made)
+    return made
+
+
+_QUICK: dict = {}
 
 
 def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables: dict | None = None,
