@@ -15,7 +15,7 @@ cdef long F_SQUARE, F_CONTROL, F_SPECIAL, F_SKILL, NO_BASE, D6, HELP_NEVER, HELP
 cdef long _trailing(list pos, list sides, bint card_trailing) except? -1
 
 cdef class _Bout:
-    cdef object setup, prep, dice, roll, tables, options, pins, reach, method, allies, foes
+    cdef object setup, prep, dice, roll, tables, options, method
     cdef long finish, corner, start, n, size, last_scorer, first_to, winner, loser, drawn, width
     cdef bytes pin_at, reach_at
     cdef tuple team
@@ -52,7 +52,7 @@ cdef class _Bout:
     cdef chart_event(self, events, purpose)
     cdef void storyline(self, when) except *
     @cython.locals(k=long, best=long, low=long, scorer=bint, tier=long, at=long, x=long, space=long, row=bytes, tables=list,
-                   ring=list, pos=list)
+                   ring=list, pos=list, tied=bint)
     cdef long performer_of(self, long c, long code, bint control) except? -2
     cdef points_of(self, long c, long code, long i)
     @cython.locals(i=long, x=long, spaces=long, choice=long, ring=list, pos=list, helped=list, calls=list)

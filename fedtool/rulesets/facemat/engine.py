@@ -215,7 +215,7 @@ class _Prepared:
                  "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help",
                  # `_Bout`'s tables (issue 18): each card by its index as small numbers read straight from bytes
                  "identity", "kinds", "flags", "bases", "tier_of", "width", "able_of", "help_of", "side_able", "side_help", "pin_at",
-                 "reach_at")
+                 "reach_at", "bout")
 
 
 def _prepare(setup: Setup) -> _Prepared:
@@ -292,6 +292,12 @@ def _prepare(setup: Setup) -> _Prepared:
     prep.side_help = tuple(prep.help_of[id(m)] for m in men)
     prep.pin_at = bytes(1 if space in pins else 0 for space in range(width))
     prep.reach_at = bytes(1 if space in prep.reach else 0 for space in range(width))
+    options = setup.options
+    # what each `_Bout` of the setup starts from, in one tuple
+    prep.bout = (finish, corner, start, n, setup.ring or n, bool(setup.partners), setup.first_to is not None,
+                 setup.first_to if setup.first_to is not None else -1, setup.chart == "cage", options.objects, options.increased_kickouts,
+                 tuple(options.object_spaces) if options.objects else (), tuple(sorted(pins)[:2]) if options.increased_kickouts else (),
+                 prep.pin_at, prep.reach_at, width)
     if len(_PREPARED) >= 256:
         _PREPARED.clear()
     _PREPARED[key] = (setup, prep)
@@ -1216,10 +1222,11 @@ class _Bout:
         self.dice = dice
         self.roll = dice.roll
         self.tables = prep.tables
-        _, self.pins, self.finish, self.corner, self.start = prep.track
-        self.reach = prep.reach
-        options = self.options = setup.options
-        n = self.n = len(setup.wrestlers)
+        (self.finish, self.corner, self.start, n, size, self.tagging, self.has_first_to, self.first_to, self.cage, self.objects,
+         self.increased_kickouts, chips, kickout_chips, self.pin_at, self.reach_at, self.width) = prep.bout
+        self.options = setup.options
+        self.n = n
+        self.size = size
         self.team = prep.team
         self.every_man = prep.every_man
         self.men = prep.men
@@ -1227,7 +1234,6 @@ class _Bout:
         self.w = list(prep.men)
         names, info, side_plan = prep.sides  # a tag changes them: copied
         self.names, self.info, self.side_plan = list(names), list(info), list(side_plan)
-        size = self.size = setup.ring or n
         self.ring = list(range(size))
         self.pool = list(range(size, n))
         self.pos = [self.start] * n
@@ -1239,26 +1245,17 @@ class _Bout:
         self.hidden = [False] * n
         self.helped = [False] * n
         self.card_chips = [0] * n
-        self.chips = set(options.object_spaces) if options.objects else set()
-        self.kickout_chips = set(sorted(self.pins)[:2]) if options.increased_kickouts else set()
+        self.chips = set(chips)
+        self.kickout_chips = set(kickout_chips)
         self.last_scorer = -1
-        self.tagging = bool(setup.partners)
-        self.has_first_to = setup.first_to is not None
-        self.first_to = setup.first_to if setup.first_to is not None else -1
         self.winner = -1
         self.loser = -1
         self.method = "time_limit"
         self.ref_down = False
         self.over = False
-        hot = setup.hotbox
-        self.allies, self.foes = hot.get("allies") or [], hot.get("foes") or []
-        self.cage = setup.chart == "cage"
-        self.objects = options.objects
-        self.increased_kickouts = options.increased_kickouts
         self.drawn = 0
         self.helping = prep.helping
         self.able, self.help = list(prep.side_able), list(prep.side_help)  # a tag changes them: copied
-        self.pin_at, self.reach_at, self.width = prep.pin_at, prep.reach_at, prep.width
 
     def put(self, i: int, space: int) -> None:
         """`resolve.put`: side i's token to `space`, within Start and the finisher space."""
@@ -1529,17 +1526,26 @@ class _Bout:
             return self.trailing(True, None)
         if code == K_TV or code == K_SIGNATURE:
             candidates = ring  # (only read below)
-        elif code == K_GRUDGE:
+        elif code == K_GRUDGE:  # those with the move (10.h), the higher grudge grade of them
             tier = self.prep.tier_of[c]
             info = self.info
-            able = [k for k in ring if info[k][2][tier] > 0]
-            if not able:
-                return -1
             w = self.w
-            top = max(w[k].grudge for k in able)
-            candidates = [k for k in able if w[k].grudge == top]
-            if len(candidates) == 1:
-                return candidates[0]
+            best = -1
+            top = 0
+            tied = False
+            for x in range(len(ring)):
+                k = ring[x]
+                if info[k][2][tier] > 0:
+                    grudge = w[k].grudge
+                    if best < 0 or grudge > top:
+                        best, top, tied = k, grudge, False
+                    elif grudge == top:
+                        tied = True
+            if best < 0:
+                return -1
+            if not tied:
+                return best
+            candidates = [k for k in ring if info[k][2][tier] > 0 and w[k].grudge == top]
         else:  # a skill: those whose symbol the space allows (3.d), the trailing one of them
             best = -1
             low = 0
