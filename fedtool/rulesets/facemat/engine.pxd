@@ -42,7 +42,7 @@ cdef class _Bout:
     cdef void tag(self, long i) except *
     @cython.locals(k=long)
     cdef void switch(self, long i) except *
-    @cython.locals(space=long, o=long, k=long, got=long, faces=bytes)
+    @cython.locals(space=long, o=long, k=long, got=long, x=long, ring=list, pos=list, faces=bytes)
     cdef void attempt(self, long i) except *
     cdef void fall(self, long i, long o, how) except *
     cdef void effect(self, eff) except *
@@ -52,7 +52,7 @@ cdef class _Bout:
     cdef chart_event(self, events, purpose)
     cdef void storyline(self, when) except *
     @cython.locals(k=long, best=long, low=long, scorer=bint, tier=long, at=long, x=long, space=long, row=bytes, tables=list,
-                   ring=list, pos=list, tied=bint)
+                   ring=list, pos=list, tied=bint, candidates=list)
     cdef long performer_of(self, long c, long code, bint control) except? -2
     cdef points_of(self, long c, long code, long i)
     @cython.locals(i=long, x=long, spaces=long, choice=long, ring=list, pos=list, helped=list, calls=list)
@@ -65,5 +65,5 @@ cdef class _Bout:
     @cython.locals(drawn=long, left=long, j=long, i=long, quiet=long, ref_down_until=long, scripted_bump=long, points=long,
                    boo_rule=bint, two=bint, control=bint, a=bint, b=bint, c=long, code=long, flag=long, at=long, p0=long, p1=long,
                    base=long, cards=long, width=long, order=bytearray, identity=bytes, kinds=bytes, flags=bytes, bases=list,
-                   able=list, row=bytes, pos=list, info=list, skip=list, held=list)
+                   able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes)
     cpdef play(self)

@@ -1395,8 +1395,15 @@ class _Bout:
 
     def attempt(self, i: int) -> None:
         """`resolve.attempt`: a pin (8.a), a finisher (8.b), a mini-match's mark."""
-        if self.winner >= 0 or self.over or self.knocked[i] or self.every_man and i not in self.ring:
+        if self.winner >= 0 or self.over or self.knocked[i]:
             return
+        if self.every_man:
+            ring = self.ring
+            for x in range(len(ring)):
+                if ring[x] == i:
+                    break
+            else:
+                return
         pos = self.pos
         space = pos[i]
         if self.has_first_to and space >= self.first_to:
@@ -1564,13 +1571,15 @@ class _Bout:
             if best < 0:
                 return -1
             return last_scorer if control and scorer else best
-        if control and last_scorer in candidates:
-            return last_scorer
+        if control and last_scorer >= 0:
+            for x in range(len(candidates)):
+                if candidates[x] == last_scorer:
+                    return last_scorer
         if not candidates:
             return -1
         if len(candidates) == 1:
             return candidates[0]
-        return self.trailing(False, candidates)
+        return _trailing(pos, candidates, False)
 
     def points_of(self, c: int, code: int, i: int) -> int:
         """`resolve.points_of` (7) for a card whose points are not a figure: TV Move, Grudge, or read by `_points`."""
@@ -1673,7 +1682,8 @@ class _Bout:
             self.drawn = drawn
             dice.round = drawn
             if left > 1:
-                j = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")[0] - 1
+                faces = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")
+                j = faces[0] - 1
                 c = order[j]
                 order[j] = order[left - 1]
             else:

@@ -25,7 +25,12 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int, rec
     """9.e: cut the field to two by Match-Up or Quick-Play, then a full match; or Four-Play.
     With `record` false (the odds' trial) no line or log is kept: the same rolls, the same result."""
     if method == "four_play":
-        return resolve(_variant(setup, mode="four_play", ring=4), dice, record)
+        hit = _FOUR_PLAY.get(id(setup))  # (the variant looked up by the setup alone: the odds play it thousands of times)
+        if hit is None or hit[0] is not setup:
+            if len(_FOUR_PLAY) >= 256:
+                _FOUR_PLAY.clear()
+            hit = _FOUR_PLAY[id(setup)] = (setup, _variant(setup, mode="four_play", ring=4))
+        return resolve(hit[1], dice, record)
     lines: list[Line] = []
     log: list = []
     out: list = []  # (side, by side, method, FAC)
@@ -297,6 +302,7 @@ def _variant(setup: Setup, **changes) -> Setup:
 
 
 _SUBSETS: dict = {}
+_FOUR_PLAY: dict = {}
 
 
 def _zeros(setup: Setup) -> tuple:
