@@ -142,3 +142,36 @@ def test_the_record_free_path_makes_no_text(monkeypatch):
         for _ in range(40):
             booking = random_match(rng, stipulation, fmt, chart, n)
             ruleset.trial(ruleset.trial_setup(booking), SeededDice(rng.getrandbits(63)))
+
+
+def fed_tables(rng: random.Random) -> dict:
+    """A fed's own data (rule 2: the board and cards are the fed's to choose): a longer track
+    with its shapes, PIN spaces, corner and finisher elsewhere, and a small deck drawn from the
+    packaged one, so that it runs out and is gathered up again many times a match."""
+    from fedtool.rulesets.facemat.rules import data
+
+    tables = dict(data())
+    finish = rng.randint(16, 22)
+    pins = sorted(rng.sample(range(finish - 5, finish), 3))
+    tables["track"] = {"spaces": [{"space": k, "shape": rng.choice(("circle", "square", "none")), "label": f"S{k}"} for k in range(finish + 1)],
+                       "pin_spaces": pins, "finisher_space": finish, "corner": rng.randint(finish - 8, pins[0] - 1), "start": 0}
+    tables["facs"] = rng.sample(list(data()["facs"]), rng.randint(12, 40))
+    return tables
+
+
+@pytest.mark.parametrize("stipulation, fmt, chart, n", TYPES, ids=[f"{t[0]}-{t[1] or t[2]}" for t in TYPES])
+def test_the_record_free_path_rolls_what_the_full_path_rolls_on_a_feds_own_board_and_deck(stipulation, fmt, chart, n):
+    """The record-free path reads the track and the deck from tables it makes once a setup
+    (each card by its index, each side's skills by type and space): on a fed's own track and a
+    small deck (gathered up again many times a match) it still rolls, roll for roll, what the
+    full path rolls and ends the same way."""
+    from dataclasses import replace
+
+    rng = random.Random(f"fed tables {stipulation}/{fmt}/{chart}")
+    for case in range(PER_TYPE // 5):
+        booking = random_match(rng, stipulation, fmt, chart, n)
+        booking = Booking(None, replace(booking.setup, tables=fed_tables(rng)), [], [], booking.extra)
+        seed = rng.getrandbits(63)
+        ended, full_log, trial, fast_log = both_ways(booking, seed)
+        assert fast_log == full_log, f"case {case}, seed {seed}: the record-free path rolled other dice"
+        assert trial == ended, f"case {case}, seed {seed}"
