@@ -65,5 +65,5 @@ cdef class _Bout:
     @cython.locals(drawn=long, left=long, j=long, i=long, quiet=long, ref_down_until=long, scripted_bump=long, points=long,
                    boo_rule=bint, two=bint, control=bint, a=bint, b=bint, c=long, code=long, flag=long, at=long, p0=long, p1=long,
                    base=long, cards=long, width=long, order=bytearray, identity=bytes, kinds=bytes, flags=bytes, bases=list,
-                   able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes)
+                   able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes, guard=long)
     cpdef play(self)

@@ -1674,7 +1674,8 @@ class _Bout:
         two = self.size == 2 and not self.pool
         before = pos
         drawn = 0
-        while self.winner < 0 and drawn < FAC_GUARD:
+        guard = FAC_GUARD
+        while self.winner < 0 and drawn < guard:
             if not left:
                 order[:] = identity
                 left = cards

@@ -66,13 +66,21 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
     token reaches `mini_match_to` (a pin, a finisher or that space: over the top rope)."""
     field = list(range(len(setup.wrestlers)))
     stage = 0
+    hit = _MINIS.get(id(setup))  # each pairing's mini-match setup, by pair, made once a setup and `mini_match_to`
+    if hit is None or hit[0] is not setup or hit[1] != mini_match_to:
+        if len(_MINIS) >= 256:
+            _MINIS.clear()
+        hit = _MINIS[id(setup)] = (setup, mini_match_to, {})
+    minis = hit[2]
     while len(field) > 2:
         stage += 1
         advancing = []
         pairs = [field[k:k + 2] for k in range(0, len(field) - 1, 2)]
         bye = field[-1] if len(field) % 2 else None
         for a, b in pairs:
-            mini = _subset(setup, [a, b], storylines=False, first_to=mini_match_to)
+            mini = minis.get((a, b))
+            if mini is None:
+                mini = minis[(a, b)] = _subset(setup, [a, b], storylines=False, first_to=mini_match_to)
             result = resolve(mini, dice, record)
             if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
                 winner, loser = a, b
@@ -303,6 +311,7 @@ def _variant(setup: Setup, **changes) -> Setup:
 
 _SUBSETS: dict = {}
 _FOUR_PLAY: dict = {}
+_MINIS: dict = {}
 
 
 def _zeros(setup: Setup) -> tuple:
