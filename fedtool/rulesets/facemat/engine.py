@@ -1460,7 +1460,7 @@ class _Bout:
             if not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS:
                 self.effect_league(eff)
             return
-        if eff == "none" or not isinstance(eff, dict):
+        if not isinstance(eff, dict):  # "none" (a dict never equals it)
             return
         for kind, args in eff.items():  # its one effect (checked when the data loads)
             break
