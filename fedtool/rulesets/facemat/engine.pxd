@@ -11,6 +11,7 @@ cimport cython
 cdef long K_TV, K_SIGNATURE, K_TRAILING, K_GRUDGE, K_WILD, K_REF_BUMP, K_REEL, K_STRENGTH, K_TITLE, K_CHEAT, K_HELPED
 cdef long F_SQUARE, F_CONTROL, F_SPECIAL, F_SKILL, NO_BASE, D6, HELP_NEVER, HELP_WHEN_TRAILING, HELP_AT_ONCE
 
+@cython.locals(casts=dict, hit=tuple)
 cpdef tuple _cast(entry)
 
 @cython.locals(best=long, k=long, low=long)

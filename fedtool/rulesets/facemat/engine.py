@@ -350,7 +350,8 @@ def _deck(cards: list) -> list:
 
 def _cast(entry: dict) -> tuple:
     """`cast_of`, read once an event."""
-    hit = _CASTS.get(id(entry))
+    casts = _CASTS
+    hit = casts.get(id(entry))
     if hit is not None and hit[0] is entry:
         return hit[1]
     cast = cast_of(entry)
