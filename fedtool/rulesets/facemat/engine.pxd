@@ -53,7 +53,7 @@ cdef class _Bout:
     cdef bint cast_here(self, entry) except? -1
     @cython.locals(tries=long, faces=bytes)
     cdef chart_event(self, events, purpose)
-    cdef void storyline(self, when) except *
+    cdef void storyline(self, tuple purposes) except *
     @cython.locals(k=long, best=long, low=long, scorer=bint, tier=long, at=long, x=long, space=long, row=bytes, tables=list,
                    ring=list, pos=list, tied=bint, candidates=list)
     cdef long performer_of(self, long c, long code, bint control) except? -2

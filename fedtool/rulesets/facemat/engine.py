@@ -215,7 +215,7 @@ class _Prepared:
                  "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help",
                  # `_Bout`'s tables (issue 18): each card by its index as small numbers read straight from bytes
                  "identity", "kinds", "flags", "bases", "tier_of", "width", "able_of", "help_of", "side_able", "side_help", "pin_at",
-                 "reach_at", "bout")
+                 "reach_at", "bout", "wild_events", "pick", "reel_events")
 
 
 def _prepare(setup: Setup) -> _Prepared:
@@ -260,6 +260,10 @@ def _prepare(setup: Setup) -> _Prepared:
     prep.team = teams_of(setup)
     prep.every_man = setup.mode in ("every_man", "four_play")
     prep.wild_purpose = f"Wild Card chart ({setup.chart}) 2d6"
+    prep.wild_events = tables["wild"].get(setup.chart)  # (a chart the tables lack fails when drawn, as `resolve` fails)
+    reels = tables["reels"]
+    prep.pick = reels["pick"]
+    prep.reel_events = {reel: entry["events"] for reel, entry in reels["reels"].items()}
     prep.order_purpose = "test of strength: 1d6 each, " + ("favored first" if (setup.ring or n) == 2 else "in billing order")
     prep.reach = frozenset(pins) | {finish}  # where a token that moves forward makes an attempt (8.a, 8.b)
     # `_Bout`'s tables: a card is its index in the deck (bytes hold at most 256: a bigger deck
@@ -1519,11 +1523,11 @@ class _Bout:
             entry = events[faces[0] + faces[1]]
         return entry
 
-    def storyline(self, when: str) -> None:
-        reels = self.tables["reels"]
-        first, second = STORY_PURPOSES[when]
-        reel = reels["pick"][self.roll(1, 6, first)[0]]
-        self.effect(self.chart_event(reels["reels"][reel]["events"], second)["effect"])
+    def storyline(self, purposes: tuple) -> None:
+        """A Highlight Reel (5.a, 7.d, 5.d): 1d6 picks the reel, 2d6 the event; `purposes` as STORY_PURPOSES gives them."""
+        prep = self.prep
+        reel = prep.pick[self.roll(1, 6, purposes[0])[0]]
+        self.effect(self.chart_event(prep.reel_events[reel], purposes[1])["effect"])
 
     def performer_of(self, c: int, code: int, control: bool) -> int:
         """`resolve.performer_of` (6, 7, 3.d, 10.h) for card `c` of type `code`; -1: nobody."""
@@ -1658,7 +1662,7 @@ class _Bout:
         skip = self.skip
         held = self.held
         if setup.storylines:
-            self.storyline("pre-match")
+            self.storyline(STORY_PURPOSES["pre-match"])
         # the deck as card indices: the first `left` of `order` are the cards not yet drawn
         identity = prep.identity
         order = bytearray(identity)
@@ -1739,13 +1743,14 @@ class _Bout:
                 ref_down_until = drawn + 1
             elif code == K_WILD:
                 if not (options.out_of_ring and self.out_of_ring()):
-                    self.effect(self.chart_event(self.tables["wild"][setup.chart], prep.wild_purpose)["effect"])
+                    events = prep.wild_events if prep.wild_events is not None else self.tables["wild"][setup.chart]
+                    self.effect(self.chart_event(events, prep.wild_purpose)["effect"])
             elif code == K_REF_BUMP:
                 if options.ref_bump != "off":
                     self.ref_bump()
                     ref_down_until = drawn + 1
             elif code == K_REEL:
-                self.storyline(MID_MATCH)
+                self.storyline(STORY_PURPOSES[MID_MATCH])
             elif code == K_STRENGTH:
                 ring = self.ring
                 rolls = roll(len(ring), 6, prep.order_purpose if len(ring) == self.size else
@@ -1769,6 +1774,6 @@ class _Bout:
         dice.round = 0
         self.over = True
         if setup.storylines:
-            self.storyline("post-match")
+            self.storyline(STORY_PURPOSES["post-match"])
         winner = self.winner if self.winner >= 0 else None
         return Result(winner, self.method, drawn, pos, None, self.league, None, self.out)
