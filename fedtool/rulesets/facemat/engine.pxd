@@ -69,4 +69,8 @@ cdef class _Bout:
                    boo_rule=bint, two=bint, control=bint, a=bint, b=bint, c=long, code=long, flag=long, at=long, p0=long, p1=long,
                    base=long, cards=long, width=long, order=bytearray, identity=bytes, kinds=bytes, flags=bytes, bases=list,
                    able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes, guard=long)
+    cpdef run(self)
     cpdef play(self)
+
+@cython.locals(bout=_Bout)
+cpdef tuple ending(setup, dice)

@@ -385,6 +385,14 @@ def _trailing(pos: list, sides: list, card_trailing: bool) -> int:
     return best
 
 
+def ending(setup: Setup, dice: Dice) -> tuple:
+    """How the match `resolve(setup, dice, record=False)` plays ends, and nothing else (the
+    odds' trial): (winning side or None, finish, FACs)."""
+    bout = _Bout(setup, dice)
+    bout.run()
+    return (bout.winner if bout.winner >= 0 else None, bout.method, bout.drawn)
+
+
 def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     """Play a match on `dice`. With `record` false (the odds' trial) no line, card list or
     log is kept and no text is made: the same rolls in the same order, the same result."""
@@ -1651,7 +1659,13 @@ class _Bout:
         return True
 
     def play(self) -> Result:
-        """The match, FAC by FAC (`resolve`'s loop, told nothing)."""
+        """The match (`run`) as `resolve` returns it."""
+        self.run()
+        return Result(self.winner if self.winner >= 0 else None, self.method, self.drawn, self.pos, None, self.league, None, self.out)
+
+    def run(self) -> None:
+        """The match, FAC by FAC (`resolve`'s loop, told nothing): how it ended is left in the
+        bout (`winner`, -1 for none; `method`; `drawn`, the FACs)."""
         setup = self.setup
         prep = self.prep
         dice = self.dice
@@ -1775,5 +1789,3 @@ class _Bout:
         self.over = True
         if setup.storylines:
             self.storyline(STORY_PURPOSES["post-match"])
-        winner = self.winner if self.winner >= 0 else None
-        return Result(winner, self.method, drawn, pos, None, self.league, None, self.out)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fedtool.kernel.dice import Dice
-from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, _cast, match_facts, resolve, told_line
+from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, _cast, ending, match_facts, resolve, told_line
 from .rules import data
 from .terms import GRADES
 
@@ -25,12 +25,7 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int, rec
     """9.e: cut the field to two by Match-Up or Quick-Play, then a full match; or Four-Play.
     With `record` false (the odds' trial) no line or log is kept: the same rolls, the same result."""
     if method == "four_play":
-        hit = _FOUR_PLAY.get(id(setup))  # (the variant looked up by the setup alone: the odds play it thousands of times)
-        if hit is None or hit[0] is not setup:
-            if len(_FOUR_PLAY) >= 256:
-                _FOUR_PLAY.clear()
-            hit = _FOUR_PLAY[id(setup)] = (setup, _variant(setup, mode="four_play", ring=4))
-        return resolve(hit[1], dice, record)
+        return resolve(four_play(setup), dice, record)
     lines: list[Line] = []
     log: list = []
     out: list = []  # (side, by side, method, FAC)
@@ -59,6 +54,17 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int, rec
                   key=setup.match_id, facts={**match_facts(setup), "match_type": "battle_royale"})
 
 
+def four_play(setup: Setup) -> Setup:
+    """9.e.iii: the setup a Four-Play battle royale is played on (every man for himself, four in
+    the ring), looked up by the setup alone (the odds play it thousands of times)."""
+    hit = _FOUR_PLAY.get(id(setup))
+    if hit is None or hit[0] is not setup:
+        if len(_FOUR_PLAY) >= 256:
+            _FOUR_PLAY.clear()
+        hit = _FOUR_PLAY[id(setup)] = (setup, _variant(setup, mode="four_play", ring=4))
+    return hit[1]
+
+
 def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: list, out: list, cards: list | None = None,
              record: bool = True) -> list[int]:
     """9.e.i: "Pair wrestlers for mini-matches; winners advance until two remain". Pairs go in
@@ -81,12 +87,16 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
             mini = minis.get((a, b))
             if mini is None:
                 mini = minis[(a, b)] = _subset(setup, [a, b], storylines=False, first_to=mini_match_to)
-            result = resolve(mini, dice, record)
-            if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
+            if record:
+                result = resolve(mini, dice, record)
+                won, how, facs = result.winner, result.method, result.facs
+            else:  # (the odds: how it ended, no Result made)
+                won, how, facs = ending(mini, dice)
+            if won is None:  # no fall within the guard: the first billed advances (ruling)
                 winner, loser = a, b
             else:
-                winner, loser = (a, b)[result.winner], (a, b)[1 - result.winner]
-            out.append((loser, winner, result.method, result.facs))
+                winner, loser = (a, b)[won], (a, b)[1 - won]
+            out.append((loser, winner, how, facs))
             advancing.append(winner)
             if not record:
                 continue
