@@ -27,6 +27,7 @@ cdef class _Bout:
     cdef list skip, knocked, held, hidden, helped, card_chips, able, help
     cdef set chips, kickout_chips
 
+    cdef void begin(self, setup, dice) except *
     @cython.locals(pos=list)
     cdef void put(self, long i, long space) except *
     @cython.locals(best=long, k=long)
@@ -72,5 +73,7 @@ cdef class _Bout:
     cpdef run(self)
     cpdef play(self)
 
+@cython.locals(bout=_Bout)
+cdef _Bout _bout(setup, dice)
 @cython.locals(bout=_Bout)
 cpdef tuple ending(setup, dice)

@@ -385,10 +385,17 @@ def _trailing(pos: list, sides: list, card_trailing: bool) -> int:
     return best
 
 
+def _bout(setup: Setup, dice: Dice) -> _Bout:
+    """`_Bout(setup, dice)`, made without the call to `__init__` (a C call where compiled)."""
+    bout = _Bout.__new__(_Bout)
+    bout.begin(setup, dice)
+    return bout
+
+
 def ending(setup: Setup, dice: Dice) -> tuple:
     """How the match `resolve(setup, dice, record=False)` plays ends, and nothing else (the
     odds' trial): (winning side or None, finish, FACs)."""
-    bout = _Bout(setup, dice)
+    bout = _bout(setup, dice)
     bout.run()
     return (bout.winner if bout.winner >= 0 else None, bout.method, bout.drawn)
 
@@ -397,7 +404,7 @@ def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     """Play a match on `dice`. With `record` false (the odds' trial) no line, card list or
     log is kept and no text is made: the same rolls in the same order, the same result."""
     if not record:  # the odds' path: `_Bout`, the same match as a class the compiled path types
-        return _Bout(setup, dice).play()
+        return _bout(setup, dice).play()
     prep = _prepare(setup)
     tables = prep.tables
     shapes, pins, finish, corner, start = prep.track
@@ -1229,6 +1236,10 @@ class _Bout:
     """One match played without records (what `resolve(setup, dice, record=False)` returns)."""
 
     def __init__(self, setup: Setup, dice: Dice) -> None:
+        self.begin(setup, dice)
+
+    def begin(self, setup: Setup, dice: Dice) -> None:
+        """The bout's state before the bell (`_bout` makes a bout with it, without `__init__`'s call)."""
         prep = _prepare(setup)
         self.setup = setup
         self.prep = prep
