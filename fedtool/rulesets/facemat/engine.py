@@ -215,7 +215,7 @@ class _Prepared:
                  "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help",
                  # `_Bout`'s tables (issue 18): each card by its index as small numbers read straight from bytes
                  "identity", "kinds", "flags", "bases", "tier_of", "width", "able_of", "help_of", "side_able", "side_help", "pin_at",
-                 "reach_at", "bout", "wild_events", "pick", "reel_events")
+                 "reach_at", "bout", "wild_events", "pick", "reel_events", "unchanged")
 
 
 def _prepare(setup: Setup) -> _Prepared:
@@ -302,6 +302,18 @@ def _prepare(setup: Setup) -> _Prepared:
                  setup.first_to if setup.first_to is not None else -1, setup.chart == "cage", options.objects, options.increased_kickouts,
                  tuple(options.object_spaces) if options.objects else (), tuple(sorted(pins)[:2]) if options.increased_kickouts else (),
                  prep.pin_at, prep.reach_at, width)
+    # what a bout of this setup may share with every other, as no step of it changes it (a
+    # bout makes its own where it may: `_Bout.begin`): who is in the ring, his name, figures,
+    # plan, skills and call for help unless a tag can change them (9.c); the objects held and
+    # kept out of sight unless objects or weapons are played (10.b, 9.f.iv); the calls for
+    # help made unless one may be; the chips on cards unless 10.g is played; the wrestlers
+    # waiting unless Four-Play (9.e.iii); the chips on the track (10.b, 10.g) if there are none
+    falses, nobody = [False] * n, []
+    arms = options.objects or options.weapons and setup.chart == "hardcore"
+    prep.unchanged = ((list(men), list(prep.sides[0]), list(prep.sides[1]), list(prep.sides[2]), list(prep.side_able), list(prep.side_help)),
+                      (None if arms else falses, None if arms else falses, None if prep.helping else falses,
+                       None if options.increased_kickouts else [0] * n, None if (setup.ring or n) < n else nobody,
+                       None if prep.bout[11] else set(), None if prep.bout[12] else set()))
     if len(_PREPARED) >= 256:
         _PREPARED.clear()
     _PREPARED[key] = (setup, prep)
@@ -1255,22 +1267,34 @@ class _Bout:
         self.every_man = prep.every_man
         self.men = prep.men
         self.partners = prep.partners
-        self.w = list(prep.men)
-        names, info, side_plan = prep.sides  # a tag changes them: copied
-        self.names, self.info, self.side_plan = list(names), list(info), list(side_plan)
+        # what no step of this setup's bouts can change is the setup's own, shared (`_prepare`:
+        # `unchanged`); the rest is made for the bout
+        unchanged = prep.unchanged
+        if self.tagging:  # 9.c: a tag changes who is in the ring: copied
+            names, info, side_plan = prep.sides
+            self.w, self.names, self.info, self.side_plan = list(prep.men), list(names), list(info), list(side_plan)
+            self.able, self.help = list(prep.side_able), list(prep.side_help)
+        else:
+            self.w, self.names, self.info, self.side_plan, self.able, self.help = unchanged[0]
+        self.held, self.hidden, self.helped, self.card_chips, self.pool, self.chips, self.kickout_chips = unchanged[1]
+        if self.held is None:  # objects (10.b) or a hardcore match's weapons (9.f.iv)
+            self.held, self.hidden = [False] * n, [False] * n
+        if self.helped is None:
+            self.helped = [False] * n
+        if self.card_chips is None:  # 10.g
+            self.card_chips = [0] * n
+        if self.pool is None:  # Four-Play's wrestlers waiting (9.e.iii)
+            self.pool = list(range(size, n))
+        if self.chips is None:
+            self.chips = set(chips)
+        if self.kickout_chips is None:
+            self.kickout_chips = set(kickout_chips)
         self.ring = list(range(size))
-        self.pool = list(range(size, n))
         self.pos = [self.start] * n
         self.league = []
         self.out = []
         self.skip = [False] * n
         self.knocked = [False] * n
-        self.held = [False] * n
-        self.hidden = [False] * n
-        self.helped = [False] * n
-        self.card_chips = [0] * n
-        self.chips = set(chips)
-        self.kickout_chips = set(kickout_chips)
         self.last_scorer = -1
         self.winner = -1
         self.loser = -1
@@ -1279,7 +1303,6 @@ class _Bout:
         self.over = False
         self.drawn = 0
         self.helping = prep.helping
-        self.able, self.help = list(prep.side_able), list(prep.side_help)  # a tag changes them: copied
 
     def put(self, i: int, space: int) -> None:
         """`resolve.put`: side i's token to `space`, within Start and the finisher space."""
