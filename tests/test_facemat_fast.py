@@ -175,3 +175,30 @@ def test_the_record_free_path_rolls_what_the_full_path_rolls_on_a_feds_own_board
         ended, full_log, trial, fast_log = both_ways(booking, seed)
         assert fast_log == full_log, f"case {case}, seed {seed}: the record-free path rolled other dice"
         assert trial == ended, f"case {case}, seed {seed}"
+
+
+@pytest.mark.parametrize("stipulation, fmt, chart, n", TYPES, ids=[f"{t[0]}-{t[1] or t[2]}" for t in TYPES])
+def test_what_the_bouts_of_a_setup_share_no_bout_changes(stipulation, fmt, chart, n):
+    """Issue 18: a record-free bout shares with every other bout of its setup what no step of
+    it can change (`_Prepared.unchanged`: who is in the ring unless a tag, objects held unless
+    objects or weapons are played, calls for help unless one may be made, chips on cards,
+    the waiting wrestlers, empty chip sets). After many matches of every option each of those
+    is still as it was made; a step that changed one would change every later match."""
+    rng = random.Random(f"shared {stipulation}/{fmt}/{chart}")
+    ruleset = FaceToTheMat()
+    for _ in range(30):
+        booking = random_match(rng, stipulation, fmt, chart, n)
+        setup = ruleset.trial_setup(booking)
+        for _ in range(20):
+            ruleset.trial(setup, SeededDice(rng.getrandbits(63)))
+        played = [setup.setup, *(setup.charts or {}).values()]
+        if fmt == "four_play":
+            played.append(royale.four_play(setup.setup))
+        if fmt == "match_up":
+            played += [s for (owner, _, minis) in royale._MINIS.values() if owner is setup.setup for s in minis.values()]
+        for made in played:
+            prep = engine._prepare(made)
+            seen, flags = prep.unchanged
+            assert [list(x) for x in seen] == [list(prep.men), *map(list, prep.sides), list(prep.side_able), list(prep.side_help)]
+            for flag in flags:
+                assert flag is None or not any(flag), flag
