@@ -11,7 +11,10 @@ methods), side by side with two floors measured in the same run, trials interlea
 
 Times are this process's CPU time (`time.process_time`), so other work on a loaded machine
 slows the figures less; each line prints the best and the median and the ratios to the
-floors (median over median). Target (issue 18): 30,000 matches/s a core. A line says which
+floors (median over median), and a second line the time a roll (played, and the kernel
+dice's alone) and the share of the target's 33 us a match that the kernel dice alone take: a
+battle royale's Match-Up rolls about three times what a singles match does, so its dice alone
+take most of the target's time. Target (issue 18): 30,000 matches/s a core. A line says which
 of the modules a trial runs are compiled (`dice`, `engine`, `royale`: C extensions beside
 the .py, built by setup.py where Cython is at hand); with none, the figures are pure Python's.
 `figures()` returns the same figures as dicts (what, best, median, unit, floor_best,
@@ -143,14 +146,27 @@ def figures(matches: int = 2000, trials: int = 7, only: str | None = None, show:
                     roll6(n)
             raw.append(matches / (time.process_time() - start))
         best, median = max(engine), statistics.median(engine)
+        rolls = sum(map(len, calls)) / len(calls)
+        # per roll (issue 18: a royale rolls three times what a singles match does): the engine's
+        # time a roll, the kernel dice's alone, and the share of the target's time a match
+        # (1/30,000 s) that the kernel dice alone take, best over best
+        per_roll, floor_roll = 1e6 / best / rolls, 1e6 / max(floor) / rolls
+        floor_share = (1e6 / max(floor)) / (1e6 / TARGET)
         if show:
             print(f"{label:<28} best {best:8,.0f}/s  median {median:8,.0f}/s | dice floor {max(floor):8,.0f}/s ({statistics.median(floor) / median:4.1f}x) "
-                  f"| raw floor {max(raw):9,.0f}/s ({statistics.median(raw) / median:5.1f}x) | {sum(map(len, calls)) / len(calls):5.1f} rolls, "
+                  f"| raw floor {max(raw):9,.0f}/s ({statistics.median(raw) / median:5.1f}x) | {rolls:5.1f} rolls, "
                   f"{sum(map(sum, per)) / len(per):5.1f} dice a match | target 30,000/s: {'met' if best >= TARGET else 'NOT met'}")
+            print(f"{'':<28} a roll: {per_roll:5.3f} us played, {floor_roll:5.3f} us the dice floor; the dice floor alone takes "
+                  f"{floor_share:4.0%} of the target's {1e6 / TARGET:.1f} us a match")
         out.append({"what": f"Face to the Mat {label} matches/s ({'compiled: ' + ', '.join(built) if built else 'pure Python'})",
                     "best": best, "median": median, "unit": "matches/s", "floor_best": max(floor), "floor_median": statistics.median(floor),
                     "ratio": statistics.median(floor) / median, "target": TARGET, "met": best >= TARGET,
-                    "raw_floor_best": max(raw), "raw_floor_median": statistics.median(raw)})
+                    "raw_floor_best": max(raw), "raw_floor_median": statistics.median(raw), "rolls_a_match": rolls,
+                    "us_a_roll": per_roll, "floor_us_a_roll": floor_roll, "floor_share_of_target": floor_share})
+    if show and len(out) > 1 and out[0]["what"].startswith("Face to the Mat singles"):
+        first = out[0]["us_a_roll"]
+        print("a roll played, over singles': " + ", ".join(f"{o['what'].split(' (')[0].removeprefix('Face to the Mat ')} {o['us_a_roll'] / first:.2f}x"
+                                                          for o in out[1:]))
     return out
 
 

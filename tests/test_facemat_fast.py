@@ -142,3 +142,63 @@ def test_the_record_free_path_makes_no_text(monkeypatch):
         for _ in range(40):
             booking = random_match(rng, stipulation, fmt, chart, n)
             ruleset.trial(ruleset.trial_setup(booking), SeededDice(rng.getrandbits(63)))
+
+
+def fed_tables(rng: random.Random) -> dict:
+    """A fed's own data (rule 2: the board and cards are the fed's to choose): a longer track
+    with its shapes, PIN spaces, corner and finisher elsewhere, and a small deck drawn from the
+    packaged one, so that it runs out and is gathered up again many times a match."""
+    from fedtool.rulesets.facemat.rules import data
+
+    tables = dict(data())
+    finish = rng.randint(16, 22)
+    pins = sorted(rng.sample(range(finish - 5, finish), 3))
+    tables["track"] = {"spaces": [{"space": k, "shape": rng.choice(("circle", "square", "none")), "label": f"S{k}"} for k in range(finish + 1)],
+                       "pin_spaces": pins, "finisher_space": finish, "corner": rng.randint(finish - 8, pins[0] - 1), "start": 0}
+    tables["facs"] = rng.sample(list(data()["facs"]), rng.randint(12, 40))
+    return tables
+
+
+@pytest.mark.parametrize("stipulation, fmt, chart, n", TYPES, ids=[f"{t[0]}-{t[1] or t[2]}" for t in TYPES])
+def test_the_record_free_path_rolls_what_the_full_path_rolls_on_a_feds_own_board_and_deck(stipulation, fmt, chart, n):
+    """The record-free path reads the track and the deck from tables it makes once a setup
+    (each card by its index, each side's skills by type and space): on a fed's own track and a
+    small deck (gathered up again many times a match) it still rolls, roll for roll, what the
+    full path rolls and ends the same way."""
+    from dataclasses import replace
+
+    rng = random.Random(f"fed tables {stipulation}/{fmt}/{chart}")
+    for case in range(PER_TYPE // 5):
+        booking = random_match(rng, stipulation, fmt, chart, n)
+        booking = Booking(None, replace(booking.setup, tables=fed_tables(rng)), [], [], booking.extra)
+        seed = rng.getrandbits(63)
+        ended, full_log, trial, fast_log = both_ways(booking, seed)
+        assert fast_log == full_log, f"case {case}, seed {seed}: the record-free path rolled other dice"
+        assert trial == ended, f"case {case}, seed {seed}"
+
+
+@pytest.mark.parametrize("stipulation, fmt, chart, n", TYPES, ids=[f"{t[0]}-{t[1] or t[2]}" for t in TYPES])
+def test_what_the_bouts_of_a_setup_share_no_bout_changes(stipulation, fmt, chart, n):
+    """Issue 18: a record-free bout shares with every other bout of its setup what no step of
+    it can change (`_Prepared.unchanged`: who is in the ring unless a tag, objects held unless
+    objects or weapons are played, calls for help unless one may be made, chips on cards,
+    the waiting wrestlers, empty chip sets). After many matches of every option each of those
+    is still as it was made; a step that changed one would change every later match."""
+    rng = random.Random(f"shared {stipulation}/{fmt}/{chart}")
+    ruleset = FaceToTheMat()
+    for _ in range(30):
+        booking = random_match(rng, stipulation, fmt, chart, n)
+        setup = ruleset.trial_setup(booking)
+        for _ in range(20):
+            ruleset.trial(setup, SeededDice(rng.getrandbits(63)))
+        played = [setup.setup, *(setup.charts or {}).values()]
+        if fmt == "four_play":
+            played.append(royale.four_play(setup.setup))
+        if fmt == "match_up":
+            played += [s for (owner, _, minis) in royale._MINIS.values() if owner is setup.setup for s in minis.values()]
+        for made in played:
+            prep = engine._prepare(made)
+            seen, flags = prep.unchanged
+            assert [list(x) for x in seen] == [list(prep.men), *map(list, prep.sides), list(prep.side_able), list(prep.side_help)]
+            for flag in flags:
+                assert flag is None or not any(flag), flag

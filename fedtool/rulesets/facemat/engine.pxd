@@ -6,18 +6,29 @@
 
 cimport cython
 
+# the FAC type codes and card flags `_Bout` compares, as C constants (module names for Python only
+# where nothing is compiled: no other module reads them)
+cdef long K_TV, K_SIGNATURE, K_TRAILING, K_GRUDGE, K_WILD, K_REF_BUMP, K_REEL, K_STRENGTH, K_TITLE, K_CHEAT, K_HELPED
+cdef long F_SQUARE, F_CONTROL, F_SPECIAL, F_SKILL, NO_BASE, D6, HELP_NEVER, HELP_WHEN_TRAILING, HELP_AT_ONCE
+
+@cython.locals(casts=dict, hit=tuple)
+cpdef tuple _cast(entry)
+
 @cython.locals(best=long, k=long, low=long)
 cdef long _trailing(list pos, list sides, bint card_trailing) except? -1
 
 cdef class _Bout:
-    cdef object setup, prep, dice, roll, tables, options, pins, reach, method, allies, foes
-    cdef long finish, corner, start, n, size, last_scorer, first_to, winner, loser, drawn
+    cdef object setup, prep, dice, roll, tables, options, method
+    cdef long finish, corner, start, n, size, last_scorer, first_to, winner, loser, drawn, width
+    cdef bytes pin_at, reach_at
     cdef tuple team
     cdef bint every_man, tagging, has_first_to, ref_down, over, cage, objects, increased_kickouts, helping
     cdef list men, partners, w, names, info, side_plan, ring, pool, pos, league, out
-    cdef list skip, knocked, held, hidden, helped, card_chips
+    cdef list skip, knocked, held, hidden, helped, card_chips, able, help
     cdef set chips, kickout_chips
 
+    cdef void begin(self, setup, dice) except *
+    @cython.locals(pos=list)
     cdef void put(self, long i, long space) except *
     @cython.locals(best=long, k=long)
     cdef long leader(self) except? -1
@@ -26,7 +37,7 @@ cdef class _Bout:
     cdef long target(self, long i) except? -1
     cdef list whom(self, who)
     cdef void score(self, long i, long points, bint from_card) except *
-    @cython.locals(space=long)
+    @cython.locals(space=long, pos=list)
     cdef void moved(self, long i, long points) except *
     cdef bint wants_object(self, long i) except? -1
     @cython.locals(spaces=long)
@@ -35,7 +46,7 @@ cdef class _Bout:
     cdef void tag(self, long i) except *
     @cython.locals(k=long)
     cdef void switch(self, long i) except *
-    @cython.locals(space=long, o=long, k=long, got=long, faces=bytes)
+    @cython.locals(space=long, o=long, k=long, got=long, x=long, ring=list, pos=list, faces=bytes)
     cdef void attempt(self, long i) except *
     cdef void fall(self, long i, long o, how) except *
     cdef void effect(self, eff) except *
@@ -43,11 +54,12 @@ cdef class _Bout:
     cdef bint cast_here(self, entry) except? -1
     @cython.locals(tries=long, faces=bytes)
     cdef chart_event(self, events, purpose)
-    cdef void storyline(self, when) except *
-    @cython.locals(k=long, best=long, low=long, scorer=bint)
-    cdef long performer_of(self, card, kind, bint control) except? -2
-    cdef long points_of(self, card, kind, base, bint square, long i) except? -1
-    @cython.locals(i=long, spaces=long)
+    cdef void storyline(self, tuple purposes) except *
+    @cython.locals(k=long, best=long, low=long, scorer=bint, tier=long, at=long, x=long, space=long, row=bytes, tables=list,
+                   ring=list, pos=list, tied=bint, candidates=list)
+    cdef long performer_of(self, long c, long code, bint control) except? -2
+    cdef points_of(self, long c, long code, long i)
+    @cython.locals(i=long, x=long, spaces=long, choice=long, ring=list, pos=list, helped=list, calls=list)
     cdef void call_for_help(self) except *
     @cython.locals(i=long)
     cdef void title_holder(self, card) except *
@@ -55,5 +67,13 @@ cdef class _Bout:
     @cython.locals(tries=long)
     cdef bint out_of_ring(self) except? -1
     @cython.locals(drawn=long, left=long, j=long, i=long, quiet=long, ref_down_until=long, scripted_bump=long, points=long,
-                   boo_rule=bint, two=bint, special=bint, skill=bint, square=bint, control=bint, a=bint, b=bint)
+                   boo_rule=bint, two=bint, control=bint, a=bint, b=bint, c=long, code=long, flag=long, at=long, p0=long, p1=long,
+                   base=long, cards=long, width=long, order=bytearray, identity=bytes, kinds=bytes, flags=bytes, bases=list,
+                   able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes, guard=long)
+    cpdef run(self)
     cpdef play(self)
+
+@cython.locals(bout=_Bout)
+cdef _Bout _bout(setup, dice)
+@cython.locals(bout=_Bout)
+cpdef tuple ending(setup, dice)

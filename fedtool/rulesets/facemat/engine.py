@@ -212,7 +212,10 @@ class _Prepared:
     skill, TV and Grudge points, kickout top and the purposes of his rolls."""
 
     __slots__ = ("tables", "track", "deck", "men", "partners", "everyone", "plan_of", "moves_of", "info", "sides", "team",
-                 "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help")
+                 "every_man", "wild_purpose", "order_purpose", "reach", "helping", "can_help",
+                 # `_Bout`'s tables (issue 18): each card by its index as small numbers read straight from bytes
+                 "identity", "kinds", "flags", "bases", "tier_of", "width", "able_of", "help_of", "side_able", "side_help", "pin_at",
+                 "reach_at", "bout", "wild_events", "pick", "reel_events", "unchanged")
 
 
 def _prepare(setup: Setup) -> _Prepared:
@@ -257,8 +260,60 @@ def _prepare(setup: Setup) -> _Prepared:
     prep.team = teams_of(setup)
     prep.every_man = setup.mode in ("every_man", "four_play")
     prep.wild_purpose = f"Wild Card chart ({setup.chart}) 2d6"
+    prep.wild_events = tables["wild"].get(setup.chart)  # (a chart the tables lack fails when drawn, as `resolve` fails)
+    reels = tables["reels"]
+    prep.pick = reels["pick"]
+    prep.reel_events = {reel: entry["events"] for reel, entry in reels["reels"].items()}
     prep.order_purpose = "test of strength: 1d6 each, " + ("favored first" if (setup.ring or n) == 2 else "in billing order")
     prep.reach = frozenset(pins) | {finish}  # where a token that moves forward makes an attempt (8.a, 8.b)
+    # `_Bout`'s tables: a card is its index in the deck (bytes hold at most 256: a bigger deck
+    # cannot be drawn from anyway, the dice roll at most a d255); its type as a code (KINDS
+    # first, the deck's other types after), its flags, base points and Grudge tier; a side's
+    # skills as one byte a (code, space): 1 where he may perform that type on that space (3.d)
+    codes = {kind: code for code, kind in enumerate(KINDS)}
+    for _, kind, *_ in prep.deck:
+        codes.setdefault(kind, len(codes))
+    width = max(max(shapes, default=0), finish, start) + 1
+    prep.width = width
+    prep.identity = bytes(range(len(prep.deck))) if len(prep.deck) <= 256 else b""
+    prep.kinds = bytes(codes[kind] for _, kind, *_ in prep.deck) if prep.identity else b""
+    prep.flags = bytes(square * F_SQUARE | control * F_CONTROL | special * F_SPECIAL | skill * F_SKILL
+                       for _, _, _, square, control, special, skill in prep.deck) if prep.identity else b""
+    prep.bases = [NO_BASE if base is None else base for _, _, base, *_ in prep.deck]
+    prep.tier_of = [TIER_INDEX.get(card.get("grudge"), 0) if kind == "GRUDGE" else 0 for card, kind, *_ in prep.deck]
+    able_of = {}
+    for m in everyone:
+        table = bytearray(len(codes) * width)
+        for kind, spaces in info[id(m)][0].items():
+            if kind in codes:
+                for space in spaces:
+                    if 0 <= space < width:
+                        table[codes[kind] * width + space] = 1
+        able_of[id(m)] = bytes(table)
+    prep.able_of = able_of
+    prep.help_of = {id(m): HELP_CODES[prep.plan_of[id(m)].call_for_help] for m in everyone}
+    prep.side_able = tuple(able_of[id(m)] for m in men)
+    prep.side_help = tuple(prep.help_of[id(m)] for m in men)
+    prep.pin_at = bytes(1 if space in pins else 0 for space in range(width))
+    prep.reach_at = bytes(1 if space in prep.reach else 0 for space in range(width))
+    options = setup.options
+    # what each `_Bout` of the setup starts from, in one tuple
+    prep.bout = (finish, corner, start, n, setup.ring or n, bool(setup.partners), setup.first_to is not None,
+                 setup.first_to if setup.first_to is not None else -1, setup.chart == "cage", options.objects, options.increased_kickouts,
+                 tuple(options.object_spaces) if options.objects else (), tuple(sorted(pins)[:2]) if options.increased_kickouts else (),
+                 prep.pin_at, prep.reach_at, width)
+    # what a bout of this setup may share with every other, as no step of it changes it (a
+    # bout makes its own where it may: `_Bout.begin`): who is in the ring, his name, figures,
+    # plan, skills and call for help unless a tag can change them (9.c); the objects held and
+    # kept out of sight unless objects or weapons are played (10.b, 9.f.iv); the calls for
+    # help made unless one may be; the chips on cards unless 10.g is played; the wrestlers
+    # waiting unless Four-Play (9.e.iii); the chips on the track (10.b, 10.g) if there are none
+    falses, nobody = [False] * n, []
+    arms = options.objects or options.weapons and setup.chart == "hardcore"
+    prep.unchanged = ((list(men), list(prep.sides[0]), list(prep.sides[1]), list(prep.sides[2]), list(prep.side_able), list(prep.side_help)),
+                      (None if arms else falses, None if arms else falses, None if prep.helping else falses,
+                       None if options.increased_kickouts else [0] * n, None if (setup.ring or n) < n else nobody,
+                       None if prep.bout[11] else set(), None if prep.bout[12] else set()))
     if len(_PREPARED) >= 256:
         _PREPARED.clear()
     _PREPARED[key] = (setup, prep)
@@ -267,6 +322,14 @@ def _prepare(setup: Setup) -> _Prepared:
 
 _PREPARED: dict = {}
 _DECKS: dict = {}
+# FAC types as the codes `_Bout` compares (a card's code: `_Prepared.kinds`); the deck's other types follow
+KINDS = ("TV_MOVE", "SIGNATURE", "TRAILING", "GRUDGE", "WILD_CARD", "REF_BUMP", "HIGHLIGHT_REEL", "TEST_OF_STRENGTH",
+         "TITLE_HOLDER", "CHEAT", "HELPED")
+K_TV, K_SIGNATURE, K_TRAILING, K_GRUDGE, K_WILD, K_REF_BUMP, K_REEL, K_STRENGTH, K_TITLE, K_CHEAT, K_HELPED = range(len(KINDS))
+F_SQUARE, F_CONTROL, F_SPECIAL, F_SKILL = 1, 2, 4, 8  # a card's flags
+NO_BASE = -2  # a card's base points read by `_points` (TV Move, Grudge, a figure that is not a number)
+HELP_NEVER, HELP_WHEN_TRAILING, HELP_AT_ONCE = 0, 1, 2
+HELP_CODES = {"never": HELP_NEVER, "when_trailing": HELP_WHEN_TRAILING, "at_once": HELP_AT_ONCE}  # a plan's `call_for_help`
 _CASTS: dict = {}
 D6 = -1  # a card's points are 1d6
 NO_PLAN = Plan()
@@ -303,7 +366,8 @@ def _deck(cards: list) -> list:
 
 def _cast(entry: dict) -> tuple:
     """`cast_of`, read once an event."""
-    hit = _CASTS.get(id(entry))
+    casts = _CASTS
+    hit = casts.get(id(entry))
     if hit is not None and hit[0] is entry:
         return hit[1]
     cast = cast_of(entry)
@@ -333,11 +397,26 @@ def _trailing(pos: list, sides: list, card_trailing: bool) -> int:
     return best
 
 
+def _bout(setup: Setup, dice: Dice) -> _Bout:
+    """`_Bout(setup, dice)`, made without the call to `__init__` (a C call where compiled)."""
+    bout = _Bout.__new__(_Bout)
+    bout.begin(setup, dice)
+    return bout
+
+
+def ending(setup: Setup, dice: Dice) -> tuple:
+    """How the match `resolve(setup, dice, record=False)` plays ends, and nothing else (the
+    odds' trial): (winning side or None, finish, FACs)."""
+    bout = _bout(setup, dice)
+    bout.run()
+    return (bout.winner if bout.winner >= 0 else None, bout.method, bout.drawn)
+
+
 def resolve(setup: Setup, dice: Dice, record: bool = True) -> Result:
     """Play a match on `dice`. With `record` false (the odds' trial) no line, card list or
     log is kept and no text is made: the same rolls in the same order, the same result."""
     if not record:  # the odds' path: `_Bout`, the same match as a class the compiled path types
-        return _Bout(setup, dice).play()
+        return _bout(setup, dice).play()
     prep = _prepare(setup)
     tables = prep.tables
     shapes, pins, finish, corner, start = prep.track
@@ -1169,51 +1248,59 @@ class _Bout:
     """One match played without records (what `resolve(setup, dice, record=False)` returns)."""
 
     def __init__(self, setup: Setup, dice: Dice) -> None:
+        self.begin(setup, dice)
+
+    def begin(self, setup: Setup, dice: Dice) -> None:
+        """The bout's state before the bell (`_bout` makes a bout with it, without `__init__`'s call)."""
         prep = _prepare(setup)
         self.setup = setup
         self.prep = prep
         self.dice = dice
         self.roll = dice.roll
         self.tables = prep.tables
-        _, self.pins, self.finish, self.corner, self.start = prep.track
-        self.reach = prep.reach
-        options = self.options = setup.options
-        n = self.n = len(setup.wrestlers)
+        (self.finish, self.corner, self.start, n, size, self.tagging, self.has_first_to, self.first_to, self.cage, self.objects,
+         self.increased_kickouts, chips, kickout_chips, self.pin_at, self.reach_at, self.width) = prep.bout
+        self.options = setup.options
+        self.n = n
+        self.size = size
         self.team = prep.team
         self.every_man = prep.every_man
         self.men = prep.men
         self.partners = prep.partners
-        self.w = list(prep.men)
-        names, info, side_plan = prep.sides  # a tag changes them: copied
-        self.names, self.info, self.side_plan = list(names), list(info), list(side_plan)
-        size = self.size = setup.ring or n
+        # what no step of this setup's bouts can change is the setup's own, shared (`_prepare`:
+        # `unchanged`); the rest is made for the bout
+        unchanged = prep.unchanged
+        if self.tagging:  # 9.c: a tag changes who is in the ring: copied
+            names, info, side_plan = prep.sides
+            self.w, self.names, self.info, self.side_plan = list(prep.men), list(names), list(info), list(side_plan)
+            self.able, self.help = list(prep.side_able), list(prep.side_help)
+        else:
+            self.w, self.names, self.info, self.side_plan, self.able, self.help = unchanged[0]
+        self.held, self.hidden, self.helped, self.card_chips, self.pool, self.chips, self.kickout_chips = unchanged[1]
+        if self.held is None:  # objects (10.b) or a hardcore match's weapons (9.f.iv)
+            self.held, self.hidden = [False] * n, [False] * n
+        if self.helped is None:
+            self.helped = [False] * n
+        if self.card_chips is None:  # 10.g
+            self.card_chips = [0] * n
+        if self.pool is None:  # Four-Play's wrestlers waiting (9.e.iii)
+            self.pool = list(range(size, n))
+        if self.chips is None:
+            self.chips = set(chips)
+        if self.kickout_chips is None:
+            self.kickout_chips = set(kickout_chips)
         self.ring = list(range(size))
-        self.pool = list(range(size, n))
         self.pos = [self.start] * n
         self.league = []
         self.out = []
         self.skip = [False] * n
         self.knocked = [False] * n
-        self.held = [False] * n
-        self.hidden = [False] * n
-        self.helped = [False] * n
-        self.card_chips = [0] * n
-        self.chips = set(options.object_spaces) if options.objects else set()
-        self.kickout_chips = set(sorted(self.pins)[:2]) if options.increased_kickouts else set()
         self.last_scorer = -1
-        self.tagging = bool(setup.partners)
-        self.has_first_to = setup.first_to is not None
-        self.first_to = setup.first_to if setup.first_to is not None else -1
         self.winner = -1
         self.loser = -1
         self.method = "time_limit"
         self.ref_down = False
         self.over = False
-        hot = setup.hotbox
-        self.allies, self.foes = hot.get("allies") or [], hot.get("foes") or []
-        self.cage = setup.chart == "cage"
-        self.objects = options.objects
-        self.increased_kickouts = options.increased_kickouts
         self.drawn = 0
         self.helping = prep.helping
 
@@ -1296,7 +1383,7 @@ class _Bout:
         self.last_scorer = i
         if self.chips:
             self.landed(i)
-        if self.has_first_to or pos[i] in self.reach:
+        if self.has_first_to or self.reach_at[pos[i]]:
             self.attempt(i)
         if self.tagging and self.winner < 0:
             self.tag(i)
@@ -1345,6 +1432,7 @@ class _Bout:
         partner = self.partners[i] if self.w[i] is men[i] else men[i]
         self.w[i], self.names[i] = partner, partner.name
         self.info[i], self.side_plan[i] = self.prep.info[id(partner)], self.prep.plan_of[id(partner)]
+        self.able[i], self.help[i] = self.prep.able_of[id(partner)], self.prep.help_of[id(partner)]
         if self.options.refreshment:
             pos = self.pos
             team = self.team
@@ -1354,14 +1442,21 @@ class _Bout:
 
     def attempt(self, i: int) -> None:
         """`resolve.attempt`: a pin (8.a), a finisher (8.b), a mini-match's mark."""
-        if self.winner >= 0 or self.over or self.knocked[i] or self.every_man and i not in self.ring:
+        if self.winner >= 0 or self.over or self.knocked[i]:
             return
+        if self.every_man:
+            ring = self.ring
+            for x in range(len(ring)):
+                if ring[x] == i:
+                    break
+            else:
+                return
         pos = self.pos
         space = pos[i]
         if self.has_first_to and space >= self.first_to:
             self.fall(i, self.target(i), "reached")
             return
-        if space in self.pins:  # 8.a: three kickout rolls for the defender
+        if self.pin_at[space]:  # 8.a: three kickout rolls for the defender
             o = self.target(i)
             if self.ref_down:
                 return
@@ -1412,7 +1507,7 @@ class _Bout:
             if not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS:
                 self.effect_league(eff)
             return
-        if eff == "none" or not isinstance(eff, dict):
+        if not isinstance(eff, dict):  # "none" (a dict never equals it)
             return
         for kind, args in eff.items():  # its one effect (checked when the data loads)
             break
@@ -1470,82 +1565,99 @@ class _Bout:
             entry = events[faces[0] + faces[1]]
         return entry
 
-    def storyline(self, when: str) -> None:
-        reels = self.tables["reels"]
-        first, second = STORY_PURPOSES[when]
-        reel = reels["pick"][self.roll(1, 6, first)[0]]
-        self.effect(self.chart_event(reels["reels"][reel]["events"], second)["effect"])
+    def storyline(self, purposes: tuple) -> None:
+        """A Highlight Reel (5.a, 7.d, 5.d): 1d6 picks the reel, 2d6 the event; `purposes` as STORY_PURPOSES gives them."""
+        prep = self.prep
+        reel = prep.pick[self.roll(1, 6, purposes[0])[0]]
+        self.effect(self.chart_event(prep.reel_events[reel], purposes[1])["effect"])
 
-    def performer_of(self, card: dict, kind: str, control: bool) -> int:
-        """`resolve.performer_of` (6, 7, 3.d, 10.h); -1: nobody."""
+    def performer_of(self, c: int, code: int, control: bool) -> int:
+        """`resolve.performer_of` (6, 7, 3.d, 10.h) for card `c` of type `code`; -1: nobody."""
         ring = self.ring
         pos = self.pos
-        info = self.info
         last_scorer = self.last_scorer
-        if kind == "TRAILING":
+        if code == K_TRAILING:
             return self.trailing(True, None)
-        if kind == "TV_MOVE" or kind == "SIGNATURE":
-            candidates = list(ring)
-        elif kind == "GRUDGE":
-            tier = TIER_INDEX[card["grudge"]]
-            able = [k for k in ring if info[k][2][tier] > 0]
-            if not able:
-                return -1
+        if code == K_TV or code == K_SIGNATURE:
+            candidates = ring  # (only read below)
+        elif code == K_GRUDGE:  # those with the move (10.h), the higher grudge grade of them
+            tier = self.prep.tier_of[c]
+            info = self.info
             w = self.w
-            top = max(w[k].grudge for k in able)
-            candidates = [k for k in able if w[k].grudge == top]
-            if len(candidates) == 1:
-                return candidates[0]
-        else:
+            best = -1
+            top = 0
+            tied = False
+            for x in range(len(ring)):
+                k = ring[x]
+                if info[k][2][tier] > 0:
+                    grudge = w[k].grudge
+                    if best < 0 or grudge > top:
+                        best, top, tied = k, grudge, False
+                    elif grudge == top:
+                        tied = True
+            if best < 0:
+                return -1
+            if not tied:
+                return best
+            candidates = [k for k in ring if info[k][2][tier] > 0 and w[k].grudge == top]
+        else:  # a skill: those whose symbol the space allows (3.d), the trailing one of them
             best = -1
             low = 0
             scorer = False
-            for k in ring:
-                if pos[k] in info[k][0].get(kind, NOWHERE):
+            tables = self.able
+            at = code * self.width
+            for x in range(len(ring)):
+                k = ring[x]
+                space = pos[k]
+                row = tables[k]
+                if row[at + space]:
                     if k == last_scorer:
                         scorer = True
-                    if best < 0 or pos[k] < low:
-                        best, low = k, pos[k]
+                    if best < 0 or space < low:
+                        best, low = k, space
             if best < 0:
                 return -1
             return last_scorer if control and scorer else best
-        if control and last_scorer in candidates:
-            return last_scorer
+        if control and last_scorer >= 0:
+            for x in range(len(candidates)):
+                if candidates[x] == last_scorer:
+                    return last_scorer
         if not candidates:
             return -1
         if len(candidates) == 1:
             return candidates[0]
-        return self.trailing(False, candidates)
+        return _trailing(pos, candidates, False)
 
-    def points_of(self, card: dict, kind: str, base, square: bool, i: int) -> int:
-        """`resolve.points_of` (7)."""
+    def points_of(self, c: int, code: int, i: int) -> int:
+        """`resolve.points_of` (7) for a card whose points are not a figure: TV Move, Grudge, or read by `_points`."""
         info = self.info
-        if kind == "TV_MOVE":
-            return info[i][1] if info[i][1] is not None else _points(card, self.w[i], self.setup, self.tables, self.dice, self.names[i])
-        if kind == "GRUDGE":
-            return info[i][2][TIER_INDEX[card["grudge"]]]
-        if base is None:
-            return _points(card, self.w[i], self.setup, self.tables, self.dice, self.names[i])
-        if base == D6:
-            base = self.roll(1, 6, info[i][4])[0]
-        if square:
-            base += self.roll(1, 6, info[i][5])[0]
-        if self.cage and kind == "HELPED":
-            base = _caged(base, self.options)
-        return base
+        if code == K_TV and info[i][1] is not None:
+            return info[i][1]
+        if code == K_GRUDGE:
+            return info[i][2][self.prep.tier_of[c]]
+        return _points(self.prep.deck[c][0], self.w[i], self.setup, self.tables, self.dice, self.names[i])
 
     def call_for_help(self) -> None:
         """`resolve.call_for_help`: once a match, the HOT BOX ally."""
         pos = self.pos
+        helped = self.helped
+        calls = self.help
+        ring = self.ring
+        for x in range(len(ring)):  # (most FACs nobody calls: the ring is copied only when one does)
+            i = ring[x]
+            if not helped[i] and calls[i] and (calls[i] == HELP_AT_ONCE or self.trailing(False, None) == i and pos[self.leader()] - pos[i] >= 3):
+                break
+        else:
+            return
         can_help = self.prep.can_help
-        for i in list(self.ring):
-            if self.helped[i]:
+        for i in list(ring):
+            if helped[i]:
                 continue
-            choice = self.side_plan[i].call_for_help
-            if choice == "never" or choice == "when_trailing" and (self.trailing(False, None) != i or pos[self.leader()] - pos[i] < 3):
+            choice = calls[i]
+            if choice == HELP_NEVER or choice == HELP_WHEN_TRAILING and (self.trailing(False, None) != i or pos[self.leader()] - pos[i] < 3):
                 continue
-            self.helped[i] = True
-            self.helping = any(can_help[k] and not self.helped[k] for k in range(self.n))
+            helped[i] = True
+            self.helping = any(can_help[k] and not helped[k] for k in range(self.n))
             entry = self.tables["advanced"]["help"][self.roll(1, 6, f"{self.names[i]} calls for help 1d6")[0]]
             spaces = _caged(entry["spaces"], self.options) if self.setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]
             self.put(i, pos[i] + spaces)
@@ -1581,7 +1693,13 @@ class _Bout:
         return True
 
     def play(self) -> Result:
-        """The match, FAC by FAC (`resolve`'s loop, told nothing)."""
+        """The match (`run`) as `resolve` returns it."""
+        self.run()
+        return Result(self.winner if self.winner >= 0 else None, self.method, self.drawn, self.pos, None, self.league, None, self.out)
+
+    def run(self) -> None:
+        """The match, FAC by FAC (`resolve`'s loop, told nothing): how it ended is left in the
+        bout (`winner`, -1 for none; `method`; `drawn`, the FACs)."""
         setup = self.setup
         prep = self.prep
         dice = self.dice
@@ -1592,9 +1710,16 @@ class _Bout:
         skip = self.skip
         held = self.held
         if setup.storylines:
-            self.storyline("pre-match")
-        full = prep.deck
-        deck = list(full)
+            self.storyline(STORY_PURPOSES["pre-match"])
+        # the deck as card indices: the first `left` of `order` are the cards not yet drawn
+        identity = prep.identity
+        order = bytearray(identity)
+        cards = left = len(prep.deck)
+        kinds = prep.kinds
+        flags = prep.flags
+        bases = prep.bases
+        able = self.able
+        width = self.width
         quiet = 0
         ref_down_until = 0
         scripted_bump = setup.ref_bump_at if setup.ref_bump_at is not None else -1
@@ -1602,46 +1727,60 @@ class _Bout:
         two = self.size == 2 and not self.pool
         before = pos
         drawn = 0
-        while self.winner < 0 and drawn < FAC_GUARD:
-            if not deck:
-                deck = list(full)
+        guard = FAC_GUARD
+        while self.winner < 0 and drawn < guard:
+            if not left:
+                order[:] = identity
+                left = cards
             drawn += 1
             self.drawn = drawn
             dice.round = drawn
-            left = len(deck)
             if left > 1:
-                j = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")[0] - 1
-                deck[j], deck[-1] = deck[-1], deck[j]
-            card, kind, base, square, control, special, skill = deck.pop()
+                faces = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")
+                j = faces[0] - 1
+                c = order[j]
+                order[j] = order[left - 1]
+            else:
+                c = order[0]
+            left -= 1
+            code = kinds[c]
+            flag = flags[c]
             if ref_down_until and drawn > ref_down_until:
                 ref_down_until = 0
                 self.ref_down = False
             if boo_rule:
                 before = pos[:]
-            if not special and scripted_bump != drawn:
-                if two and skill:
-                    a = pos[0] in info[0][0].get(kind, NOWHERE)
-                    b = pos[1] in info[1][0].get(kind, NOWHERE)
+            if not flag & F_SPECIAL and scripted_bump != drawn:
+                control = flag & F_CONTROL
+                if two and flag & F_SKILL:
+                    at = code * width
+                    p0 = pos[0]
+                    p1 = pos[1]
+                    row = able[0]
+                    a = row[at + p0]
+                    row = able[1]
+                    b = row[at + p1]
                     if a and b:
-                        i = self.last_scorer if control and self.last_scorer >= 0 else 0 if pos[0] <= pos[1] else 1
+                        i = self.last_scorer if control and self.last_scorer >= 0 else 0 if p0 <= p1 else 1
                     else:
                         i = 0 if a else 1 if b else -1
-                elif two and (kind == "TV_MOVE" or kind == "SIGNATURE"):
+                elif two and (code == K_TV or code == K_SIGNATURE):
                     i = self.last_scorer if control and self.last_scorer >= 0 else 0 if pos[0] <= pos[1] else 1
-                elif two and kind == "TRAILING":
+                elif two and code == K_TRAILING:
                     i = 1 if pos[1] <= pos[0] else 0
                 else:
-                    i = self.performer_of(card, kind, control)
+                    i = self.performer_of(c, code, control)
                 if i >= 0:
-                    if base is None:
-                        points = self.points_of(card, kind, base, square, i)
+                    base = bases[c]
+                    if base == NO_BASE:
+                        points = self.points_of(c, code, i)
                     else:
                         points = base if base != D6 else roll(1, 6, info[i][4])[0]
-                        if square:
+                        if flag & F_SQUARE:
                             points += roll(1, 6, info[i][5])[0]
-                        if self.cage and kind == "HELPED":
+                        if self.cage and code == K_HELPED:
                             points = _caged(points, options)
-                    if kind == "CHEAT" and self.ref_down:
+                    if code == K_CHEAT and self.ref_down:
                         points *= 2
                     if points > 0 and not skip[i] and not held[i]:
                         self.moved(i, points)
@@ -1650,24 +1789,25 @@ class _Bout:
             elif scripted_bump == drawn:
                 self.ref_bump()
                 ref_down_until = drawn + 1
-            elif kind == "WILD_CARD":
+            elif code == K_WILD:
                 if not (options.out_of_ring and self.out_of_ring()):
-                    self.effect(self.chart_event(self.tables["wild"][setup.chart], prep.wild_purpose)["effect"])
-            elif kind == "REF_BUMP":
+                    events = prep.wild_events if prep.wild_events is not None else self.tables["wild"][setup.chart]
+                    self.effect(self.chart_event(events, prep.wild_purpose)["effect"])
+            elif code == K_REF_BUMP:
                 if options.ref_bump != "off":
                     self.ref_bump()
                     ref_down_until = drawn + 1
-            elif kind == "HIGHLIGHT_REEL":
-                self.storyline(MID_MATCH)
-            elif kind == "TEST_OF_STRENGTH":
+            elif code == K_REEL:
+                self.storyline(STORY_PURPOSES[MID_MATCH])
+            elif code == K_STRENGTH:
                 ring = self.ring
                 rolls = roll(len(ring), 6, prep.order_purpose if len(ring) == self.size else
                              f"test of strength: 1d6 each, {'favored first' if len(ring) == 2 else 'in billing order'}")
                 top = max(rolls)
                 if rolls.count(top) == 1:
                     self.score(ring[rolls.index(top)], top, False)
-            elif kind == "TITLE_HOLDER":
-                self.title_holder(card)
+            elif code == K_TITLE:
+                self.title_holder(prep.deck[c][0])
             if self.helping and self.winner < 0:
                 self.call_for_help()
             if boo_rule:  # 10.a
@@ -1682,6 +1822,4 @@ class _Bout:
         dice.round = 0
         self.over = True
         if setup.storylines:
-            self.storyline("post-match")
-        winner = self.winner if self.winner >= 0 else None
-        return Result(winner, self.method, drawn, pos, None, self.league, None, self.out)
+            self.storyline(STORY_PURPOSES["post-match"])

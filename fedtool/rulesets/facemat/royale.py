@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fedtool.kernel.dice import Dice
-from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, _cast, match_facts, resolve, told_line
+from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, _cast, ending, match_facts, resolve, told_line
 from .rules import data
 from .terms import GRADES
 
@@ -25,7 +25,7 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int, rec
     """9.e: cut the field to two by Match-Up or Quick-Play, then a full match; or Four-Play.
     With `record` false (the odds' trial) no line or log is kept: the same rolls, the same result."""
     if method == "four_play":
-        return resolve(_variant(setup, mode="four_play", ring=4), dice, record)
+        return resolve(four_play(setup), dice, record)
     lines: list[Line] = []
     log: list = []
     out: list = []  # (side, by side, method, FAC)
@@ -54,6 +54,17 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int, rec
                   key=setup.match_id, facts={**match_facts(setup), "match_type": "battle_royale"})
 
 
+def four_play(setup: Setup) -> Setup:
+    """9.e.iii: the setup a Four-Play battle royale is played on (every man for himself, four in
+    the ring), looked up by the setup alone (the odds play it thousands of times)."""
+    hit = _FOUR_PLAY.get(id(setup))
+    if hit is None or hit[0] is not setup:
+        if len(_FOUR_PLAY) >= 256:
+            _FOUR_PLAY.clear()
+        hit = _FOUR_PLAY[id(setup)] = (setup, _variant(setup, mode="four_play", ring=4))
+    return hit[1]
+
+
 def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: list, out: list, cards: list | None = None,
              record: bool = True) -> list[int]:
     """9.e.i: "Pair wrestlers for mini-matches; winners advance until two remain". Pairs go in
@@ -61,19 +72,31 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
     token reaches `mini_match_to` (a pin, a finisher or that space: over the top rope)."""
     field = list(range(len(setup.wrestlers)))
     stage = 0
+    hit = _MINIS.get(id(setup))  # each pairing's mini-match setup, by pair, made once a setup and `mini_match_to`
+    if hit is None or hit[0] is not setup or hit[1] != mini_match_to:
+        if len(_MINIS) >= 256:
+            _MINIS.clear()
+        hit = _MINIS[id(setup)] = (setup, mini_match_to, {})
+    minis = hit[2]
     while len(field) > 2:
         stage += 1
         advancing = []
         pairs = [field[k:k + 2] for k in range(0, len(field) - 1, 2)]
         bye = field[-1] if len(field) % 2 else None
         for a, b in pairs:
-            mini = _subset(setup, [a, b], storylines=False, first_to=mini_match_to)
-            result = resolve(mini, dice, record)
-            if result.winner is None:  # no fall within the guard: the first billed advances (ruling)
+            mini = minis.get((a, b))
+            if mini is None:
+                mini = minis[(a, b)] = _subset(setup, [a, b], storylines=False, first_to=mini_match_to)
+            if record:
+                result = resolve(mini, dice, record)
+                won, how, facs = result.winner, result.method, result.facs
+            else:  # (the odds: how it ended, no Result made)
+                won, how, facs = ending(mini, dice)
+            if won is None:  # no fall within the guard: the first billed advances (ruling)
                 winner, loser = a, b
             else:
-                winner, loser = (a, b)[result.winner], (a, b)[1 - result.winner]
-            out.append((loser, winner, result.method, result.facs))
+                winner, loser = (a, b)[won], (a, b)[1 - won]
+            out.append((loser, winner, how, facs))
             advancing.append(winner)
             if not record:
                 continue
@@ -100,35 +123,41 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | N
     Card, Highlight Reel, Ref Bump, Test of Strength, Title Holder) are drawn again. Those
     who fail are eliminated, unless that would leave fewer than two: then the round is void."""
     tables = setup.tables or data()
-    shapes = {s["space"]: s["shape"] for s in tables["track"]["spaces"]}
-    start_shape = shapes[tables["track"]["start"]]
-    passive = {"WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"}
+    facs = tables["facs"]
+    identity, verdicts, purposes = _quick_tables(setup, tables)
+    cards_in_deck = len(facs)
     field = list(range(len(setup.wrestlers)))
-    deck: list = []
+    order = bytearray(identity)  # the deck as card indices: the first `left` are the cards not yet drawn
+    left = 0
     roll = dice.roll
-    draws = [f"Quick-Play: {man.name} draws a FAC: d" for man in setup.wrestlers]  # the purpose, less the die's size
     for round_no in range(1, QUICK_PLAY_GUARD + 1):
         failed = []
         for side in field:
-            man = setup.wrestlers[side]
+            verdict = verdicts[side]
+            purpose = purposes[side]
             while True:
-                if not deck:
-                    deck = list(tables["facs"])
-                left = len(deck)
-                j = roll(1, left, f"{draws[side]}{left}")[0] - 1 if left > 1 else 0
-                deck[j], deck[-1] = deck[-1], deck[j]
-                card = deck.pop()
+                if not left:
+                    order[:] = identity
+                    left = cards_in_deck
+                if left > 1:
+                    j = roll(1, left, purpose[left] if left < len(purpose) else f"{purpose[0]}{left}")[0] - 1
+                    c = order[j]
+                    order[j] = order[left - 1]
+                else:
+                    c = order[0]
+                left -= 1
                 if cards is not None and record:
-                    cards.append((f"quick-play round {round_no}: {man.id}", round_no, card.get("id"), card["type"]))
-                if card["type"] not in passive:
+                    card = facs[c]
+                    cards.append((f"quick-play round {round_no}: {setup.wrestlers[side].id}", round_no, card.get("id"), card["type"]))
+                if verdict[c] != PASSIVE:
                     break
-            kind = card["type"]
-            symbol = man.skills.get(kind)
-            scores = kind in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING") or symbol == "star" or symbol == start_shape
+            scores = verdict[c] == SCORES
             if not scores:
                 failed.append(side)
             if not record:
                 continue
+            man = setup.wrestlers[side]
+            kind = facs[c]["type"]
             lines.append(told_line(round_no, "fac", "quick_play_scores" if scores else "quick_play_fails", _zeros(setup), side,
                                    facts={"alignment": man.alignment}, round=round_no, name=man.name, card=kind.replace("_", " ").title()))
         if failed and len(field) - len(failed) >= 2:
@@ -146,6 +175,43 @@ def quick_play(setup: Setup, dice: Dice, lines: list, out: list, cards: list | N
     for side in field[2:]:
         out.append((side, None, "quick_play", QUICK_PLAY_GUARD))
     return field[:2]
+
+
+PASSIVE, SCORES, FAILS = 0, 1, 2  # a Quick-Play draw for one wrestler: drawn again, scores, fails
+
+
+def _quick_tables(setup: Setup, tables: dict) -> tuple:
+    """Quick-Play's draws, worked out once a setup: the deck's card indices in order, each
+    wrestler's verdict on each card (PASSIVE: cards no one performs alone, drawn again; SCORES:
+    he could perform it alone at the Start space; FAILS) and his draws' purposes by cards left
+    (the first, for a deck of more than 255, is the purpose less the die's size)."""
+    hit = _QUICK.get(id(setup))
+    if hit is not None and hit[0] is setup and hit[1] is tables:
+        return hit[2]
+    shapes = {s["space"]: s["shape"] for s in tables["track"]["spaces"]}
+    start_shape = shapes[tables["track"]["start"]]
+    passive = {"WILD_CARD", "HIGHLIGHT_REEL", "REF_BUMP", "TEST_OF_STRENGTH", "TITLE_HOLDER"}
+    facs = tables["facs"]
+    verdicts = []
+    purposes = []
+    for man in setup.wrestlers:
+        verdict = bytearray()
+        for card in facs:
+            kind = card["type"]
+            symbol = man.skills.get(kind)
+            verdict.append(PASSIVE if kind in passive else SCORES if kind in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING")
+                           or symbol == "star" or symbol == start_shape else FAILS)
+        verdicts.append(bytes(verdict))
+        draw = f"Quick-Play: {man.name} draws a FAC: d"  # the purpose, less the die's size
+        purposes.append([draw] + [f"{draw}{left}" for left in range(1, min(len(facs), 255) + 1)])
+    made = (bytes(range(len(facs))) if len(facs) <= 256 else b"", verdicts, purposes)
+    if len(_QUICK) >= 256:
+        _QUICK.clear()
+    _QUICK[id(setup)] = (setup, tables, made)
+    return made
+
+
+_QUICK: dict = {}
 
 
 def interview(wrestlers: tuple, promos: tuple, hotbox: dict, dice: Dice, tables: dict | None = None,
@@ -254,6 +320,8 @@ def _variant(setup: Setup, **changes) -> Setup:
 
 
 _SUBSETS: dict = {}
+_FOUR_PLAY: dict = {}
+_MINIS: dict = {}
 
 
 def _zeros(setup: Setup) -> tuple:
