@@ -43,3 +43,70 @@ def test_a_move_name_is_one_line_of_1_to_80_characters_on_every_sheet_and_strate
     assert "Traceback" not in result.output
     assert f"{file}, line " in result.output and where in result.output, result.output
     assert not (demo_fed / f"outbox/week-{week:02d}").exists()
+
+
+def _sample_for_ints(annotation, value):
+    """A value with `value` wherever `annotation` wants an int alone (not text or an int); None when it wants none."""
+    import types
+    import typing
+
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if origin is typing.Annotated:
+        return _sample_for_ints(args[0], value)
+    if annotation is int:
+        return value
+    if origin in (list, tuple):
+        inner = _sample_for_ints(args[0], value)
+        return None if inner is None else [inner]
+    if origin is dict:
+        inner = _sample_for_ints(args[1], value)
+        return None if inner is None else {"a": inner}
+    if origin in (typing.Union, types.UnionType) and str not in args:  # a grid's letter or number takes text
+        for arg in args:
+            inner = _sample_for_ints(arg, value)
+            if inner is not None:
+                return inner
+    return None
+
+
+@pytest.mark.parametrize("value", [3.0, "3"], ids=["a decimal number", "text"])
+def test_no_whole_number_field_of_any_model_takes_a_decimal_number_or_text(value):
+    """`stamina: 10.0` and `stamina: '10'` were read as a Stamina of 10 on a MatchMatch sheet
+    (and so a Face to the Mat grudge grade, a card's week, the fed's rounds), while Mat Clash
+    and Mad Match refused `hold: {defense: 1.0}` and `memory: 16.0`: every field that wants a
+    whole number now refuses a decimal number and text, with "expected a whole number"."""
+    from typing import Annotated
+
+    from pydantic import TypeAdapter, ValidationError
+    from test_review27 import _models
+
+    checked = []
+    for model in _models():
+        for name, field in model.model_fields.items():
+            sample = _sample_for_ints(field.annotation, value)
+            if sample is None:
+                continue
+            adapter = TypeAdapter(Annotated[(field.annotation, *field.metadata)] if field.metadata else field.annotation)
+            try:
+                adapter.validate_python(sample)
+            except ValidationError as exc:
+                message = str(exc)
+                assert "whole number" in message or "valid integer" in message, f"{model.__name__}.{name}: {message}"
+                checked.append(f"{model.__name__}.{name}")
+            else:
+                raise AssertionError(f"{model.__module__}.{model.__name__}.{name} takes {sample!r} as a whole number")
+    assert len(checked) >= 30, checked
+
+
+@pytest.mark.parametrize("file, old, new, where", [
+    ("rosters/brother-bob.yaml", "stamina: 10", "stamina: 10.0", "field stamina"),
+    ("rosters/brother-bob.yaml", "stamina: 10", "stamina: '10'", "field stamina"),
+    ("strategies/week-01/card.yaml", "week: 1", "week: 1.0", "field week"),
+    ("rosters/fed.yaml", "secret:", "backups: {keep: 3.0}\nsecret:", "field backups.keep"),
+])
+def test_a_decimal_number_or_text_where_a_whole_number_goes_is_refused_with_file_line_and_field(demo_fed, fedtool, file, old, new, where):
+    _replace(demo_fed / file, old, new)
+    result = fedtool("--fed", demo_fed, "run", 1)
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert f"{file}, line " in result.output and where in result.output and "expected a whole number, found " in result.output, result.output
+    assert not (demo_fed / "outbox/week-01").exists()
