@@ -110,3 +110,22 @@ def test_a_decimal_number_or_text_where_a_whole_number_goes_is_refused_with_file
     assert result.exit_code == 1 and "Traceback" not in result.output, result.output
     assert f"{file}, line " in result.output and where in result.output and "expected a whole number, found " in result.output, result.output
     assert not (demo_fed / "outbox/week-01").exists()
+
+
+@pytest.mark.parametrize("old, new, week, where", [
+    ("    rounds: 20 ", "    rounds: 500 ", 1, "line 13, field rulesets.matchmatch.rounds"),
+    ("    rounds: 20 ", "    roundz: 20 ", 1, "line 13, field rulesets.matchmatch.roundz"),
+    ("    sets: [wave1, ", "    sets: [wave9, ", 3, "line 24, field rulesets.matclash.sets.0"),
+    ("    interviews: true ", "    interviews: 3 ", 3, "line 26, field rulesets.facemat.interviews"),
+], ids=["out of range", "unknown field", "matclash", "facemat"])
+def test_a_rulesets_setting_that_does_not_stand_is_named_with_its_line_every_time(demo_fed, fedtool, old, new, week, where):
+    """A ruleset's own settings (`rulesets: matchmatch:` ...) were checked from a copy of the
+    settings that had lost the file's lines: "rosters/fed.yaml, field rulesets.matchmatch.rounds"
+    named no line, unlike every other setting. The line is named, and again on the next
+    command, when the file's bytes are known checked (its shape) and not read for lines."""
+    _replace(demo_fed / "rosters/fed.yaml", old, new)
+    for _ in range(2):
+        result = fedtool("--fed", demo_fed, "run", week)
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert f"rosters/fed.yaml, {where}: " in result.output, result.output
+    assert not (demo_fed / f"outbox/week-{week:02d}").exists()
