@@ -129,3 +129,21 @@ def test_a_rulesets_setting_that_does_not_stand_is_named_with_its_line_every_tim
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         assert f"rosters/fed.yaml, {where}: " in result.output, result.output
     assert not (demo_fed / f"outbox/week-{week:02d}").exists()
+
+
+def test_odds_keeps_its_columns_for_a_long_wrestlers_name(demo_fed, fedtool):
+    """`fedtool odds --match 3/m1` printed "Tommy "The Tumbler" Reyes by decision   30.2%" one
+    place to the right of every other share (a label column of 34 characters, whatever the
+    names): each table's shares and intervals stand in one column, the heading's too."""
+    import re
+
+    for week in (1, 2):
+        assert fedtool("--fed", demo_fed, "run", week).exit_code == 0
+    result = fedtool("--fed", demo_fed, "odds", "--match", "3/m1", "-n", "200", "--seed", "7", "--workers", "1")
+    assert result.exit_code == 0, result.output
+    tables = result.output.split("\n\n")[1:]
+    assert len(tables) == 2 and any(len(line.split("  ")[0]) > 34 for line in tables[1].splitlines()), result.output
+    for table in tables:
+        heading, *rows = table.strip("\n").splitlines()
+        ends = {heading.index("share") + len("share")} | {re.search(r"\d%", row).end() for row in rows}
+        assert len(ends) == 1, table
