@@ -147,3 +147,26 @@ def test_odds_keeps_its_columns_for_a_long_wrestlers_name(demo_fed, fedtool):
         heading, *rows = table.strip("\n").splitlines()
         ends = {heading.index("share") + len("share")} | {re.search(r"\d%", row).end() for row in rows}
         assert len(ends) == 1, table
+
+
+def test_an_answer_half_written_when_intake_was_killed_is_removed_by_the_next_intake(demo_fed, tmp_path, fedtool):
+    """An intake killed (SIGKILL) while it wrote an answer left the answer's temporary file,
+    `.<name>.eml.<pid>.tmp`, in outbox/replies/week-NN/mail/ for good: seen in the folder by
+    every later intake, send and fedhead (found by killing `fedtool inbox` at random moments).
+    The next intake, holding the fed's lock, removes what a killed one left there and in the
+    quarantine folder, and nothing else."""
+    import mailbox
+
+    replies = demo_fed / "outbox/replies/week-01/mail"
+    quarantine = demo_fed / "strategies/quarantine"
+    replies.mkdir(parents=True)
+    quarantine.mkdir(parents=True)
+    left = [replies / ".0303a326267dcef8.eml.9629.tmp", quarantine / ".5f0c1e0d9a8b7c6d5e4f3a2b1c0d9e8f.eml.77.tmp"]
+    kept = [replies / "0303a326267dcef8.eml", replies / ".hidden-by-the-fedhead", quarantine / "5f0c1e0d9a8b7c6d5e4f3a2b1c0d9e8f.eml"]
+    for path in left + kept:
+        path.write_bytes(b"Subject: half\r\n")
+    mailbox.Maildir(tmp_path / "Maildir", create=True)
+    result = fedtool("--fed", demo_fed, "inbox", tmp_path / "Maildir")
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in left if p.exists()] == []
+    assert [p.name for p in kept if not p.exists()] == []
