@@ -170,3 +170,29 @@ def test_an_answer_half_written_when_intake_was_killed_is_removed_by_the_next_in
     assert result.exit_code == 0, result.output
     assert [p.name for p in left if p.exists()] == []
     assert [p.name for p in kept if not p.exists()] == []
+
+
+def test_a_snapshot_or_a_restore_half_copied_when_killed_is_removed_by_the_next_one(demo_fed, fedtool):
+    """`fedtool run` killed (SIGKILL) while it copied the league into backups/ left
+    `.snapshot-XXXX.db` and its `-journal` there for good, a whole league's size each time
+    (found by killing `fedtool run 5` as the copy began: the next run went well and left them).
+    `fedtool restore` killed while it copied a snapshot left `.fed.db.restore-XXXX` beside the
+    league the same way. The next snapshot, and the next restore, under the fed's lock, remove
+    what a killed one left; the snapshots themselves stay."""
+    assert fedtool("--fed", demo_fed, "run", 1).exit_code == 0
+    backups = demo_fed / "backups"
+    backups.mkdir(exist_ok=True)
+    left = [backups / ".snapshot-b4qax9y6.db", backups / ".snapshot-b4qax9y6.db-journal",
+            demo_fed / ".fed.db.restore-k2j3h4g5", demo_fed / ".fed.db.restore-k2j3h4g5-journal"]
+    for path in left[:2]:
+        path.write_bytes(b"half a league")
+    assert fedtool("--fed", demo_fed, "run", 2).exit_code == 0
+    assert [p.name for p in left[:2] if p.exists()] == []
+    snapshots = sorted(p.name for p in backups.glob("*.db"))
+    assert len(snapshots) == 1 and "before-week-02" in snapshots[0], snapshots
+    for path in left[2:]:
+        path.write_bytes(b"half a league")
+    result = fedtool("--fed", demo_fed, "restore", snapshots[0])
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in left if p.exists()] == []
+    assert snapshots[0] in [p.name for p in backups.glob("*.db")]
