@@ -196,3 +196,27 @@ def test_a_snapshot_or_a_restore_half_copied_when_killed_is_removed_by_the_next_
     assert result.exit_code == 0, result.output
     assert [p.name for p in left if p.exists()] == []
     assert snapshots[0] in [p.name for p in backups.glob("*.db")]
+
+
+def test_odds_reads_a_plain_text_strategy_as_the_run_does(demo_fed, tmp_path, fedtool):
+    """`fedtool odds --strategy bob.txt` read the rulebook's plain-text layout as YAML ("broken
+    YAML: could not find expected ':'"), though the run, `fedtool read` and mail intake read a
+    .txt strategy in that layout (README, "A strategy"; docs/strategy-plaintext.md). The odds of
+    a plain-text strategy are those of the same strategy written in YAML, seed for seed."""
+    import json
+
+    rows = [("MA", "Martial Arts", "Normal"), ("MA", "Martial Arts", "High Risk"), ("HF", "High-Flying", "Illegal"),
+            ("Stamina", "Stamina", "High Impact")] + [("Stamina", "Stamina", "Normal")] * 16
+    (tmp_path / "bob.txt").write_text("Strategy: +Brawl +Cheat -Martial Arts, Grid C\nRound\tTarget\tType\t\tNotes\n"
+                                      + "".join(f"{n}\t{short}\t{kind}\t\tMove {n}.\n" for n, (short, _, kind) in enumerate(rows, 1)))
+    (tmp_path / "bob.yaml").write_text("plus: [Brawling, Cheating]\nminus: Martial Arts\ngrid: C\nrounds:\n"
+                                       + "".join(f"- {{target: {full}, type: {kind}, explanation: Move {n}.}}\n" for n, (_, full, kind) in enumerate(rows, 1)))
+    reports = []
+    for strategy in ("bob.yaml", "bob.txt"):
+        result = fedtool("--fed", demo_fed, "odds", "--sheet", demo_fed / "rosters/brother-bob.yaml", "--sheet", demo_fed / "rosters/friendly-sam.yaml",
+                         "--strategy", tmp_path / strategy, "--strategy", demo_fed / "strategies/week-01/friendly-sam.yaml",
+                         "--grid", "Po Te Br/We MA HF/Br MA Ch", "-n", "300", "--seed", "5", "--workers", "1", "--json")
+        assert result.exit_code == 0, result.output
+        reports.append(json.loads(result.output))
+    assert reports[0]["outcomes"] and reports[0]["finishes"]
+    assert reports[0] == reports[1]
