@@ -220,3 +220,22 @@ def test_odds_reads_a_plain_text_strategy_as_the_run_does(demo_fed, tmp_path, fe
         reports.append(json.loads(result.output))
     assert reports[0]["outcomes"] and reports[0]["finishes"]
     assert reports[0] == reports[1]
+
+
+def test_mad_match_odds_count_games_and_refuse_matchmatchs_grid_and_rounds(demo_fed, fedtool):
+    """`fedtool odds` told a Mad Match's length as "3.0 rounds on average" (a result's `round`
+    counts games: "in game 3"), and `--sheet` exhibitions of Mad Match took `--grid` and
+    `--rounds` without a word and played neither (Mat Clash refuses them, naming them)."""
+    import json
+
+    result = fedtool("--fed", demo_fed, "odds", "--match", "5/m2", "-n", "20", "--seed", "3", "--workers", "1", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["unit"] == "games"
+    sheets = ["--sheet", demo_fed / "rosters/zelda-voss.yaml", "--sheet", demo_fed / "rosters/zeke-rennick.yaml",
+              "--strategy", demo_fed / "strategies/week-05/zelda-voss-m2.yaml", "--strategy", demo_fed / "strategies/week-05/zeke-rennick-m2.yaml"]
+    result = fedtool("--fed", demo_fed, "odds", *sheets, "-n", "20", "--seed", "3", "--workers", "1")
+    assert result.exit_code == 0 and " games on average" in result.output.splitlines()[0], result.output
+    for extra in (["--grid", "Po Te Br/We MA HF/Br MA Ch"], ["--rounds", "5"]):
+        result = fedtool("--fed", demo_fed, "odds", *sheets, *extra, "-n", "20")
+        assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+        assert f"a Mad Match game has no {extra[0][2:]}: leave out {extra[0]}" in result.output, result.output
