@@ -239,3 +239,26 @@ def test_mad_match_odds_count_games_and_refuse_matchmatchs_grid_and_rounds(demo_
         result = fedtool("--fed", demo_fed, "odds", *sheets, *extra, "-n", "20")
         assert result.exit_code == 1 and "Traceback" not in result.output, result.output
         assert f"a Mad Match game has no {extra[0][2:]}: leave out {extra[0]}" in result.output, result.output
+
+
+def test_the_readme_walks_a_new_user_through_the_demos_next_weeks(demo_fed, fedtool):
+    """After its first command (the demo's week 1) the README went on to "A week", whose
+    `fedtool open 2` the demo refuses (week 2 is open already), and said nowhere how to play
+    the demo's other weeks, nor that `fedtool` is on the PATH only in the virtual
+    environment. The README's walk-through of weeks 2 to 5 now runs, command by command, on
+    a fresh copy of the demo."""
+    import re
+    import shlex
+
+    from golden import ROOT
+
+    text = (ROOT / "README.md").read_text()
+    start = text.index("The demo's weeks 2 to 5 are booked and open already")
+    block = re.search(r"```sh\n(.*?)```", text[start:], re.S)
+    assert block, "no commands after the demo's week 1"
+    commands = [c.strip() for line in block.group(1).splitlines() for c in line.split("&&") if c.strip().startswith("fedtool ")]
+    assert len(commands) >= 8 and any("run 5" in c for c in commands), commands
+    assert fedtool("--fed", demo_fed, "run", 1).exit_code == 0
+    for command in commands:
+        result = fedtool("--fed", demo_fed, *shlex.split(command)[1:])
+        assert result.exit_code == 0, f"{command}: {result.output}"
