@@ -262,3 +262,17 @@ def test_the_readme_walks_a_new_user_through_the_demos_next_weeks(demo_fed, fedt
     for command in commands:
         result = fedtool("--fed", demo_fed, *shlex.split(command)[1:])
         assert result.exit_code == 0, f"{command}: {result.output}"
+
+
+def test_results_tell_a_mat_clash_or_face_to_the_mat_length_in_its_own_words(demo_fed, fedtool):
+    """`fedtool results 3` said "The Warden wins by pin in round 33" of a Face to the Mat match
+    (no rounds: 33 FACs, as the run itself says) and "Ada "Iron" Okafor wins by dual in round 6"
+    of a Dual Match (its sixth scrap): each ruleset's results count in its own unit, as Mad
+    Match's "in game 3" did."""
+    for week in (1, 2, 3):
+        assert fedtool("--fed", demo_fed, "run", week).exit_code == 0
+    result = fedtool("--fed", demo_fed, "results", 3)
+    assert result.exit_code == 0, result.output
+    assert "The Warden wins by pin in FAC 33" in result.output, result.output
+    assert 'Ada "Iron" Okafor wins by dual in scrap 6' in result.output, result.output
+    assert " round " not in result.output, result.output

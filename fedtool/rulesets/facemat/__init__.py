@@ -204,6 +204,7 @@ class FaceToTheMat(Ruleset):
     # event naming a heel or a face not in the ring is rolled again (docs/rulings/face-to-the-mat.md)
     rules_revision = 2
     template = "facemat/match"
+    length_word = "FAC"  # a result's `round` is the FAC the match ended on ("in FAC 33")
     @property
     def card_fields(self) -> type:  # type: ignore[override]
         return _models.CardFields
