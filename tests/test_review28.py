@@ -276,3 +276,25 @@ def test_results_tell_a_mat_clash_or_face_to_the_mat_length_in_its_own_words(dem
     assert "The Warden wins by pin in FAC 33" in result.output, result.output
     assert 'Ada "Iron" Okafor wins by dual in scrap 6' in result.output, result.output
     assert " round " not in result.output, result.output
+
+
+@pytest.mark.parametrize("name", ["Friendly Sam", "friendly  SAM", "Friendly \u0405am", "Fri\u0435ndly Sam", "Ｆｒｉｅｎｄｌｙ Ｓａｍ", "Friéndly Sam"],
+                         ids=["the same", "case and blanks", "Cyrillic Dze", "Cyrillic ie", "full-width", "an accent"])
+def test_roster_check_refuses_a_name_that_looks_like_another_wrestlers(demo_fed, fedtool, name):
+    """Two sheets could carry the same name, or one that only looks the same (a Cyrillic
+    letter for a Latin one): `roster check` said "27 of 27 sheets stand", and results,
+    standings and mail subjects then told "Friendly Sam def. Friendly Sam". The later
+    sheet (by id) is refused, naming its file, line and field, and the wrestler it looks like."""
+    _replace(demo_fed / "rosters/skyline-sabrina.yaml", "name: Skyline Sabrina", f'name: "{name}"')
+    result = fedtool("--fed", demo_fed, "roster", "check")
+    assert result.exit_code == 1 and "Traceback" not in result.output, result.output
+    assert "rosters/skyline-sabrina.yaml, line 2, field name: " in result.output, result.output
+    assert "looks like Friendly Sam (friendly-sam, rosters/friendly-sam.yaml)" in result.output, result.output
+    assert "not: skyline-sabrina\n" in result.output, result.output
+
+
+def test_roster_check_tells_apart_names_that_only_share_letters(demo_fed, fedtool):
+    """Names that differ to the eye stand: the demo's roster, and Kid Comet beside "Kid Cornet"."""
+    _replace(demo_fed / "rosters/skyline-sabrina.yaml", "name: Skyline Sabrina", "name: Kid Cornet")
+    result = fedtool("--fed", demo_fed, "roster", "check")
+    assert result.exit_code == 0, result.output
