@@ -430,10 +430,11 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
         click.echo(_json_dumps(report.as_json(), indent=2, ensure_ascii=False))
         return
     click.echo(f"{report.matches:,} matches, {' vs. '.join(report.names)}; grid {report.grid}; seeds from {report.seed}; {report.mean_rounds:.1f} {report.unit} on average")
+    width = max([34, *(len(s.label) for s in (*report.outcomes, *report.finishes))])  # a long name widens the column, never shifts a row
     for title, shares in (("result", report.outcomes), ("finish", report.finishes)):
-        click.echo(f"\n{title:<34} {'share':>7}  95% interval")
+        click.echo(f"\n{title:<{width}} {'share':>7}  95% interval")
         for s in shares:
-            click.echo(f"{s.label:<34} {s.share:>7.1%}  {s.low:.1%} - {s.high:.1%}")
+            click.echo(f"{s.label:<{width}} {s.share:>7.1%}  {s.low:.1%} - {s.high:.1%}")
 
 
 @cli.command()

@@ -30,7 +30,8 @@ def test_a_deck_path_leaving_the_fed_is_refused_naming_the_file_the_field_and_th
     _set(demo_fed, ruleset, f"{field}: {value}")
     result = fedtool("--fed", demo_fed, "status", str(week))
     assert "Traceback" not in result.output
-    assert f"rosters/fed.yaml, field rulesets.{ruleset}.{field}: {value.strip(chr(39))!r}: a deck is a file inside the fed's folder" in result.output, result.output
+    assert "rosters/fed.yaml, line " in result.output, result.output  # its line too (review 28)
+    assert f", field rulesets.{ruleset}.{field}: {value.strip(chr(39))!r}: a deck is a file inside the fed's folder" in result.output, result.output
     assert "rosters/passwd" not in result.output and "no such deck file" not in result.output
 
 
@@ -46,7 +47,8 @@ def test_a_facemat_data_folder_leaving_the_fed_is_refused_with_its_field_and_rul
     _set(demo_fed, "facemat", f"data: {value}")
     result = fedtool("--fed", demo_fed, "status", "4")
     assert "Traceback" not in result.output
-    assert f"rosters/fed.yaml, field rulesets.facemat.data: {value.strip(chr(39))!r}: a data folder is a folder inside the fed's folder" in result.output, result.output
+    assert "rosters/fed.yaml, line " in result.output, result.output  # its line too (review 28)
+    assert f", field rulesets.facemat.data: {value.strip(chr(39))!r}: a data folder is a folder inside the fed's folder" in result.output, result.output
 
 
 def test_stamina_true_on_a_matchmatch_sheet_is_refused_with_file_line_and_rule(demo_fed, fedtool):

@@ -10,7 +10,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
-from .values import _mail_address, _one_line_name, duration, positive_duration, sensible_number, whole_number
+from .values import _mail_address, _one_line_name, duration, positive_duration, sensible_number, whole_number, whole_number_only
 
 
 class FileModel(BaseModel):
@@ -36,9 +36,10 @@ class OwnerModel(FileModel):
     email: MailAddress
 
 
-# A whole number in a user's file: never a yes/no value (pydantic's int reads `true` as 1)
-Whole = Annotated[int, BeforeValidator(whole_number)]
+# A whole number in a user's file: never a yes/no value (pydantic's int reads `true` as 1),
+# a decimal number (10.0) or text ('10')
+Whole = Annotated[int, BeforeValidator(whole_number_only)]
 TextOrWhole = Annotated[str | int, BeforeValidator(whole_number)]  # a grid's letter or number, a range: one message for `true`
 
 # A sheet number: anything a message can still print; the rules judge the rest
-Points = Annotated[int, BeforeValidator(whole_number), AfterValidator(sensible_number)]
+Points = Annotated[int, BeforeValidator(whole_number_only), AfterValidator(sensible_number)]

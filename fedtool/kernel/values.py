@@ -21,7 +21,16 @@ def whole_number(value: Any) -> Any:
     true` was read as a Stamina of 1). Anything else goes on to the int check."""
     if isinstance(value, bool):
         raise ValueError(f"expected a whole number, found {str(value).lower()} (a yes/no value)")
+    if isinstance(value, float):  # 10.0 was read as 10 by one ruleset, refused by another
+        raise ValueError(f"expected a whole number, found {value!r} (a decimal number)")
     return value
+
+
+def whole_number_only(value: Any) -> Any:
+    """`whole_number`, and no text either: `stamina: '10'` (quoted) is text, not a number."""
+    if isinstance(value, str):
+        raise ValueError(f"expected a whole number, found the text {value[:40]!r}")
+    return whole_number(value)
 
 
 def sensible_number(value: int) -> int:

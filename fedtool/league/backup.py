@@ -20,6 +20,7 @@ outbox is left as it is.
 from __future__ import annotations
 
 import datetime
+import glob
 import os
 import re
 import shutil
@@ -76,6 +77,7 @@ def take_snapshot(fed: Fed, reason: str, when: datetime.datetime | None = None) 
     while (folder / name).exists():
         name = f"{stamp}-{reason}-{count}.db"
         count += 1
+    _clear_half_copied(folder, ".snapshot-*.db")  # a snapshot a killed command was copying
     fd, tmp = tempfile.mkstemp(prefix=".snapshot-", suffix=".db", dir=folder)
     os.close(fd)
     try:
@@ -86,6 +88,13 @@ def take_snapshot(fed: Fed, reason: str, when: datetime.datetime | None = None) 
         raise
     prune(fed)
     return folder / name
+
+
+def _clear_half_copied(folder: Path, pattern: str) -> None:
+    """Remove the copies (and their SQLite journals) that a command killed while it copied a
+    league left in `folder`: the caller holds the fed's lock, so each is a dead process's."""
+    for leftover in [*folder.glob(pattern), *folder.glob(pattern + "-journal")]:
+        leftover.unlink(missing_ok=True)
 
 
 def discard(path: Path | None) -> None:
@@ -135,6 +144,7 @@ def restore(fed: Fed, name: str) -> Restored:
     damaged = _damage(database)
     if damaged and damaged != "empty" and is_text_file(database):  # never move a fedhead's text file aside for a league
         raise FedError(Problem(str(database), None, "is a text file, not a league database; check the `database:` setting in rosters/fed.yaml", DB_RULE))
+    _clear_half_copied(database.parent, f".{glob.escape(database.name)}.restore-*")  # a restore killed while it copied
     fd, tmp_name = tempfile.mkstemp(prefix=f".{database.name}.restore-", dir=database.parent)
     os.close(fd)
     tmp = Path(tmp_name)

@@ -709,6 +709,15 @@ def _clear_incoming(fed: Fed) -> None:
         leftover.unlink(missing_ok=True)
 
 
+def _clear_half_written(fed: Fed) -> None:
+    """Remove the answers and quarantined mails a killed intake left half-written (its
+    `_write_atomically` temporary files): called under the fed's lock, before this intake
+    writes any, so each is a dead process's."""
+    for folder in (*(fed.outbox / "replies").glob("*/mail"), quarantine_folder(fed)):
+        for leftover in folder.glob(".*.eml.*.tmp"):
+            leftover.unlink(missing_ok=True)
+
+
 def _write_atomically(path: Path, data: bytes) -> None:
     """Write a file whole or not at all: a temporary file beside it (a dot name `send` never
     reads), then a rename."""
@@ -773,6 +782,7 @@ def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, w
     `outgoing.Courier`)."""
     report = IntakeReport()
     _clear_incoming(fed)  # a strategy being checked when an intake was killed
+    _clear_half_written(fed)  # an answer being written then
     weeks: dict = {}  # week -> (card, wrestlers, states): read once per intake
     db = open_league(fed.database)
     # Each mail is committed twice (its mark, its verdict): with the league's write-ahead log

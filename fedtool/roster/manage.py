@@ -30,6 +30,7 @@ from sqlite_utils import Database
 
 from fedtool.fed.settings import SETTINGS_FILE, Fed, check_wrestler_id
 from fedtool.kernel.errors import FedError, Problem
+from fedtool.kernel.validation import place
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.league.catalog import sync_titles_if_they_stand
 from fedtool.league.db import upsert_wrestlers
@@ -94,12 +95,19 @@ def check_roster(fed: Fed, db: Database) -> list[dict[str, Any]]:
     for row in db.execute("SELECT wrestler_id, sheet FROM roster_changes WHERE sheet IS NOT NULL ORDER BY id").fetchall():
         recorded[row[0]] = row[1]
     out = []
+    looks: dict[str, tuple[str, str, str]] = {}  # a name as it looks -> the first sheet carrying it (id, name, file)
     for status, files in (("active", fed.roster_files), ("retired", fed.retired_files)):
         for wrestler_id, path in files.items():
             problems, warnings = [], []
             try:
                 check_wrestler_id(wrestler_id, fed.shown(path), "file name")
-                read_roster_sheet(fed, wrestler_id)
+                name = read_roster_sheet(fed, wrestler_id).name
+                seen = looks.get(name_skeleton(name))
+                if seen is not None:  # a name another sheet (first by id) carries, to the eye
+                    line = place(load_yaml(path, fed.shown(path)), ("name",))
+                    raise FedError(Problem(fed.shown(path), line, f"{name!r} looks like {seen[1]} ({seen[0]}, {seen[2]}): results, standings "
+                                           "and mail subjects tell wrestlers by name, so no two may look alike", "roster: one name, one wrestler"))
+                looks[name_skeleton(name)] = (wrestler_id, name, fed.shown(path))
             except FedError as exc:
                 problems = list(dict.fromkeys((p.file, str(p)) for p in exc.problems))
             if wrestler_id in recorded and not problems and _digest(read_text(path, fed.shown(path))) != _digest(recorded[wrestler_id]):
@@ -119,6 +127,27 @@ def check_roster(fed: Fed, db: Database) -> list[dict[str, Any]]:
                 problems.append(text)
         row["problems"] = problems + [f"{row['file']}: a member's sheet does not stand ({file}, told on its own)" for file in members]
     return out
+
+
+def name_skeleton(name: str) -> str:
+    """A name as it looks, for telling whether two look alike: compatibility forms and
+    accents dropped (Unicode NFKD), a letter of another script that looks like a Latin letter
+    or digit read as that letter (the Unicode confusables, by the `confusables` package: a
+    Cyrillic "Ѕ" is an "s"), case and runs of blanks ignored. ASCII stays as written."""
+    import unicodedata
+
+    from confusables import CONFUSABLE_MAP
+
+    out = []
+    for char in unicodedata.normalize("NFKD", name.casefold()):  # a small letter's look-alikes are the fewer (Ѕ: F, S; ѕ: S)
+        if unicodedata.combining(char):
+            continue
+        if not char.isascii():
+            latin = sorted({o.lower() for o in CONFUSABLE_MAP.get(char, ()) if len(o) == 1 and o.isascii() and o.isalnum()},
+                           key=lambda o: (not o.isalpha(), o))
+            char = latin[0] if latin else char
+        out.append(char.casefold())
+    return " ".join("".join(out).split())
 
 
 def _digest(text: str) -> str:

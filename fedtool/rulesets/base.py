@@ -338,6 +338,13 @@ class Ruleset:
         Raise FedError for a file that cannot be read at all."""
         return None
 
+    def strategy_data(self, path: Path, shown: str) -> Any:
+        """A strategy file's data as the run reads it: YAML here; a ruleset with a plain-text
+        layout of its own reads a .txt file in it (`fedtool odds --strategy`)."""
+        from fedtool.kernel.yamlio import load_yaml
+
+        return load_yaml(path, shown)
+
     # ------------------------------------------------------------ odds and exhibitions
 
     length_word: str = "round"  # what a result's `round` counts, as results say it ("in round 16"; Mad Match: "in game 3")

@@ -128,7 +128,7 @@ def exhibition(fed: Fed, sheets: list[Path], strategies: list[Path], options: di
     first = sheet_data[0][0]
     ruleset_id = str(first.get("ruleset", fed.settings.ruleset)) if isinstance(first, dict) else fed.settings.ruleset
     ruleset = get_ruleset(ruleset_id, (str(sheets[0]), "field ruleset"))
-    strategy_data = [(load_yaml(p, str(p)), str(p)) for p in strategies]
+    strategy_data = [(ruleset.strategy_data(p, str(p)), str(p)) for p in strategies]  # a .txt in the rulebook's layout as the run reads it
     booking = ruleset.exhibition(sheet_data, strategy_data, fed.ruleset_settings(ruleset_id), options)
     return tell(fed, ruleset, booking, "exhibition " + " ".join(stem for _, _, stem in sheet_data))
 

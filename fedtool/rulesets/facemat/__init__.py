@@ -146,6 +146,11 @@ def _roster_cached(files: tuple) -> dict[str, WrestlerRecord]:
     return out
 
 
+def _one_line(text: str) -> bool:
+    """One line of printable text, as a name is (fedtool.kernel.values): no line break, tab or control character."""
+    return not any(ch.isspace() and ch != " " or not ch.isprintable() for ch in text)
+
+
 def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine.Plan:
     """A Face to the Mat strategy file, checked against the wrestler's card and the roster."""
     model = validate(_models.StrategyModel, data, file, "Face to the Mat strategy")
@@ -155,8 +160,8 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine
         key = skill.strip().upper()
         if key not in SKILLS and key not in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING"):
             problems.add(file, place(data, ("signature_moves", skill)), f"unknown skill {skill!r}; name a move for one of {', '.join(SKILLS)}, TV_MOVE, SIGNATURE, GRUDGE or TRAILING", "Face to the Mat 3.c")
-        elif not name.strip() or len(name) > 80:
-            problems.add(file, place(data, ("signature_moves", skill)), "a move's name is 1 to 80 characters", "Face to the Mat strategy")
+        elif not name.strip() or len(name) > 80 or not _one_line(name):
+            problems.add(file, place(data, ("signature_moves", skill)), "a move's name is one line of 1 to 80 characters", "Face to the Mat strategy")
         else:
             moves.append((key, name.strip()))
     if model.challenge is not None:
@@ -202,6 +207,7 @@ class FaceToTheMat(Ruleset):
     # event naming a heel or a face not in the ring is rolled again (docs/rulings/face-to-the-mat.md)
     rules_revision = 2
     template = "facemat/match"
+    length_word = "FAC"  # a result's `round` is the FAC the match ended on ("in FAC 33")
     @property
     def card_fields(self) -> type:  # type: ignore[override]
         return _models.CardFields

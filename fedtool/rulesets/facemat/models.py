@@ -60,8 +60,8 @@ class CardFields(FileModel):
 class StrategyModel(FileModel):
     """strategies/week-NN/<wrestler>.yaml for Face to the Mat: what the player controls."""
 
-    signature_moves: dict[str, str] = {}
-    finisher: str | None = Field(default=None, min_length=1, max_length=80)
+    signature_moves: dict[str, str] = {}  # each name checked by read_plan: one line of 1 to 80 characters
+    finisher: Name | None = None
     promo: str = Field(default="", max_length=2000)
     challenge: str | None = Field(default=None, max_length=63)
     use_object: Literal["always", "never", "when_trailing"] = "always"
@@ -69,7 +69,7 @@ class StrategyModel(FileModel):
 
 
 class FinisherModel(FileModel):
-    name: str = Field(min_length=1, max_length=80)
+    name: Name
     range: TextOrWhole
 
 
@@ -82,7 +82,7 @@ class CardModel(FileModel):
     alignment: Literal["face", "heel"]
     skills: dict[str, str] = {}
     finisher: FinisherModel
-    signature_moves: dict[str, str] = {}
+    signature_moves: dict[str, Name] = {}  # a move's name goes into the writeups: one line of 1 to 80 characters
     tiers: Any = "average"  # 10.h: superior, average, inferior, or {gold: N, silver: N, bronze: N} (checked by _tiers: one problem for any other value)
     allies: list[str] = Field(default=[], max_length=50)  # wrestler ids: each a sheet in rosters/ (checked when booked)
     foes: list[str] = Field(default=[], max_length=50)

@@ -299,7 +299,14 @@ class MadMatch(Ruleset):
 
     # ---------------------------------------------------------------- odds
 
+    def odds_unit(self, booking: Booking) -> str:
+        return "games"  # what `Trial.length` counts, as `length_word` tells a result's round
+
     def exhibition(self, sheets: list, strategies: list, settings: dict, options: dict) -> Booking:
+        """One game from the sheets and strategies (`--grid` and `--rounds` are MatchMatch's)."""
+        given = [f"--{name}" for name in ("grid", "rounds") if options.get(name) is not None]
+        if given:
+            raise FedError(Problem(None, given[0], f"a Mad Match game has no {given[0][2:]}: leave out {' and '.join(given)}", "fedtool odds"))
         opts = self.settings(settings)
         if not 2 <= len(sheets) <= 4:
             raise FedError(Problem(None, None, f"a Mad Match game has 2, 3 or 4 players, not {len(sheets)}", "Mad Match: 2 to 4 players"))

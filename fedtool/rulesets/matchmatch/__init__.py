@@ -459,6 +459,9 @@ class MatchMatch(Ruleset):
     def strategy_readings(self, path: Path, shown: str) -> list[Reading] | None:
         return load_strategy_data(path, shown)[1] if path.suffix.lower() == ".txt" else None
 
+    def strategy_data(self, path: Path, shown: str) -> Any:
+        return load_strategy_data(path, shown)[0]  # YAML, or the rulebook's plain-text layout (.txt)
+
     # ---------------------------------------------------------------- odds
 
     def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:

@@ -74,6 +74,7 @@ class MatClash(Ruleset):
     # fall, a tie card ties the score when ahead too (docs/rulings/mat-clash.md 4.14, 4.16, 4.18)
     rules_revision = 2
     template = "matclash/match"
+    length_word = "scrap"  # a result's `round` is the scraps wrestled (a Dual Match's sixth: "in scrap 6")
     @property
     def card_fields(self) -> type:  # type: ignore[override]
         return _models.CardFields

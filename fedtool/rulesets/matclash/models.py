@@ -22,7 +22,7 @@ class SheetModel(FileModel):
     name: Name
     ruleset: Literal["matclash"]
     owner: OwnerModel
-    moves: dict[str, str] = {}  # card -> the wrestler's signature move name
+    moves: dict[str, Name] = {}  # card -> the wrestler's signature move name (one line of 1 to 80 characters)
     bio: str = Field(default="", max_length=4000)
 
 

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, StrictBool, StrictInt, ValidationError
 
 from fedtool.kernel.errors import Collector, FedError, Problem
-from fedtool.kernel.validation import FileModel, place
+from fedtool.kernel.validation import FileModel, Name, place
 from .cards import DRAW, WILD_AS, catalogue
 from .names import GROUPS, key_of, members, shown_name
 
@@ -75,7 +75,7 @@ class StrategyModel(FileModel):
     """A Mat Clash strategy file (docs/mat-clash-strategy.md)."""
 
     wrestler: str | None = Field(default=None, max_length=80)  # optional: the wrestler's id or name (checked: his own)
-    moves: dict[str, str] = {}  # card -> the wrestler's own move name, for the writeup
+    moves: dict[str, Name] = {}  # card -> the wrestler's own move name, for the writeup (one line of 1 to 80 characters)
     prefer: dict[Literal["neutral", "top", "bottom"], Cards] = {}
     only: dict[Literal["neutral", "top", "bottom", "takedown", "reversal", "pin", "mat_beast", "feet_to_back", "spladle"], Cards] = {}
     never: Cards | None = None
