@@ -151,7 +151,7 @@ def test_odds_keeps_its_columns_for_a_long_wrestlers_name(demo_fed, fedtool):
 
 def test_an_answer_half_written_when_intake_was_killed_is_removed_by_the_next_intake(demo_fed, tmp_path, fedtool):
     """An intake killed (SIGKILL) while it wrote an answer left the answer's temporary file,
-    `.<name>.eml.<pid>.tmp`, in outbox/replies/week-NN/mail/ for good: seen in the folder by
+    `.<name>.eml.XXXXXXXX`, in outbox/replies/week-NN/mail/ for good: seen in the folder by
     every later intake, send and fedhead (found by killing `fedtool inbox` at random moments).
     The next intake, holding the fed's lock, removes what a killed one left there and in the
     quarantine folder, and nothing else."""
@@ -161,7 +161,7 @@ def test_an_answer_half_written_when_intake_was_killed_is_removed_by_the_next_in
     quarantine = demo_fed / "strategies/quarantine"
     replies.mkdir(parents=True)
     quarantine.mkdir(parents=True)
-    left = [replies / ".0303a326267dcef8.eml.9629.tmp", quarantine / ".5f0c1e0d9a8b7c6d5e4f3a2b1c0d9e8f.eml.77.tmp"]
+    left = [replies / ".0303a326267dcef8.eml.k2j9_x0q", quarantine / ".5f0c1e0d9a8b7c6d5e4f3a2b1c0d9e8f.eml.a1b2c3d4"]  # atomic_write's
     kept = [replies / "0303a326267dcef8.eml", replies / ".hidden-by-the-fedhead", quarantine / "5f0c1e0d9a8b7c6d5e4f3a2b1c0d9e8f.eml"]
     for path in left + kept:
         path.write_bytes(b"Subject: half\r\n")
@@ -298,3 +298,18 @@ def test_roster_check_tells_apart_names_that_only_share_letters(demo_fed, fedtoo
     _replace(demo_fed / "rosters/skyline-sabrina.yaml", "name: Skyline Sabrina", "name: Kid Cornet")
     result = fedtool("--fed", demo_fed, "roster", "check")
     assert result.exit_code == 0, result.output
+
+
+def test_an_opening_half_written_when_open_was_killed_is_removed_by_the_next_open(demo_fed, fedtool):
+    """`fedtool open` killed while it wrote a week's opening.yaml leaves atomic_write's
+    temporary file, `.opening.yaml.XXXXXXXX`, in the card folder; the next open (holding the
+    fed's lock) removes it, and nothing else of the folder's."""
+    folder = demo_fed / "strategies" / "week-02"
+    left = folder / ".opening.yaml.k2j9_x0q"
+    kept = [folder / ".opening.yaml.notes", folder / ".opening.yaml.k2j9_x0q1"]  # not of atomic_write's form
+    for path in [left, *kept]:
+        path.write_text("week: 2\n", encoding="utf-8")
+    result = fedtool("--fed", demo_fed, "open", "2", "--reroll")
+    assert result.exit_code == 0, result.output
+    assert not left.exists()
+    assert all(path.exists() for path in kept)

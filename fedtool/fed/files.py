@@ -27,18 +27,28 @@ def umask() -> int:
     return mask
 
 
-def atomic_write(path: Path, text: str) -> None:
-    """Replace `path` with `text` whole. The file gets the mode any new file gets (0644
-    under the usual umask 022), not mkstemp's private 0600 (issue 19)."""
+def atomic_write(path: Path, data: str | bytes) -> None:
+    """Replace `path` with `data` (text written as UTF-8) whole: a temporary file beside it,
+    `.NAME.` and eight random characters (a dot name no reader of the folder takes), then
+    a rename. The file gets the mode any new file gets (0644 under the usual umask 022),
+    not mkstemp's private 0600 (issue 19). A process killed mid-write leaves the temporary
+    file: `half_written` finds it for the next writer, under the fed's lock, to remove."""
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         os.fchmod(fd, 0o666 & ~umask())
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def half_written(folder: Path, name: str = "*") -> list[Path]:
+    """The temporary files `atomic_write` left in `folder` when killed while writing a file
+    named `name` (a glob pattern): only a writer holding the fed's lock may remove them, as
+    no other can be writing them then."""
+    return [path for path in folder.glob(f".{name}.{'[a-z0-9_]' * 8}") if path.is_file()]
 
 
 NEW, OLD = ".new-", ".old-"  # a folder's staging (.NAME.new-*) and the old one moved aside (.NAME.old-*)

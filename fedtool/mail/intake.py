@@ -66,6 +66,7 @@ from typing import Callable, Iterator
 from mailparser_reply import EmailMessage as ReplyMessage  # where a reply's quote and signature start
 
 from fedtool.fed.card import HELD_FOLDER, STRATEGY_SUFFIXES
+from fedtool.fed.files import atomic_write, half_written
 from fedtool.fed.mailtext import unmarked
 from fedtool.fed.render import MAIL_POLICY, MailPolicy, plain_text
 from fedtool.fed.schedule import shown_time
@@ -710,25 +711,18 @@ def _clear_incoming(fed: Fed) -> None:
 
 
 def _clear_half_written(fed: Fed) -> None:
-    """Remove the answers and quarantined mails a killed intake left half-written (its
-    `_write_atomically` temporary files): called under the fed's lock, before this intake
-    writes any, so each is a dead process's."""
+    """Remove the answers and quarantined mails a killed intake left half-written
+    (`fedtool.fed.files.atomic_write`'s temporary files): called under the fed's lock,
+    before this intake writes any, so each is a dead process's."""
     for folder in (*(fed.outbox / "replies").glob("*/mail"), quarantine_folder(fed)):
-        for leftover in folder.glob(".*.eml.*.tmp"):
+        for leftover in half_written(folder, "*.eml"):
             leftover.unlink(missing_ok=True)
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all: a temporary file beside it (a dot name `send` never
-    reads), then a rename."""
+    """Write a mail whole or not at all (`atomic_write`: a dot name `send` never reads, then a rename)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    atomic_write(path, data)
 
 
 def _keep_in_quarantine(fed: Fed, raw: bytes) -> Path:

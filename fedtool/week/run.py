@@ -25,7 +25,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from fedtool.fed.card import OPENING_FILE, Card, load_card, strategy_path
-from fedtool.fed.files import StagedDir, atomic_write, settle
+from fedtool.fed.files import StagedDir, atomic_write, half_written, settle
 from fedtool.fed.mailtext import absolute_links, mail_html, mail_text
 from fedtool.fed.render import MarkdownText, email_text, environment, markdown_page, md_escape, render
 from fedtool.fed.schedule import next_deadline, shown_time
@@ -171,6 +171,8 @@ def open_week(fed: Fed, week: int, dice_file: Path | None = None, reroll: bool =
     with StagedDir(outbox) as stage:
         for name, content in files.items():
             stage.write(name, content)
+        for leftover in half_written(card.folder, "opening.yaml"):  # an open killed while writing it (the caller holds the lock)
+            leftover.unlink(missing_ok=True)
         atomic_write(card.folder / "opening.yaml", text)
         stage.swap()
     # only a match whose opening rolls something (a grid, a referee) can change under a player's strategy
