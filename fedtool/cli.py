@@ -429,7 +429,8 @@ def odds(fed: Fed, match_ref, sheets, strategies, grid, rounds, matches, seed, w
     if as_json:
         click.echo(_json_dumps(report.as_json(), indent=2, ensure_ascii=False))
         return
-    click.echo(f"{report.matches:,} matches, {' vs. '.join(report.names)}; grid {report.grid}; seeds from {report.seed}; {report.mean_rounds:.1f} {report.unit} on average")
+    grid = f"; grid {report.grid}" if report.grid else ""
+    click.echo(f"{report.matches:,} matches, {' vs. '.join(report.names)}{grid}; seeds from {report.seed}; {report.mean_rounds:.1f} {report.unit} on average")
     width = max([34, *(len(s.label) for s in (*report.outcomes, *report.finishes))])  # a long name widens the column, never shifts a row
     for title, shares in (("result", report.outcomes), ("finish", report.finishes)):
         click.echo(f"\n{title:<{width}} {'share':>7}  95% interval")

@@ -87,3 +87,17 @@ def test_odds_refuses_a_match_of_a_ruleset_without_trials(fedtool, monkeypatch):
     result = fedtool("odds", "--match", "3/m1", "--fed", ROOT)
     assert result.exit_code == 1
     assert "match 3/m1 is a matclash match; fedtool odds plays MatchMatch, Face to the Mat, Mad Match matches" in result.stderr
+
+
+def test_odds_speak_of_a_grid_only_for_a_ruleset_that_has_one(fedtool):
+    """A grid is MatchMatch's: its odds say whether the grid was fixed or rolled per match;
+    a Mat Clash or Face to the Mat match's odds say nothing of a grid (they said "grid
+    fixed"), and their JSON's `grid` is null."""
+    from golden import ROOT
+
+    mat_clash = fedtool("odds", "--match", "3/m1", "-n", "50", "--seed", "2", "--fed", ROOT)
+    assert mat_clash.exit_code == 0, mat_clash.output
+    assert "grid" not in mat_clash.output.splitlines()[0]
+    assert json.loads(fedtool("odds", "--match", "3/m3", "-n", "50", "--json", "--fed", ROOT).output)["grid"] is None
+    matchmatch = fedtool("odds", "--match", "1/m1", "-n", "50", "--seed", "2", "--fed", ROOT)
+    assert "; grid fixed;" in matchmatch.output.splitlines()[0]

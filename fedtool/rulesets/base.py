@@ -349,6 +349,7 @@ class Ruleset:
 
     length_word: str = "round"  # what a result's `round` counts, as results say it ("in round 16"; Mad Match: "in game 3")
     plays_odds: bool = False  # whether `trial` is implemented (fedtool.week.odds)
+    has_grid: bool = False  # whether a match has a grid (MatchMatch's), which odds say is fixed or rolled per match
 
     def exhibition(self, sheets: list[tuple[Any, str, str]], strategies: list[tuple[Any, str]], settings: dict, options: dict) -> Booking:
         """A booking from parsed sheets ((data, file, wrestler id) each) and strategies ((data,

@@ -51,7 +51,7 @@ class OddsReport:
     matches: int
     names: list[str]
     seed: int
-    grid: str  # "fixed" or "rolled per match"
+    grid: str | None  # "fixed" or "rolled per match"; None for a ruleset whose matches have no grid
     outcomes: list[Share]  # each side wins, in the order of `names`, then a draw
     finishes: list[Share]  # by (winner, method)
     mean_rounds: float  # the mean length of a match, in `unit`
@@ -260,4 +260,5 @@ def simulate(
         label = method.replace("_", " ") if winner is None else f"{names[winner]} by {method.replace('_', ' ')}"
         finishes.append(share(label, count))
     varies = ruleset.rolls_per_trial(booking)
-    return OddsReport(matches, names, seed, "rolled per match" if varies else "fixed", outcomes, finishes, rounds / matches, ruleset.odds_unit(booking))
+    grid = ("rolled per match" if varies else "fixed") if ruleset.has_grid else None
+    return OddsReport(matches, names, seed, grid, outcomes, finishes, rounds / matches, ruleset.odds_unit(booking))

@@ -163,6 +163,7 @@ class MatchMatch(Ruleset):
     team_titles = True
     standings_divisions = (*WEIGHT_CLASSES, TAG_TEAMS)
     plays_odds = True
+    has_grid = True  # odds say whether the grid was fixed or rolled per match
 
     def settings(self, raw: dict, file: str = "rosters/fed.yaml") -> MatchMatchSettings:
         # by name: pydantic only for settings not checked good before (issue 18)
