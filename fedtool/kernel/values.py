@@ -10,8 +10,13 @@ import re
 from typing import Any
 
 
+def one_line(text: str) -> bool:
+    """Whether `text` is one line of printable text: no line break, tab or control character."""
+    return not any(ch.isspace() and ch != " " or not ch.isprintable() for ch in text)
+
+
 def _one_line_name(text: str) -> str:
-    if any(ch.isspace() and ch != " " or not ch.isprintable() for ch in text):
+    if not one_line(text):
         raise ValueError("a name is one line of printable text (no line breaks, tabs or control characters)")
     return text
 

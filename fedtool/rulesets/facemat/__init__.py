@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from fedtool.kernel.dice import Dice
 from fedtool.kernel.errors import Collector, FedError, Problem
 from fedtool.kernel.validation import place, validate
+from fedtool.kernel.values import one_line
 from fedtool.kernel.yamlio import load_yaml, parse_yaml, read_text
 from fedtool.rulesets.base import Booking, CardOnFile, Column, FedFiles, MatchOnCard, Ruleset, Submodule, Trial, WrestlerRecord, kept_reading
 from .changes import tell_change
@@ -146,11 +147,6 @@ def _roster_cached(files: tuple) -> dict[str, WrestlerRecord]:
     return out
 
 
-def _one_line(text: str) -> bool:
-    """One line of printable text, as a name is (fedtool.kernel.values): no line break, tab or control character."""
-    return not any(ch.isspace() and ch != " " or not ch.isprintable() for ch in text)
-
-
 def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine.Plan:
     """A Face to the Mat strategy file, checked against the wrestler's card and the roster."""
     model = validate(_models.StrategyModel, data, file, "Face to the Mat strategy")
@@ -160,7 +156,7 @@ def read_plan(data: Any, file: str, wrestler: Wrestler, roster: dict) -> _engine
         key = skill.strip().upper()
         if key not in SKILLS and key not in ("TV_MOVE", "SIGNATURE", "GRUDGE", "TRAILING"):
             problems.add(file, place(data, ("signature_moves", skill)), f"unknown skill {skill!r}; name a move for one of {', '.join(SKILLS)}, TV_MOVE, SIGNATURE, GRUDGE or TRAILING", "Face to the Mat 3.c")
-        elif not name.strip() or len(name) > 80 or not _one_line(name):
+        elif not name.strip() or len(name) > 80 or not one_line(name):
             problems.add(file, place(data, ("signature_moves", skill)), "a move's name is one line of 1 to 80 characters", "Face to the Mat strategy")
         else:
             moves.append((key, name.strip()))
