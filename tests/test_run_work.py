@@ -148,14 +148,14 @@ def test_round_rows_are_asdicts_rows_over_many_matches(demo_fed: Path) -> None:
 # ---------------------------------------------------------------- YAML
 
 
-class _Slow(yamlio._Loader):
+class _Slow(yamlio.loader()):
     fast_scalars = False  # PyYAML's own construct_object for every node
 
 
 def _both(text: str):
     """The loader's data (with its lines) or its error, fast and slow."""
     out = []
-    for loader in (yamlio._Loader, _Slow):
+    for loader in (yamlio.loader(), _Slow):
         try:
             data = yaml.load(text, Loader=loader)  # noqa: S506 - fedtool's safe loader
             out.append(("data", repr(data), _lines(data)))

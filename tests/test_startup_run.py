@@ -47,18 +47,22 @@ def outbox(fed: Path) -> dict[str, bytes]:
 
 
 def test_a_run_on_files_checked_before_imports_no_pydantic_and_writes_what_checking_writes(tmp_path, monkeypatch):
-    """A first run checks every file (pydantic) and keeps the verdicts; a run of another copy
-    of the same fed then imports no pydantic and none of the models' modules, and writes the
-    outbox and the league byte for byte as a run with the cache off; weeks 2 and 3 too."""
+    """A first run checks every file (pydantic) and keeps the verdicts and the files' parses;
+    a run of another copy of the same fed then imports no pydantic, none of the models'
+    modules and no YAML parser, and writes the outbox and the league byte for byte as a run
+    with the cache off; weeks 2 and 3 too (every ruleset's files rebuilt from their kept
+    parses)."""
     cache = tmp_path / "cache"
     first, warm, unchecked = (demo_copy(tmp_path / name) for name in ("first", "warm", "unchecked"))
-    done = run(first, "run", "1", cache_dir=str(cache))
-    assert done.returncode == 0, done.stderr
+    for week in ("1", "2", "3"):
+        done = run(first, "run", week, cache_dir=str(cache))
+        assert done.returncode == 0, done.stderr
     monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(cache))
     monkeypatch.setenv("SOURCE_DATE_EPOCH", CLOCK)
     modules = modules_after("--fed", str(warm), "run", "1", cwd=warm)
     assert top(modules, MODELS) in ([], ["pydantic.plugin._loader"])  # at most fedtool.cli's stand-in for pydantic's plugin loader
     assert [m for m in modules if m.startswith("fedtool") and m.endswith(("models", "model"))] == []  # no card, sheet, strategy, settings model
+    assert top(modules, ("yaml", "_yaml")) == []  # every file's parse rebuilt from what the first run kept (fedtool.kernel.yamlio)
     assert run(unchecked, "run", "1", cache_dir="").returncode == 0
     assert outbox(warm) == outbox(unchecked) and league_dump(warm) == league_dump(unchecked)
     for week in ("2", "3"):  # Mat Clash, Face to the Mat, Mad Match: their models by class, as before

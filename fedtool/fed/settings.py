@@ -65,7 +65,7 @@ class Fed:
             return cls(root, KnownSettings(kept, text, shown), None, text)  # type: ignore[arg-type]
         from .models import Settings
 
-        data = parse_yaml(text, shown)
+        data = parse_yaml(text, shown, keep=True)
         settings = validate(Settings, data, shown, "fed settings")
         checked.remember(key, plain_settings(settings))
         keep_checked("fedtool.fed.models:Settings", data, settings)  # the rest (`KnownSettings.checked`), read back without pydantic
@@ -76,7 +76,7 @@ class Fed:
         """rosters/fed.yaml as read, each value knowing its line (for messages)."""
         if self._data is None:
             shown = self.shown(self.settings_file)
-            self._data = parse_yaml(self._text if self._text is not None else read_text(self.settings_file, shown), shown)
+            self._data = parse_yaml(self._text if self._text is not None else read_text(self.settings_file, shown), shown, keep=True)
         return self._data
 
     @property
@@ -201,7 +201,7 @@ class KnownSettings:
             # by name: these bytes were checked good before, so the check's result is usually
             # kept too, read back without pydantic, the secret and the addresses read from the
             # text itself (fedtool.kernel.checked: the cache holds no text of the file's)
-            self._checked = validate("fedtool.fed.models:Settings", parse_yaml(self._text, self._shown), self._shown, "fed settings")
+            self._checked = validate("fedtool.fed.models:Settings", parse_yaml(self._text, self._shown, keep=True), self._shown, "fed settings")
         return self._checked
 
     def __getattr__(self, name: str) -> Any:

@@ -13,7 +13,9 @@ checker's own, naming file, line and rule.
 The entries sit in the user's own cache folder (`cache_folder`: FEDTOOL_CACHE_DIR, else
 $XDG_CACHE_HOME/fedtool, else ~/.cache/fedtool; FEDTOOL_CACHE_DIR set empty turns it off),
 one small JSON file each, never the fed's folder, and never a secret or an address (what is
-kept is what a reader shows: names, rulesets, divisions, starting states, plain settings).
+kept is what a reader shows: names, rulesets, divisions, starting states, plain settings;
+a file's YAML parse is kept as its shape and the places of its values in the text,
+`fedtool.kernel.yamlio`).
 
 Pruning: an entry is used when a command recalls it; its file's time of change is then
 moved to now, at most once a day (`FRESHEN`), so a recall seldom writes. An entry not used

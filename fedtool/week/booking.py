@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import yaml
 
 from fedtool.fed.card import Card, CardMatch, load_card, strategy_path
 from fedtool.fed.settings import Fed
@@ -212,4 +211,6 @@ def propose_match(fed: Fed, ruleset_id: str, kind: str, wrestler_id: str | None 
 def dump_value(value) -> str:
     """A card field's value as flow YAML on one line, quoted where YAML would read it as
     something else (an id `yes`, `null` or `123`, a title with a colon)."""
+    import yaml
+
     return yaml.safe_dump(value, default_flow_style=True, allow_unicode=True, width=1_000_000).removesuffix("\n...\n").strip()

@@ -176,7 +176,7 @@ def _read_kept(cache: dict, path: Path, shown: str, wrestler: Wrestler, roster: 
     the roster is read anew when a sheet changes). The file is read every time."""
     text = read_text(path, shown)
     key = ("facemat strategy", text, shown, wrestler.id, id(roster))
-    return kept_reading(cache, key, roster, lambda: read_plan(parse_yaml(text, shown), shown, wrestler, roster))
+    return kept_reading(cache, key, roster, lambda: read_plan(parse_yaml(text, shown, keep=True), shown, wrestler, roster))
 
 @dataclass(frozen=True)
 class OddsSetup:

@@ -85,7 +85,7 @@ def _read_kept(cache: dict, path: Path, shown: str, deck, wrestler: WrestlerReco
     and name, the deck it is checked against). The file is read every time."""
     text = read_text(path, shown)
     key = ("madmatch strategy", text, shown, wrestler.id, wrestler.name, id(deck))
-    return kept_reading(cache, key, deck, lambda: read_strategy(parse_yaml(text, shown), shown, deck, wrestler.id, wrestler.name))
+    return kept_reading(cache, key, deck, lambda: read_strategy(parse_yaml(text, shown, keep=True), shown, deck, wrestler.id, wrestler.name))
 
 class MadMatch(Ruleset):
     id = "madmatch"

@@ -143,7 +143,7 @@ def _parsed_yaml(text: str) -> Any:
     # keyed by the text alone: mail intake checks a strategy under its candidate's name and
     # then reads it as the opponent's file under its own; the data holds no file name, and
     # an error (never cached) is raised again below with the file it is in
-    return parse_yaml(text, _NO_FILE)
+    return parse_yaml(text, _NO_FILE, keep=True)
 
 
 _NO_FILE = "\0"

@@ -65,7 +65,7 @@ def _read_kept(cache: dict, path: Path, shown: str, wrestler: WrestlerRecord):
     it gives the answers a fresh one gives.)"""
     text = read_text(path, shown)
     key = ("matclash strategy", text, shown, wrestler.id, wrestler.name)
-    return kept_reading(cache, key, None, lambda: _policy.read_policy(parse_yaml(text, shown), shown, wrestler.id, wrestler.name))
+    return kept_reading(cache, key, None, lambda: _policy.read_policy(parse_yaml(text, shown, keep=True), shown, wrestler.id, wrestler.name))
 
 class MatClash(Ruleset):
     id = "matclash"
