@@ -29,6 +29,14 @@ from fedtool.kernel.errors import FedError, Problem, disk_error
 if TYPE_CHECKING:  # a command imports what it needs when it runs: `fedtool --help` imports click alone (issue 18)
     from fedtool.fed.settings import Fed
 
+# The three kinds of path the commands take, each one type shared by every option and argument
+# of its kind (a click type holds no state of its option's): click names a path type when it is
+# made, through gettext, which looks for a message catalogue on disk each time; a type for each
+# of some seventy options was a third of this module's import (issue 18).
+FOLDER = click.Path(file_okay=False, path_type=Path)
+FOLDER_THAT_EXISTS = click.Path(file_okay=False, exists=True, path_type=Path)
+FILE_THAT_EXISTS = click.Path(dir_okay=False, exists=True, path_type=Path)
+
 FED_HELP = "The federation's folder (holding rosters/, strategies/, templates/, outbox/); default: FEDTOOL_FED, else the current folder."
 
 
@@ -51,7 +59,7 @@ def fed_option(command=None, *, writes: bool = False, wait: float | None = None,
     if command is None:
         return functools.partial(fed_option, writes=writes, wait=wait, atomic=atomic)
 
-    @click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)
+    @click.option("--fed", "fed_dir", type=FOLDER, default=None, help=FED_HELP)
     @functools.wraps(command)
     def wrapper(*args, fed_dir: Path | None, **kwargs):
         from fedtool.league.sheets import load_fed
@@ -109,7 +117,7 @@ def dice_option(command):
     return click.option(
         "--dice",
         "dice_file",
-        type=click.Path(dir_okay=False, exists=True, path_type=Path),
+        type=FILE_THAT_EXISTS,
         help="Use scripted dice from FILE (whole numbers separated by white space; # starts a comment) instead of the fed's seeded dice.",
     )(command)
 
@@ -144,7 +152,7 @@ class FedGroup(click.Group):
 def group_fed_option(group):
     """`--fed DIR` on a group of commands too, so it may stand anywhere before the command's
     own options (the commands read it from their group, `fed_option`)."""
-    return click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), default=None, help=FED_HELP)(group)
+    return click.option("--fed", "fed_dir", type=FOLDER, default=None, help=FED_HELP)(group)
 
 
 def _show_version(ctx: click.Context, _param, value: bool) -> None:
@@ -161,7 +169,7 @@ def _show_version(ctx: click.Context, _param, value: bool) -> None:
 
 @click.group(cls=FedGroup)
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version and the compiled modules, and exit.")
-@click.option("--fed", "fed_dir", type=click.Path(file_okay=False, path_type=Path), envvar="FEDTOOL_FED", help=FED_HELP)
+@click.option("--fed", "fed_dir", type=FOLDER, envvar="FEDTOOL_FED", help=FED_HELP)
 def cli(fed_dir: Path | None):
     """fedtool: the fedhead's processor for play-by-mail pro-wrestling leagues.
 
@@ -198,7 +206,7 @@ def _skip_plugin_loader() -> None:
 
 
 @cli.command()
-@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+@click.argument("directory", type=FOLDER)
 @click.option("--name", default="My Federation", show_default=True, help="The fed's name.")
 def init(directory: Path, name: str):
     """Create a new, empty fed in DIRECTORY with the standard layout.
@@ -265,7 +273,7 @@ def run(fed: Fed, week: int, dice_file: Path | None, rerun: bool):
 
 
 @cli.command()
-@click.argument("folder", type=click.Path(file_okay=False, exists=True, path_type=Path))
+@click.argument("folder", type=FOLDER_THAT_EXISTS)
 @dice_option
 @fed_option(writes=True)
 def play(fed: Fed, folder: Path, dice_file: Path | None):
@@ -285,7 +293,7 @@ def play(fed: Fed, folder: Path, dice_file: Path | None):
 
 
 @cli.command(name="read")
-@click.argument("file", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.argument("file", type=FILE_THAT_EXISTS)
 @click.option("--week", type=click.IntRange(0, 9999), help="Check FILE against this week's card (for a file outside strategies/week-NN/): "
               "as the strategy of the wrestler it is named after (brother-bob.yaml).")
 @fed_option
@@ -347,7 +355,7 @@ def results(fed: Fed, week: int, as_json: bool):
 @cli.command()
 @click.argument("week", type=click.IntRange(0, 9999))
 @click.option("--match", "match_id", metavar="MATCH", help="Only this match of the card (its id, e.g. m2).")
-@click.option("--published", type=click.Path(file_okay=False, exists=True, path_type=Path),
+@click.option("--published", type=FOLDER_THAT_EXISTS,
               help="Read the revealed seeds and dice logs from a folder of the week's published results (its card.md and dice.txt) instead of the league: for a player with a copy of the fed's rosters and strategies.")
 @fed_option
 def verify(fed: Fed, week: int, match_id: str | None, published: Path | None):
@@ -386,8 +394,8 @@ def verify(fed: Fed, week: int, match_id: str | None, published: Path | None):
 
 @cli.command()
 @click.option("--match", "match_ref", metavar="WEEK/MATCH", help="A match on a week's card, e.g. 1/m1 (sheets, strategies, grid and league as the run reads them).")
-@click.option("--sheet", "sheets", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="A roster sheet (give two, side 1 first).")
-@click.option("--strategy", "strategies", multiple=True, type=click.Path(dir_okay=False, exists=True, path_type=Path), help="A strategy (give two, in side order).")
+@click.option("--sheet", "sheets", multiple=True, type=FILE_THAT_EXISTS, help="A roster sheet (give two, side 1 first).")
+@click.option("--strategy", "strategies", multiple=True, type=FILE_THAT_EXISTS, help="A strategy (give two, in side order).")
 @click.option("--grid", help='With --sheet: the grid, rows 1-3 separated by "/", e.g. "Po Te Br/We MA HF/Br MA Ch". Without it every match rolls its own grid.')
 @click.option("--rounds", type=click.IntRange(1, 200), help="With --sheet: the match's rounds (default: the fed's).")
 @click.option("-n", "--matches", default=10000, show_default=True, type=click.IntRange(1, 10_000_000), help="How many matches to play.")
@@ -1206,7 +1214,7 @@ def roster_return(fed: Fed, wrestler: str, reason: str, as_json: bool):
 
 @roster.command(name="respec")
 @click.argument("wrestler")
-@click.argument("sheet", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.argument("sheet", type=FILE_THAT_EXISTS)
 @click.option("--reason", required=True, help="Why: kept in the wrestler's history.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: id, name, after_week, file.")
 @fed_option(writes=True)
@@ -1227,7 +1235,7 @@ def roster_respec(fed: Fed, wrestler: str, sheet: Path, reason: str, as_json: bo
 
 
 @cli.command(name="import")
-@click.argument("csv_file", metavar="CSV", type=click.Path(dir_okay=False, exists=True, path_type=Path))
+@click.argument("csv_file", metavar="CSV", type=FILE_THAT_EXISTS)
 @click.option("--reason", default="", help="Why: kept in each wrestler's history.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON: the ids written.")
 @fed_option(writes=True)
@@ -1249,7 +1257,7 @@ def import_(fed: Fed, csv_file: Path, reason: str, as_json: bool):
 
 
 @cli.command()
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Write into DIR instead of outbox/export/ (a new or empty folder, or an earlier export).")
+@click.option("--out", "out_dir", type=FOLDER, help="Write into DIR instead of outbox/export/ (a new or empty folder, or an earlier export).")
 @click.option("--format", "formats", type=click.Choice(["csv", "json"]), multiple=True, help="csv, json (default: both).")
 @click.option("--private", is_flag=True, help="Include owners' e-mail addresses and the password hashes (never published).")
 @fed_option(writes=True)
@@ -1289,7 +1297,7 @@ def browse(fed: Fed, host: str, port: int, no_open: bool):
 
 
 @cli.command()
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), help="Build into DIR instead of outbox/site/ (a new or empty folder, or an earlier site).")
+@click.option("--out", "out_dir", type=FOLDER, help="Build into DIR instead of outbox/site/ (a new or empty folder, or an earlier site).")
 @click.option("--full", is_flag=True, help="Rebuild every page and swap the folder in whole (by default only the pages whose content changed are rewritten).")
 @fed_option(writes=True)
 def site(fed: Fed, out_dir: Path | None, full: bool):

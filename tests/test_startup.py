@@ -73,6 +73,18 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     assert top(modules, ("sqlite_utils", "dateutil", "pluggy", "sqlite_fts4")) == [] and "fedtool.league.recordbook" not in modules
 
 
+def test_the_commands_are_built_without_a_search_for_message_catalogues_per_option():
+    """click names a path type when it is made through gettext, which looks on disk for a
+    message catalogue each time: fedtool's commands share three path types (fedtool.cli), so
+    building every command searches three times, not once for each of some seventy options."""
+    code = ("import gettext\nfound = []\nsearch = gettext.find\n"
+            "gettext.find = lambda *args, **options: found.append(args) or search(*args, **options)\n"
+            "import fedtool.cli\nprint(len(found))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    assert done.returncode == 0, done.stderr
+    assert int(done.stdout) == 3
+
+
 # what a ruleset plays or tells a match with: the standings read sheets and states, never these
 PLAYING = ("engine", "match", "multiway", "narrate", "rating", "officials", "plaintext", "strategy", "policy", "names", "royale",
            "solitaire", "deck")
