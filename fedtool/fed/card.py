@@ -170,7 +170,7 @@ def strategy_path(card: Card, match: CardMatch, wrestler_id: str) -> Path:
         if Path(name).name != name or name.startswith("."):
             raise FedError(Problem(card.shown, f"match {match.id}", f"strategy file {name!r} must be a plain file name in the card folder", "card file"))
         return card.folder / name
-    found = [card.folder / f"{wrestler_id}{suffix}" for suffix in STRATEGY_SUFFIXES if (card.folder / f"{wrestler_id}{suffix}").exists()]
+    found = [path for path in (card.folder / f"{wrestler_id}{suffix}" for suffix in STRATEGY_SUFFIXES) if path.exists()]
     if len(found) > 1:
         raise FedError(Problem(card.shown, f"match {match.id}", f"both {found[0].name} and {found[1].name} are there: keep one strategy per side", "card file"))
     return found[0] if found else card.folder / f"{wrestler_id}.yaml"

@@ -288,7 +288,9 @@ def week_status(fed: Fed, week: int, now: datetime.datetime | None = None, conte
             side.arrived = accepted[-1] if accepted else datetime.datetime.fromtimestamp(path.stat().st_mtime, datetime.timezone.utc).isoformat(timespec="minutes")
             if checked is None:
                 checked = card_context(fed, card, week, wrestlers=wrestlers)
-            check = check_strategy_file(fed, path, context=checked, strict=True, booked=booked)  # a broken file does not stand, even where a default would play
+            # a broken file does not stand, even where a default would play; looked for among
+            # its own match's sides only (it is one of them), not every side of the card
+            check = check_strategy_file(fed, path, context=checked, strict=True, match_id=match.id, booked=booked)
             # the fed's own files that stop the match are shown with it; the strategy still stands
             side.verdict, side.problems = ("refused" if check.problems else "stands"), check.problems + check.blocked
     for side in out:
