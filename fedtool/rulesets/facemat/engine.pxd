@@ -5,6 +5,7 @@
 # (tests/test_compiled.py plays it compiled and pure, roll for roll).
 
 cimport cython
+from fedtool.kernel.dice cimport _Streams  # its `roll` and `round` as C (setup.py builds this module only with dice)
 
 # the FAC type codes and card flags `_Bout` compares, as C constants (module names for Python only
 # where nothing is compiled: no other module reads them)
@@ -18,7 +19,8 @@ cpdef tuple _cast(entry)
 cdef long _trailing(list pos, list sides, bint card_trailing) except? -1
 
 cdef class _Bout:
-    cdef object setup, prep, dice, roll, tables, options, method
+    cdef object setup, prep, dice, tables, options, method
+    cdef _Streams streams
     cdef long finish, corner, start, n, size, last_scorer, first_to, winner, loser, drawn, width
     cdef bytes pin_at, reach_at
     cdef tuple team
@@ -46,7 +48,7 @@ cdef class _Bout:
     cdef void tag(self, long i) except *
     @cython.locals(k=long)
     cdef void switch(self, long i) except *
-    @cython.locals(space=long, o=long, k=long, got=long, x=long, ring=list, pos=list, faces=bytes)
+    @cython.locals(space=long, o=long, k=long, got=long, x=long, ring=list, pos=list, faces=bytes, streams=_Streams)
     cdef void attempt(self, long i) except *
     cdef void fall(self, long i, long o, how) except *
     cdef void effect(self, eff) except *
@@ -69,7 +71,7 @@ cdef class _Bout:
     @cython.locals(drawn=long, left=long, j=long, i=long, quiet=long, ref_down_until=long, scripted_bump=long, points=long,
                    boo_rule=bint, two=bint, control=bint, a=bint, b=bint, c=long, code=long, flag=long, at=long, p0=long, p1=long,
                    base=long, cards=long, width=long, order=bytearray, identity=bytes, kinds=bytes, flags=bytes, bases=list,
-                   able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes, guard=long)
+                   able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes, guard=long, streams=_Streams)
     cpdef run(self)
     cpdef play(self)
 

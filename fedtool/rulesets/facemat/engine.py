@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from fedtool.kernel.commentary import Commentary, Teller, load_commentary
-from fedtool.kernel.dice import Dice
+from fedtool.kernel.dice import Dice, streams_of
 from .rules import KICKOUT, data
 from .terms import GRADES
 from .sheet import Wrestler
@@ -1256,7 +1256,7 @@ class _Bout:
         self.setup = setup
         self.prep = prep
         self.dice = dice
-        self.roll = dice.roll
+        self.streams = streams_of(dice)  # (rolled as C where compiled: `streams.roll`, `streams.round`)
         self.tables = prep.tables
         (self.finish, self.corner, self.start, n, size, self.tagging, self.has_first_to, self.first_to, self.cage, self.objects,
          self.increased_kickouts, chips, kickout_chips, self.pin_at, self.reach_at, self.width) = prep.bout
@@ -1398,7 +1398,7 @@ class _Bout:
         if pos[i] in self.chips:
             self.chips.discard(pos[i])
             self.held[i] = True
-            spaces = self.roll(1, 6, f"{self.names[i]} gains an object: 1d6 forward")[0]
+            spaces = self.streams.roll(1, 6, f"{self.names[i]} gains an object: 1d6 forward")[0]
             self.put(i, pos[i] + spaces)
 
     def tag(self, i: int) -> None:
@@ -1406,7 +1406,7 @@ class _Bout:
         if self.options.advanced_tag:
             pos = self.pos
             team = self.team
-            entry = self.tables["advanced"]["tag_table"][self.roll(1, 6, f"advanced tag table 1d6 ({self.names[i]} scored)")[0]]
+            entry = self.tables["advanced"]["tag_table"][self.streams.roll(1, 6, f"advanced tag table 1d6 ({self.names[i]} scored)")[0]]
             if entry.get("other_scores"):
                 others = [k for k in self.ring if team[k] != team[i]]
                 for k in others:
@@ -1468,9 +1468,9 @@ class _Bout:
             else:
                 top = self.info[o][3]
             purposes = self.info[o][6]
-            roll = self.roll
+            streams = self.streams
             for k in range(3):
-                faces = roll(2, 6, purposes[k])
+                faces = streams.roll(2, 6, purposes[k])
                 got = faces[0] * 10 + faces[1]
                 if 11 <= got <= top:
                     if space in self.kickout_chips:
@@ -1479,7 +1479,7 @@ class _Bout:
                     return
             self.fall(i, o, "pin")
         elif space == self.finish:  # 8.b
-            faces = self.roll(2, 6, self.info[i][7])
+            faces = self.streams.roll(2, 6, self.info[i][7])
             got = faces[0] * 10 + faces[1]
             low, high = self.w[i].finisher_range
             if low <= got <= high:
@@ -1523,7 +1523,7 @@ class _Bout:
                 self.attempt(i)
         elif kind == "score":
             for i in self.whom(args["who"]):
-                points = args["points"] if args["points"] != "d6" else self.roll(1, 6, f"{self.names[i]} chart d6")[0]
+                points = args["points"] if args["points"] != "d6" else self.streams.roll(1, 6, f"{self.names[i]} chart d6")[0]
                 self.score(i, points, False)
         elif kind in LEAGUE_EFFECTS:
             self.effect_league(eff)
@@ -1552,7 +1552,7 @@ class _Bout:
 
     def chart_event(self, events: dict, purpose: str) -> dict:
         """`resolve.chart_event`: 2d6; an event naming a heel or a face not in the ring is rolled again."""
-        faces = self.roll(2, 6, purpose)
+        faces = self.streams.roll(2, 6, purpose)
         entry = events[faces[0] + faces[1]]
         if not _cast(entry):
             return entry
@@ -1561,14 +1561,14 @@ class _Bout:
             tries += 1
             if tries > CAST_REROLLS:
                 return NOTHING
-            faces = self.roll(2, 6, f"{purpose} again: {' and '.join(cast_of(entry))} not in the ring")
+            faces = self.streams.roll(2, 6, f"{purpose} again: {' and '.join(cast_of(entry))} not in the ring")
             entry = events[faces[0] + faces[1]]
         return entry
 
     def storyline(self, purposes: tuple) -> None:
         """A Highlight Reel (5.a, 7.d, 5.d): 1d6 picks the reel, 2d6 the event; `purposes` as STORY_PURPOSES gives them."""
         prep = self.prep
-        reel = prep.pick[self.roll(1, 6, purposes[0])[0]]
+        reel = prep.pick[self.streams.roll(1, 6, purposes[0])[0]]
         self.effect(self.chart_event(prep.reel_events[reel], purposes[1])["effect"])
 
     def performer_of(self, c: int, code: int, control: bool) -> int:
@@ -1635,7 +1635,7 @@ class _Bout:
             return info[i][1]
         if code == K_GRUDGE:
             return info[i][2][self.prep.tier_of[c]]
-        return _points(self.prep.deck[c][0], self.w[i], self.setup, self.tables, self.dice, self.names[i])
+        return _points(self.prep.deck[c][0], self.w[i], self.setup, self.tables, self.streams, self.names[i])
 
     def call_for_help(self) -> None:
         """`resolve.call_for_help`: once a match, the HOT BOX ally."""
@@ -1658,7 +1658,7 @@ class _Bout:
                 continue
             helped[i] = True
             self.helping = any(can_help[k] and not helped[k] for k in range(self.n))
-            entry = self.tables["advanced"]["help"][self.roll(1, 6, f"{self.names[i]} calls for help 1d6")[0]]
+            entry = self.tables["advanced"]["help"][self.streams.roll(1, 6, f"{self.names[i]} calls for help 1d6")[0]]
             spaces = _caged(entry["spaces"], self.options) if self.setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]
             self.put(i, pos[i] + spaces)
             self.attempt(i)
@@ -1672,7 +1672,7 @@ class _Bout:
         if not holders:
             return
         i = holders[0] if len(holders) == 1 else self.trailing(False, holders)
-        self.score(i, _points(card, w[i], self.setup, self.tables, self.dice, self.names[i]), True)
+        self.score(i, _points(card, w[i], self.setup, self.tables, self.streams, self.names[i]), True)
 
     def ref_bump(self) -> None:
         self.effect(self.chart_event(self.tables["reels"]["reels"]["K"]["events"], "ref bump reel K 2d6")["effect"])
@@ -1682,13 +1682,13 @@ class _Bout:
     def out_of_ring(self) -> bool:
         """`resolve.out_of_ring` (10.f)."""
         board = self.tables["advanced"]["out_of_ring"]
-        if self.roll(1, 6, "Wild Card: does the fight spill outside? 1d6")[0] not in board["spill"]:
+        if self.streams.roll(1, 6, "Wild Card: does the fight spill outside? 1d6")[0] not in board["spill"]:
             return False
-        space = board["spaces"][self.roll(1, 6, "Out of the Ring board 1d6")[0]]
+        space = board["spaces"][self.streams.roll(1, 6, "Out of the Ring board 1d6")[0]]
         tries = 0
         while not self.cast_here(space) and tries < CAST_REROLLS:
             tries += 1
-            space = board["spaces"][self.roll(1, 6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")[0]]
+            space = board["spaces"][self.streams.roll(1, 6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")[0]]
         self.effect((space if self.cast_here(space) else NOTHING)["effect"])
         return True
 
@@ -1703,7 +1703,7 @@ class _Bout:
         setup = self.setup
         prep = self.prep
         dice = self.dice
-        roll = self.roll
+        streams = self.streams
         options = self.options
         pos = self.pos
         info = self.info
@@ -1734,9 +1734,9 @@ class _Bout:
                 left = cards
             drawn += 1
             self.drawn = drawn
-            dice.round = drawn
+            streams.round = drawn
             if left > 1:
-                faces = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")
+                faces = streams.roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")
                 j = faces[0] - 1
                 c = order[j]
                 order[j] = order[left - 1]
@@ -1775,9 +1775,9 @@ class _Bout:
                     if base == NO_BASE:
                         points = self.points_of(c, code, i)
                     else:
-                        points = base if base != D6 else roll(1, 6, info[i][4])[0]
+                        points = base if base != D6 else streams.roll(1, 6, info[i][4])[0]
                         if flag & F_SQUARE:
-                            points += roll(1, 6, info[i][5])[0]
+                            points += streams.roll(1, 6, info[i][5])[0]
                         if self.cage and code == K_HELPED:
                             points = _caged(points, options)
                     if code == K_CHEAT and self.ref_down:
@@ -1801,7 +1801,7 @@ class _Bout:
                 self.storyline(STORY_PURPOSES[MID_MATCH])
             elif code == K_STRENGTH:
                 ring = self.ring
-                rolls = roll(len(ring), 6, prep.order_purpose if len(ring) == self.size else
+                rolls = streams.roll(len(ring), 6, prep.order_purpose if len(ring) == self.size else
                              f"test of strength: 1d6 each, {'favored first' if len(ring) == 2 else 'in billing order'}")
                 top = max(rolls)
                 if rolls.count(top) == 1:
@@ -1814,12 +1814,13 @@ class _Bout:
                 if pos == before and self.winner < 0:
                     quiet += 1
                     if quiet >= BOO_AFTER and 0 in self.ring:
-                        self.put(0, pos[0] + roll(1, 6, "Boo rule 1d6")[0])
+                        self.put(0, pos[0] + streams.roll(1, 6, "Boo rule 1d6")[0])
                         quiet = 0
                         self.attempt(0)
                 else:
                     quiet = 0
-        dice.round = 0
+        streams.round = 0
+        dice.round = 0  # (the same for seeded dice; other dice take it from `streams` only when they roll)
         self.over = True
         if setup.storylines:
             self.storyline(STORY_PURPOSES["post-match"])
