@@ -13,16 +13,17 @@ cimport cython
 cdef class _Streams:
     cdef public long round
     cdef bytes key, table, delete, buffer, other
-    cdef list log
+    cdef public list log
+    cdef public bint flat
     cdef Py_ssize_t at, block, squeezed, spot, other_block, other_squeezed
 
     cdef bytes _more_d6(self)
     cdef void _more_other(self) except *
     @cython.locals(usable=long, byte=long)
     cdef long _face(self, long sides) except -1
-    @cython.locals(faces=bytearray, made=bytes)
+    @cython.locals(faces=bytearray, made=bytes, log=list)
     cpdef bytes roll_each(self, sizes, purpose)
-    @cython.locals(at=Py_ssize_t, end=Py_ssize_t, faces=bytes, left=bytes)
+    @cython.locals(at=Py_ssize_t, end=Py_ssize_t, faces=bytes, left=bytes, log=list)
     cpdef bytes roll(self, long count, long sides, purpose)
     @cython.locals(left=bytes)
     cpdef tuple d6_buffer(self, Py_ssize_t need, position=*)

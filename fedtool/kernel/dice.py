@@ -105,10 +105,30 @@ class SeededDice(Dice):
     _BLOCK = 512
 
     def __init__(self, seed: int) -> None:
-        self._log: list[LogEntry] = []
         self.seed = seed
         self._key = seed.to_bytes(16, "big", signed=True)
         self.roll = self._rollers()  # type: ignore[method-assign]
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """`Dice.log`: every roll so far, (round, purpose, faces). Until it is first read the
+        streams keep it flat (each roll's round, purpose and faces appended in turn, no tuple a
+        roll: issue 18, "the log kept compactly and expanded only when read"); read, it is made
+        the list of entries, and from then on the streams append each roll's entry to that very
+        list, so the list read grows with every roll after, as `Dice.log` does."""
+        streams = self._streams
+        if streams.flat:
+            streams.log = _entries(streams.log)
+            streams.flat = False
+        return streams.log
+
+    def take_log(self) -> list[LogEntry]:
+        """`Dice.take_log`."""
+        streams = self._streams
+        log = streams.log
+        taken = _entries(log) if streams.flat else list(log)
+        log.clear()
+        return taken
 
     @property
     def round(self) -> int:  # type: ignore[override]
@@ -141,7 +161,7 @@ class SeededDice(Dice):
     def _rollers(self):
         """`roll`, with `roll_each` and `d6_buffer` set on the instance: the bound methods of the
         seed's `_Streams` (the compiled path, setup.py and dice.pxd, makes that a C type)."""
-        streams = self._streams = _Streams(self._key, self._log)
+        streams = self._streams = _Streams(self._key)
         self.d6_buffer = streams.d6_buffer  # type: ignore[method-assign]
         self.roll_each = streams.roll_each  # type: ignore[method-assign]
         return streams.roll
@@ -163,14 +183,16 @@ class _Streams:
     few (most of a Face to the Mat match's dice cost was squeezing 512 bytes of each stream).
     """
 
-    def __init__(self, key: bytes, log: list) -> None:
+    def __init__(self, key: bytes) -> None:
         # the round each roll is logged in is the streams' own (`SeededDice.round` reads and sets
         # it), and they hold nothing of the dice: the dice hold these streams' methods, so a
         # reference back would make every SeededDice a reference cycle, its log (a tuple a roll)
         # left for the cyclic garbage collector to find (a tenth of a Face to the Mat trial's time)
         # instead of freed when the dice go
         self.round = 0
-        self.key, self.log = key, log
+        self.key = key
+        self.log: list = []  # the rolls: flat (round, purpose, faces, round, ...) until the log is first read (`SeededDice.log`)
+        self.flat = True
         self.table, self.delete = _translation(6)
         self.buffer, self.at, self.block, self.squeezed = b"", 0, -1, _FULL  # the d6 stream: faces not yet read from `at`
         self.other, self.spot, self.other_block, self.other_squeezed = b"", 0, -1, _FULL  # the shared stream: raw bytes
@@ -216,7 +238,13 @@ class _Streams:
         for sides in sizes:
             faces.append(self._face(sides))
         made = bytes(faces)
-        self.log.append((self.round, purpose, made))
+        log = self.log
+        if self.flat:
+            log.append(self.round)
+            log.append(purpose)
+            log.append(made)
+        else:
+            log.append((self.round, purpose, made))
         return made
 
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
@@ -226,18 +254,23 @@ class _Streams:
             if count != 1 or not 1 <= sides <= 255:
                 return self.roll_each([sides] * count, purpose)
             faces = _ONE_FACE[self._face(sides)]
-            self.log.append((self.round, purpose, faces))
-            return faces
-        at = self.at
-        end = at + count
-        if end > len(self.buffer):
-            left = self.buffer[at:]
-            while len(left) < count:
-                left += self._more_d6()
-            self.buffer, at, end = left, 0, count
-        faces = self.buffer[at:end]
-        self.at = end
-        self.log.append((self.round, purpose, faces))
+        else:
+            at = self.at
+            end = at + count
+            if end > len(self.buffer):
+                left = self.buffer[at:]
+                while len(left) < count:
+                    left += self._more_d6()
+                self.buffer, at, end = left, 0, count
+            faces = self.buffer[at:end]
+            self.at = end
+        log = self.log
+        if self.flat:
+            log.append(self.round)
+            log.append(purpose)
+            log.append(faces)
+        else:
+            log.append((self.round, purpose, faces))
         return faces
 
     def d6_buffer(self, need: int, position: int | None = None) -> tuple:
@@ -285,6 +318,11 @@ def streams_of(dice: Dice) -> _Streams:
     if streams is not None and getattr(dice.roll, "__self__", None) is streams:
         return streams
     return _Forward(dice)
+
+
+def _entries(rolled: list) -> list:
+    """A log kept flat (round, purpose, faces, round, ...) as its entries."""
+    return list(zip(rolled[0::3], rolled[1::3], rolled[2::3]))
 
 
 _ONE_FACE = [bytes((face,)) for face in range(256)]  # a roll of one die: the same bytes object for each face
