@@ -14,6 +14,10 @@ cdef long F_SQUARE, F_CONTROL, F_SPECIAL, F_SKILL, NO_BASE, D6, HELP_NEVER, HELP
 
 @cython.locals(casts=dict, hit=tuple)
 cpdef tuple _cast(entry)
+cdef long E_NONE, E_MOVE, E_SCORE, E_SCORE_D6, E_LEAGUE, E_SKIP, E_PIN, E_OBJECT
+cdef long W_FAVORED, W_UNDERDOG, W_LEADER, W_TRAILING, W_BOTH, W_HEEL, W_FACE, W_NOBODY
+@cython.locals(effects=dict, hit=tuple, made=tuple)
+cpdef tuple _effect_of(eff)
 
 @cython.locals(best=long, k=long, low=long)
 cdef long _trailing(list pos, list sides, bint card_trailing) except? -1
@@ -38,6 +42,8 @@ cdef class _Bout:
     @cython.locals(best=long, k=long, low=long)
     cdef long target(self, long i) except? -1
     cdef list whom(self, who)
+    @cython.locals(k=long)
+    cdef list whom_at(self, long who)
     cdef void score(self, long i, long points, bint from_card) except *
     @cython.locals(space=long, pos=list)
     cdef void moved(self, long i, long points) except *
@@ -51,8 +57,9 @@ cdef class _Bout:
     @cython.locals(space=long, o=long, k=long, got=long, x=long, ring=list, pos=list, faces=bytes, streams=_Streams)
     cdef void attempt(self, long i) except *
     cdef void fall(self, long i, long o, how) except *
+    @cython.locals(code=long, who=long, amount=long, i=long, sides=list, pos=list)
     cdef void effect(self, eff) except *
-    cdef void effect_league(self, eff) except *
+    cdef void effect_league(self, long who, kind, change) except *
     cdef bint cast_here(self, entry) except? -1
     @cython.locals(tries=long, faces=bytes)
     cdef chart_event(self, events, purpose)

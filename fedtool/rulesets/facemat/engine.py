@@ -377,6 +377,46 @@ def _cast(entry: dict) -> tuple:
     return cast
 
 
+# an event's effect as `_Bout.effect` reads it (`_effect_of`): what it does, to whom (a `WHO` code)
+E_NONE, E_MOVE, E_SCORE, E_SCORE_D6, E_LEAGUE, E_SKIP, E_PIN, E_OBJECT = range(8)
+_EFFECT_CODES = {"move": E_MOVE, "hotbox": E_MOVE, "score": E_SCORE, "skip": E_SKIP, "pin_attempt": E_PIN, "object": E_OBJECT}
+W_FAVORED, W_UNDERDOG, W_LEADER, W_TRAILING, W_BOTH, W_HEEL, W_FACE, W_NOBODY = range(8)
+WHO = {"favored": W_FAVORED, "underdog": W_UNDERDOG, "leader": W_LEADER, "trailing": W_TRAILING, "both": W_BOTH, "heel": W_HEEL,
+       "face": W_FACE}
+_EFFECTS: dict = {}
+
+
+def _effect_of(eff) -> tuple:
+    """An event's effect read once (the data's checks make it "none" or one effect): (code, whom
+    as a `WHO` code, the spaces moved (a hotbox foe's backwards) or points scored, the league
+    effect's kind and change). The same as `resolve.effect` reads it each time."""
+    effects = _EFFECTS
+    hit = effects.get(id(eff))
+    if hit is not None and hit[0] is eff:
+        return hit[1]
+    made = (E_NONE, W_NOBODY, 0, None, None)
+    if isinstance(eff, dict):
+        for kind, args in eff.items():  # its one effect
+            break
+        else:
+            kind = None
+        if kind in LEAGUE_EFFECTS:
+            made = (E_LEAGUE, WHO.get(args["who"], W_NOBODY), 0, kind, args.get("change", 1))
+        elif kind == "hotbox":
+            made = (E_MOVE, WHO.get(args["of"], W_NOBODY), args["spaces"] if args["side"] == "ally" else -args["spaces"], None, None)
+        elif kind == "move":
+            made = (E_MOVE, WHO.get(args["who"], W_NOBODY), args["spaces"], None, None)
+        elif kind == "score":
+            made = (E_SCORE_D6, WHO.get(args["who"], W_NOBODY), 0, None, None) if args["points"] == "d6" else \
+                (E_SCORE, WHO.get(args["who"], W_NOBODY), args["points"], None, None)
+        elif kind in _EFFECT_CODES:
+            made = (_EFFECT_CODES[kind], WHO.get(args["who"], W_NOBODY), 0, None, None)
+    if len(effects) >= 4096:
+        effects.clear()
+    effects[id(eff)] = (eff, made)
+    return made
+
+
 STORY_PURPOSES = {when: (f"{when} storyline: reel 1d6", f"{when} storyline: event 2d6") for when in ("pre-match", MID_MATCH, "post-match")}
 
 
@@ -1341,20 +1381,27 @@ class _Bout:
         return best
 
     def whom(self, who: str) -> list:
+        return self.whom_at(WHO.get(who, W_NOBODY))
+
+    def whom_at(self, who: int) -> list:
+        """`resolve.whom` for `who` as its code (`WHO`)."""
         ring = self.ring
-        if who == "favored":
+        if who == W_FAVORED:
             return [ring[0]]
-        if who == "underdog":
+        if who == W_UNDERDOG:
             return [ring[-1]]
-        if who == "leader":
+        if who == W_LEADER:
             return [self.leader()]
-        if who == "trailing":
+        if who == W_TRAILING:
             return [self.trailing(False, None)]
-        if who == "both":
+        if who == W_BOTH:
             return list(ring)
-        if who in ("heel", "face"):
+        if who == W_HEEL or who == W_FACE:
+            alignment = "heel" if who == W_HEEL else "face"
             w = self.w
-            return [k for k in ring if w[k].alignment == who][:1]
+            for k in ring:
+                if w[k].alignment == alignment:
+                    return [k]
         return []
 
     def score(self, i: int, points: int, from_card: bool) -> None:
@@ -1502,47 +1549,42 @@ class _Bout:
             ring.sort()
 
     def effect(self, eff) -> None:
-        """`resolve.effect`, told nothing."""
-        if self.over:
-            if not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS:
-                self.effect_league(eff)
+        """`resolve.effect`, told nothing; the effect read once (`_effect_of`)."""
+        code, who, amount, kind, change = _effect_of(eff)
+        if self.over:  # after the bell only the league's effects apply
+            if code == E_LEAGUE:
+                self.effect_league(who, kind, change)
             return
-        if not isinstance(eff, dict):  # "none" (a dict never equals it)
+        if code == E_NONE:
             return
-        for kind, args in eff.items():  # its one effect (checked when the data loads)
-            break
-        if kind == "move" or kind == "hotbox":
-            if kind == "move":
-                sides, step = self.whom(args["who"]), args["spaces"]
-            else:
-                sides, step = self.whom(args["of"]), args["spaces"] if args["side"] == "ally" else -args["spaces"]
+        if code == E_MOVE:  # move, or a hotbox ally (foe: backwards)
+            sides = self.whom_at(who)
             pos = self.pos
             for i in sides:
-                self.put(i, pos[i] + step)
+                self.put(i, pos[i] + amount)
             for i in sides:
                 self.attempt(i)
-        elif kind == "score":
-            for i in self.whom(args["who"]):
-                points = args["points"] if args["points"] != "d6" else self.streams.roll(1, 6, f"{self.names[i]} chart d6")[0]
-                self.score(i, points, False)
-        elif kind in LEAGUE_EFFECTS:
-            self.effect_league(eff)
-        elif kind == "skip":
-            for i in self.whom(args["who"]):
+        elif code == E_SCORE:
+            for i in self.whom_at(who):
+                self.score(i, amount, False)
+        elif code == E_SCORE_D6:
+            for i in self.whom_at(who):
+                self.score(i, self.streams.roll(1, 6, f"{self.names[i]} chart d6")[0], False)
+        elif code == E_LEAGUE:
+            self.effect_league(who, kind, change)
+        elif code == E_SKIP:
+            for i in self.whom_at(who):
                 self.skip[i] = True
-        elif kind == "pin_attempt":
-            for i in self.whom(args["who"]):
+        elif code == E_PIN:
+            for i in self.whom_at(who):
                 self.attempt(i)
-        elif kind == "object" and (self.objects or self.options.weapons and self.setup.chart == "hardcore"):
-            for i in self.whom(args["who"]):
+        elif code == E_OBJECT and (self.objects or self.options.weapons and self.setup.chart == "hardcore"):
+            for i in self.whom_at(who):
                 self.held[i] = True
 
-    def effect_league(self, eff) -> None:
-        if isinstance(eff, dict):
-            for kind, args in eff.items():  # its one effect
-                break
-            for i in self.whom(args["who"]):
-                self.league.append((i, kind, args.get("change", 1), None))
+    def effect_league(self, who: int, kind: str, change) -> None:
+        for i in self.whom_at(who):
+            self.league.append((i, kind, change, None))
 
     def cast_here(self, entry: dict) -> bool:
         for role in _cast(entry):
