@@ -5,12 +5,21 @@ path"). Everything else is in pyproject.toml.
 The compiled path is optional, roll for roll the same as the pure one: when Cython is missing
 (an install with no build isolation and no Cython), the C compiler is missing or fails, or
 FEDTOOL_PURE_PYTHON=1 is set, the build warns and installs pure Python, which runs unchanged
-(the .py files never import Cython; a `.pxd` beside a module types it for Cython only)."""
+(the .py files never import Cython; a `.pxd` beside a module types it for Cython only).
+
+A compiled module may `cimport` another (Face to the Mat's engine.pxd cimports the dice's
+`_Streams`, to roll as C): built against that one's layout, it cannot run beside that one's .py.
+So it is built only when the module it cimports was (translated and compiled in this build),
+after it; and its mark (below) holds, beside its own .py's SHA-256, the SHA-256 of each .py and
+.pxd it cimports: fedtool runs it compiled only while those are unchanged and the module it
+cimports runs compiled itself (fedtool/__init__.py, `_fresh`). An edited dice.py, a dice that
+failed to build, FEDTOOL_PURE_PYTHON: the engine runs pure with it, never half and half."""
 
 from __future__ import annotations
 
 import hashlib
 import os
+import re
 import sys
 
 from setuptools import Extension, setup
@@ -39,6 +48,43 @@ DIRECTIVES = {
 }
 
 
+_CIMPORT = re.compile(r"^\s*(?:from\s+(fedtool(?:\.\w+)+)\s+cimport\b|cimport\s+(fedtool(?:\.\w+)+))", re.MULTILINE)
+
+
+def cimported(path: str) -> list[str]:
+    """The modules of COMPILED (as paths) that the module at `path` cimports, read from its .pxd and .py."""
+    found = []
+    for source in (path.removesuffix(".py") + ".pxd", path):
+        if os.path.exists(source):
+            with open(source, encoding="utf-8") as text:
+                for match in _CIMPORT.finditer(text.read()):
+                    other = (match.group(1) or match.group(2)).replace(".", "/") + ".py"
+                    if other in COMPILED and other != path and other not in found:
+                        found.append(other)
+    return found
+
+
+def mark_text(path: str) -> str:
+    """What setup.py writes beside a module it built (fedtool/__init__.py `_fresh` reads it): the
+    SHA-256 of its .py; then, one a line, each .py and .pxd of the modules it cimports, as its
+    path from the repository's root and its SHA-256."""
+    lines = [_digest(path)]
+    for other in cimported(path):
+        for source in (other, other.removesuffix(".py") + ".pxd"):
+            if os.path.exists(source):
+                lines.append(f"{source} {_digest(source)}")
+    return "\n".join(lines) + "\n"
+
+
+def _digest(path: str) -> str:
+    with open(path, "rb") as text:
+        return hashlib.sha256(text.read()).hexdigest()
+
+
+def _path(ext: Extension) -> str:
+    return ext.name.replace(".", "/") + ".py"
+
+
 def _warn(text: str) -> None:
     print(f"\nWARNING: fedtool: {text}; installing pure Python (the same results, slower)\n", file=sys.stderr, flush=True)
 
@@ -50,6 +96,7 @@ class OptionalBuildExt(build_ext):
     def finalize_options(self) -> None:
         self.distribution.ext_modules = self._translated(self.distribution.ext_modules or [])
         super().finalize_options()
+        self._built: set = set()  # the modules built (their paths), each once its mark is written
         if not self.parallel:
             self.parallel = 2
 
@@ -67,16 +114,49 @@ class OptionalBuildExt(build_ext):
             return []
         try:  # all at once, two processes
             done = cythonize(extensions, compiler_directives=DIRECTIVES, build_dir="build/cython", nthreads=2, quiet=True)
-            return [Extension(ext.name, list(ext.sources)) for ext in done]  # setuptools' own Extension (cythonize may hand back another)
         except Exception:  # noqa: BLE001 - then one at a time, to keep whatever can be compiled
-            pass
-        done = []
-        for ext in extensions:  # a module Cython cannot translate stays pure, the others are built
-            try:
-                done += cythonize([ext], compiler_directives=DIRECTIVES, build_dir="build/cython", quiet=True)
-            except Exception as exc:  # noqa: BLE001 - any failure of the optional path falls back
-                _warn(f"Cython could not translate {ext.name} ({exc})")
-        return [Extension(ext.name, list(ext.sources)) for ext in done]  # setuptools' own Extension (cythonize may hand back another)
+            done = []
+            for ext in extensions:  # a module Cython cannot translate stays pure, the others are built
+                try:
+                    done += cythonize([ext], compiler_directives=DIRECTIVES, build_dir="build/cython", quiet=True)
+                except Exception as exc:  # noqa: BLE001 - any failure of the optional path falls back
+                    _warn(f"Cython could not translate {ext.name} ({exc})")
+        kept = OptionalBuildExt._with_what_they_cimport(done, "translated")
+        # setuptools' own Extension (cythonize may hand back another); optional: one not built is not copied in place
+        return [Extension(ext.name, list(ext.sources), optional=True) for ext in kept]
+
+    @staticmethod
+    def _with_what_they_cimport(extensions: list, done: str) -> list:
+        """The extensions whose cimported modules are among them (a module that cimports one left
+        pure would not import): the others are left pure, with a warning."""
+        kept = list(extensions)
+        while True:
+            names = {_path(ext) for ext in kept}
+            lacking = [ext for ext in kept if not set(cimported(_path(ext))) <= names]
+            if not lacking:
+                return kept
+            for ext in lacking:
+                _warn(f"{ext.name} cimports {', '.join(sorted(set(cimported(_path(ext))) - names))}, which was not {done}, so it is not built")
+            kept = [ext for ext in kept if ext not in lacking]
+
+    def build_extensions(self) -> None:
+        """Those that cimport no other compiled module first, then the others, each only if what
+        it cimports was built (`mark_text`; fedtool/__init__.py `_fresh` checks it again at import)."""
+        every = list(self.extensions)
+        left = every
+        try:
+            while left:  # in rounds: a module after those it cimports
+                waiting = {_path(ext) for ext in left}
+                ready = [ext for ext in left if not set(cimported(_path(ext))) & waiting] or left  # (a cycle: built as it comes)
+                for ext in ready:
+                    lacking = sorted(set(cimported(_path(ext))) - self._built)
+                    if lacking:
+                        _warn(f"{ext.name} cimports {', '.join(lacking)}, which was not built, so it is not built either")
+                self.extensions = [ext for ext in ready if set(cimported(_path(ext))) <= self._built]
+                super().build_extensions()
+                left = [ext for ext in left if ext not in ready]
+        finally:
+            self.extensions = [ext for ext in every if _path(ext) in self._built]  # what is copied in place
 
     def run(self) -> None:
         try:
@@ -90,12 +170,11 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # noqa: BLE001 - this module stays pure Python
             _warn(f"{ext.name} could not be compiled ({exc})")
             return
-        # the source it was built from, by its SHA-256 beside it: fedtool (fedtool/__init__.py, `_fresh`)
-        # runs a module's .py instead of its build once the .py has changed
-        with open(ext.name.replace(".", "/") + ".py", "rb") as text:
-            digest = hashlib.sha256(text.read()).hexdigest()
+        # the source it was built from, by its SHA-256 beside it (and those of what it cimports):
+        # fedtool (fedtool/__init__.py, `_fresh`) runs a module's .py instead of its build once they changed
         with open(self._mark(self.get_ext_fullpath(ext.name), ext), "w", encoding="ascii") as mark:
-            mark.write(digest + "\n")
+            mark.write(mark_text(_path(ext)))
+        self._built.add(_path(ext))
 
     @staticmethod
     def _mark(built: str, ext: Extension) -> str:

@@ -14,7 +14,8 @@ slows the figures less; each line prints the best and the median and the ratios 
 floors (median over median), and a second line the time a roll (played, and the kernel
 dice's alone) and the share of the target's 33 us a match that the kernel dice alone take: a
 battle royale's Match-Up rolls about three times what a singles match does, so its dice alone
-take most of the target's time. Target (issue 18): 30,000 matches/s a core. A line says which
+take a large share of the target's time (where compiled the engine calls the dice as C and the
+floor calls them from Python, so the floor overstates what the engine's own rolls cost). Target (issue 18): 30,000 matches/s a core. A line says which
 of the modules a trial runs are compiled (`dice`, `engine`, `royale`: C extensions beside
 the .py, built by setup.py where Cython is at hand); with none, the figures are pure Python's.
 `figures()` returns the same figures as dicts (what, best, median, unit, floor_best,

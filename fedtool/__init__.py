@@ -13,19 +13,48 @@ SOURCE_MARK = ".compiled-from.sha256"  # beside a compiled module: the SHA-256 o
 def _fresh(extension: str, source: str) -> bool:
     """Whether the C extension at `extension` was built from `source` as it is now: setup.py
     writes the source's SHA-256 beside each module it compiles. A .py edited since the build
-    (a developer's change, a mutation test) is then run as written, not the stale build."""
+    (a developer's change, a mutation test) is then run as written, not the stale build.
+
+    A module that cimports another compiled module (Face to the Mat's engine, the dice's
+    `_Streams`) was built against that one's layout and imports only beside its build: its
+    mark's further lines name each .py and .pxd it cimports with their SHA-256 (setup.py,
+    `mark_text`), and it is fresh only while those are unchanged and each such module's own
+    extension is fresh too. So it runs pure whenever the module it cimports does."""
     if not _os.path.exists(source):
         return True  # an install without its sources: the extension is all there is
     folder, name = _os.path.split(extension)
     try:
         with open(_os.path.join(folder, name.partition(".")[0] + SOURCE_MARK), encoding="ascii") as mark:
-            recorded = mark.read().strip()
-        with open(source, "rb") as text:
-            import hashlib
-
-            return hashlib.sha256(text.read()).hexdigest() == recorded
+            recorded, *cimported = mark.read().split("\n")
+        if _digest(source) != recorded.strip():
+            return False
+        for line in filter(None, cimported):
+            path, _, digest = line.strip().rpartition(" ")  # a path from the repository's root (fedtool/kernel/dice.py)
+            other = _os.path.join(_os.path.dirname(_HERE), *path.split("/"))
+            if not _os.path.exists(other):
+                continue  # an install without its sources, as above
+            if _digest(other) != digest:
+                return False
+            if other.endswith(".py") and not _compiled_beside(other):
+                return False
+        return True
     except OSError:
         return False
+
+
+def _digest(path: str) -> str:
+    import hashlib
+
+    with open(path, "rb") as text:
+        return hashlib.sha256(text.read()).hexdigest()
+
+
+def _compiled_beside(source: str) -> bool:
+    """Whether the module whose .py is `source` runs compiled: a fresh extension beside it."""
+    if _PURE:
+        return False
+    stem = source[: -len(".py")]
+    return any(_os.path.exists(stem + suffix) and _fresh(stem + suffix, source) for suffix in _machinery.EXTENSION_SUFFIXES)
 
 
 # The compiled path (setup.py's COMPILED) leaves a C extension beside some modules' .py, and

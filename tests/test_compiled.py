@@ -16,6 +16,7 @@ unless FEDTOOL_COMPILED_REQUIRED=1 (CI, .ci/run) makes that a failure.
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import os
 import shutil
@@ -202,3 +203,86 @@ def test_an_edited_module_runs_its_source_not_its_stale_build(tmp_path):
         mark.unlink()  # a build with no mark (made by hand, or by an older setup.py): not trusted either
     compiled, dice_pure, engine_pure = run()
     assert "fedtool.rulesets.madmatch.engine" not in compiled.split() and engine_pure == "True"
+
+
+def setup_py() -> dict:
+    """setup.py's functions and classes, without its call to setup()."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    tree.body = [node for node in tree.body if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+                                                    and getattr(node.value.func, "id", "") == "setup")]
+    found: dict = {"__name__": "fedtool_setup"}
+    here = os.getcwd()
+    os.chdir(ROOT)  # (it reads the sources by their paths from the repository's root)
+    try:
+        exec(compile(tree, str(ROOT / "setup.py"), "exec"), found)  # noqa: S102 - the repository's own setup.py
+    finally:
+        os.chdir(here)
+    return found
+
+
+def test_a_module_that_cimports_another_is_built_only_with_it(monkeypatch):
+    """Face to the Mat's engine cimports the dice's `_Streams` (engine.pxd): setup.py leaves it
+    unbuilt when the dice were not translated (or not compiled), and its mark names the dice's
+    .py and .pxd with their SHA-256, which fedtool checks at import."""
+    found = setup_py()
+    monkeypatch.chdir(ROOT)
+    assert found["cimported"]("fedtool/rulesets/facemat/engine.py") == ["fedtool/kernel/dice.py"]
+    assert found["cimported"]("fedtool/kernel/dice.py") == [] and found["cimported"]("fedtool/rulesets/madmatch/engine.py") == []
+    extension = found["_extension"]
+    everything = [extension(path) for path in found["COMPILED"]]
+    keep = found["OptionalBuildExt"]._with_what_they_cimport
+    assert [e.name for e in keep(everything, "translated")] == [e.name for e in everything]
+    without_dice = [e for e in everything if e.name != "fedtool.kernel.dice"]
+    kept = [e.name for e in keep(without_dice, "translated")]
+    assert "fedtool.rulesets.facemat.engine" not in kept and "fedtool.rulesets.facemat.royale" in kept and len(kept) == len(everything) - 2
+    lines = found["mark_text"]("fedtool/rulesets/facemat/engine.py").splitlines()
+    digest = lambda path: hashlib.sha256((ROOT / path).read_bytes()).hexdigest()  # noqa: E731
+    assert lines == [digest("fedtool/rulesets/facemat/engine.py"), f"fedtool/kernel/dice.py {digest('fedtool/kernel/dice.py')}",
+                     f"fedtool/kernel/dice.pxd {digest('fedtool/kernel/dice.pxd')}"]
+    assert found["mark_text"]("fedtool/kernel/dice.py") == digest("fedtool/kernel/dice.py") + "\n"
+
+
+def test_a_module_that_cimports_the_dice_runs_pure_whenever_they_do(tmp_path):
+    """No half-compiled state: the engine, built against the dice's C layout, would not even
+    import beside pure dice (Cython: "_Streams size changed"). With dice.py edited since the
+    build, with the dice's build gone, or with dice.pxd edited, it runs from its .py too, the
+    other compiled modules stay compiled, and every Face to the Mat match plays the same."""
+    require_built()
+    tree = tmp_path / "tree"
+    shutil.copytree(ROOT / "fedtool", tree / "fedtool", ignore=shutil.ignore_patterns("__pycache__"))
+    env = {**environment(False), "PYTHONPATH": str(tree)}
+    script = ("import fedtool, fedtool.kernel.dice as d, fedtool.rulesets.facemat.engine as e, fedtool.rulesets.facemat.royale as r\n"
+              "print(' '.join(fedtool.compiled_modules()), d.__file__.endswith('.py'), e.__file__.endswith('.py'), r.__file__.endswith('.py'), sep='|')")
+
+    def run() -> tuple:
+        done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr
+        compiled, *pure = done.stdout.strip().split("|")
+        play = subprocess.run([sys.executable, str(ROOT / "tests" / "compiled_play.py"), "--only", "facemat", "--matches", "150"],
+                              cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert play.returncode == 0, play.stderr
+        return set(compiled.split()), pure, json.loads(play.stdout)["rulesets"]["facemat"]["digest"]
+
+    compiled, pure, digest = run()
+    assert {"fedtool.kernel.dice", "fedtool.rulesets.facemat.engine"} <= compiled and pure == ["False", "False", "False"]
+    dice = tree / "fedtool/kernel/dice.py"
+    text = dice.read_text(encoding="utf-8")
+    others = {"fedtool.rulesets.facemat.royale", "fedtool.rulesets.madmatch.engine"}
+    pxd = tree / "fedtool/kernel/dice.pxd"
+    for change in ("dice.py edited", "dice.pxd edited", "the dice not built"):
+        dice.write_text(text, encoding="utf-8")
+        if change == "dice.py edited":
+            dice.write_text(text + "\n# edited after the build\n", encoding="utf-8")
+        elif change == "dice.pxd edited":  # (built again with it, the dice would be compiled, with another layout maybe)
+            assert run()[0] == compiled  # as built
+            layout = pxd.read_text(encoding="utf-8")
+            pxd.write_text(layout + "\n# edited after the build\n", encoding="utf-8")
+        else:
+            pxd.write_text(layout, encoding="utf-8")
+            for built in [p for s in EXTENSION_SUFFIXES for p in (tree / "fedtool/kernel").glob(f"dice{s}")]:
+                built.unlink()
+        now, pure_now, digest_now = run()
+        assert "fedtool.rulesets.facemat.engine" not in now and others <= now, change
+        assert pure_now == [str(change != "dice.pxd edited"), "True", "False"], change
+        assert ("fedtool.kernel.dice" in now) == (change == "dice.pxd edited"), change
+        assert digest_now == digest, change

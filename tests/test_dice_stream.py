@@ -17,7 +17,7 @@ import hashlib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fedtool.kernel.dice import ScriptedDice, SeededDice, format_log
+from fedtool.kernel.dice import ScriptedDice, SeededDice, format_log, streams_of
 
 
 class Reference:
@@ -44,11 +44,14 @@ class Reference:
         raise AssertionError("unreachable")
 
 
-# a step: ("roll", count, sides) | ("each", sizes) | ("buffer", faces a reader takes itself)
+# a step: ("roll", count, sides) | ("each", sizes) | ("buffer", faces a reader takes itself) |
+# ("read",): the log read (and the list kept) | ("take",): the log taken
 STEP = st.one_of(
     st.tuples(st.just("roll"), st.integers(0, 12), st.sampled_from([6, 6, 6, 2, 3, 10, 20, 55, 100, 121, 255])),
     st.tuples(st.just("each"), st.lists(st.one_of(st.just(6), st.integers(1, 255)), max_size=60)),
     st.tuples(st.just("buffer"), st.integers(0, 40)),
+    st.tuples(st.just("read")),
+    st.tuples(st.just("take")),
 )
 
 
@@ -56,9 +59,21 @@ STEP = st.one_of(
 @given(st.integers(-(2**63), 2**63 - 1), st.lists(STEP, max_size=80), st.integers(1, 3))
 def test_any_mix_of_rolls_reads_the_streams_as_defined(seed, steps, repeat):
     dice, ref = SeededDice(seed), Reference(seed)
-    expected_log = []
+    expected_log = []  # every roll
+    pending = []  # the rolls since the log was last taken
+    held = []  # each list `dice.log` gave: one list, which grows with every roll after (the log is kept flat until first read)
     for number, step in enumerate(steps * repeat):  # repeated: enough dice to cross blocks
         dice.round = number
+        assert dice.round == number
+        if step[0] == "read":
+            held.append(dice.log)
+            assert held[-1] == pending and held[-1] is held[0]
+            continue
+        if step[0] == "take":
+            assert dice.take_log() == pending
+            pending = []
+            continue
+        rolls = len(expected_log)
         if step[0] == "roll":
             _, count, sides = step
             want = bytes(ref.die(sides) for _ in range(count))
@@ -73,10 +88,11 @@ def test_any_mix_of_rolls_reads_the_streams_as_defined(seed, steps, repeat):
             assert len(buffer) - at >= step[1]
             assert bytes(buffer[at:at + step[1]]) == bytes(ref.die(6) for _ in range(step[1]))
             dice.d6_buffer(0, at + step[1])
-    assert dice.log == expected_log
+        pending += expected_log[rolls:]
+    assert dice.log == pending and all(log is dice.log for log in held)
     # the log replays: as a scripted-dice file it gives the same faces, roll for roll
     replay = ScriptedDice.parse(format_log(dice.log, "replay"), "replay")
-    for round_no, purpose, faces in expected_log:
+    for round_no, purpose, faces in pending:
         assert replay.roll(len(faces), 255, purpose) == faces
 
 
@@ -116,3 +132,42 @@ def test_seeded_dice_are_freed_when_the_last_reference_goes():
     finally:
         if was:
             gc.enable()
+
+
+def test_what_an_engine_rolls_through_streams_of_is_what_the_dice_roll():
+    """`streams_of` (Face to the Mat's record-free bout rolls through it, as C where compiled):
+    for seeded dice, their own streams, whose `round` is the dice's; for any other dice
+    (scripted, or seeded with `roll` replaced by a wrapper), a forwarder to their own `roll`
+    that sets their `round` first. Either way the same faces and the same log, round and
+    purpose, as rolling the dice themselves with `dice.round` set; and the wrapper sees each call."""
+    calls = []
+
+    def wrapped(seed: int) -> SeededDice:
+        dice = SeededDice(seed)
+        inner = dice.roll
+
+        def roll(count: int, sides: int, purpose: str) -> bytes:
+            calls.append(purpose)
+            return inner(count, sides, purpose)
+
+        dice.roll = roll
+        return dice
+
+    script = " ".join(str(1 + k % 6) for k in range(200))
+    for make in (SeededDice, lambda seed: ScriptedDice.parse(script, "script"), wrapped):
+        direct, through = make(5), make(5)
+        streams = streams_of(through)
+        assert (streams is getattr(through, "_streams", None)) == (make is SeededDice)
+        direct.round = streams.round = 7  # (the round is set on the streams, as the engine sets it)
+        steps = [(0, 1, 6, "before the bell"), (1, 1, 55, "draw"), (1, 2, 6, "kickout"), (2, 3, 6, "three"), (2, 1, 6, "one"), (0, 1, 6, "after")]
+        for round_no, count, sides, purpose in steps:
+            if round_no:
+                direct.round = round_no
+                streams.round = round_no
+            if purpose == "after":
+                direct.round = streams.round = 0
+            assert make is not SeededDice or through.round == streams.round  # a seed's streams keep the dice's round
+            assert streams.roll(count, sides, purpose) == direct.roll(count, sides, purpose)
+        assert through.log == direct.log and [r for r, _, _ in direct.log] == [7, 1, 1, 2, 2, 0]
+        assert streams.roll_each([6, 10], "each") == direct.roll_each([6, 10], "each") and through.log == direct.log
+    assert calls.count("kickout") == 2  # the wrapper's dice rolled through it both ways

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import weakref
 from pathlib import Path
 
 from .errors import FedError, Problem
@@ -106,10 +105,40 @@ class SeededDice(Dice):
     _BLOCK = 512
 
     def __init__(self, seed: int) -> None:
-        super().__init__()
         self.seed = seed
         self._key = seed.to_bytes(16, "big", signed=True)
         self.roll = self._rollers()  # type: ignore[method-assign]
+
+    @property
+    def log(self) -> list[LogEntry]:
+        """`Dice.log`: every roll so far, (round, purpose, faces). Until it is first read the
+        streams keep it flat (each roll's round, purpose and faces appended in turn, no tuple a
+        roll: issue 18, "the log kept compactly and expanded only when read"); read, it is made
+        the list of entries, and from then on the streams append each roll's entry to that very
+        list, so the list read grows with every roll after, as `Dice.log` does."""
+        streams = self._streams
+        if streams.flat:
+            streams.log = _entries(streams.log)
+            streams.flat = False
+        return streams.log
+
+    def take_log(self) -> list[LogEntry]:
+        """`Dice.take_log`."""
+        streams = self._streams
+        log = streams.log
+        taken = _entries(log) if streams.flat else list(log)
+        log.clear()
+        return taken
+
+    @property
+    def round(self) -> int:  # type: ignore[override]
+        """`Dice.round`, kept by the seed's streams (`_Streams.round`: a C field where compiled,
+        which an engine holding the streams sets without Python's attribute machinery)."""
+        return self._streams.round
+
+    @round.setter
+    def round(self, value: int) -> None:
+        self._streams.round = value
 
     def d6_buffer(self, need: int, position: int | None = None) -> tuple[bytes, int]:
         """The d6 stream for a reader that takes its faces itself, unlogged (the odds'
@@ -132,7 +161,7 @@ class SeededDice(Dice):
     def _rollers(self):
         """`roll`, with `roll_each` and `d6_buffer` set on the instance: the bound methods of the
         seed's `_Streams` (the compiled path, setup.py and dice.pxd, makes that a C type)."""
-        streams = _Streams(self, self._key, self._log)
+        streams = self._streams = _Streams(self._key)
         self.d6_buffer = streams.d6_buffer  # type: ignore[method-assign]
         self.roll_each = streams.roll_each  # type: ignore[method-assign]
         return streams.roll
@@ -154,13 +183,16 @@ class _Streams:
     few (most of a Face to the Mat match's dice cost was squeezing 512 bytes of each stream).
     """
 
-    def __init__(self, me, key: bytes, log: list) -> None:
-        # the dice it rolls for, by a weak reference: the dice hold these streams' methods, so a
-        # strong one would make every SeededDice a reference cycle, its log (a tuple a roll) left
-        # for the cyclic garbage collector to find (a tenth of a Face to the Mat trial's time)
-        # instead of freed when the dice go. Once the dice are gone, nobody can read the log.
-        self.me = weakref.ref(me)
-        self.key, self.log = key, log
+    def __init__(self, key: bytes) -> None:
+        # the round each roll is logged in is the streams' own (`SeededDice.round` reads and sets
+        # it), and they hold nothing of the dice: the dice hold these streams' methods, so a
+        # reference back would make every SeededDice a reference cycle, its log (a tuple a roll)
+        # left for the cyclic garbage collector to find (a tenth of a Face to the Mat trial's time)
+        # instead of freed when the dice go
+        self.round = 0
+        self.key = key
+        self.log: list = []  # the rolls: flat (round, purpose, faces, round, ...) until the log is first read (`SeededDice.log`)
+        self.flat = True
         self.table, self.delete = _translation(6)
         self.buffer, self.at, self.block, self.squeezed = b"", 0, -1, _FULL  # the d6 stream: faces not yet read from `at`
         self.other, self.spot, self.other_block, self.other_squeezed = b"", 0, -1, _FULL  # the shared stream: raw bytes
@@ -206,8 +238,13 @@ class _Streams:
         for sides in sizes:
             faces.append(self._face(sides))
         made = bytes(faces)
-        me = self.me()
-        self.log.append((me.round if me is not None else 0, purpose, made))
+        log = self.log
+        if self.flat:
+            log.append(self.round)
+            log.append(purpose)
+            log.append(made)
+        else:
+            log.append((self.round, purpose, made))
         return made
 
     def roll(self, count: int, sides: int, purpose: str) -> bytes:
@@ -217,20 +254,23 @@ class _Streams:
             if count != 1 or not 1 <= sides <= 255:
                 return self.roll_each([sides] * count, purpose)
             faces = _ONE_FACE[self._face(sides)]
-            me = self.me()
-            self.log.append((me.round if me is not None else 0, purpose, faces))
-            return faces
-        at = self.at
-        end = at + count
-        if end > len(self.buffer):
-            left = self.buffer[at:]
-            while len(left) < count:
-                left += self._more_d6()
-            self.buffer, at, end = left, 0, count
-        faces = self.buffer[at:end]
-        self.at = end
-        me = self.me()
-        self.log.append((me.round if me is not None else 0, purpose, faces))
+        else:
+            at = self.at
+            end = at + count
+            if end > len(self.buffer):
+                left = self.buffer[at:]
+                while len(left) < count:
+                    left += self._more_d6()
+                self.buffer, at, end = left, 0, count
+            faces = self.buffer[at:end]
+            self.at = end
+        log = self.log
+        if self.flat:
+            log.append(self.round)
+            log.append(purpose)
+            log.append(faces)
+        else:
+            log.append((self.round, purpose, faces))
         return faces
 
     def d6_buffer(self, need: int, position: int | None = None) -> tuple:
@@ -243,6 +283,48 @@ class _Streams:
                 left += self._more_d6()
             self.buffer, self.at = left, 0
         return self.buffer, self.at
+
+
+class _Forward(_Streams):
+    """`streams_of` for dice that are not a seed's own streams (scripted dice, a wrapper that
+    records the calls): each roll handed to the dice's own `roll`, after their `round` is set
+    to this one's, so the dice log exactly what they would have logged, called directly."""
+
+    def __init__(self, dice: Dice) -> None:
+        self.dice = dice
+        self.round = dice.round
+
+    def roll(self, count: int, sides: int, purpose: str) -> bytes:
+        dice = self.dice
+        dice.round = self.round
+        return dice.roll(count, sides, purpose)
+
+    def roll_each(self, sizes: list, purpose: str) -> bytes:
+        dice = self.dice
+        dice.round = self.round
+        return dice.roll_each(sizes, purpose)
+
+
+def streams_of(dice: Dice) -> _Streams:
+    """What an engine's hot loop rolls through (Face to the Mat's record-free bout): an object
+    with `roll(count, sides, purpose)` and `roll_each` as the dice's, and `round`, the round its
+    rolls are logged in (set it where the engine would set `dice.round`; set `dice.round` too
+    where the dice are handed on). For seeded dice whose `roll` is their streams' own, those
+    streams (a C type where compiled: an engine that cimports dice.pxd calls it as C, no Python
+    call a roll; setup.py then builds that engine only with dice, and fedtool runs it compiled
+    only with dice); for any other dice, a `_Forward` to them. The same rolls, purposes and log
+    either way."""
+    streams = getattr(dice, "_streams", None)
+    if streams is not None and getattr(dice.roll, "__self__", None) is streams:
+        return streams
+    return _Forward(dice)
+
+
+def _entries(rolled: list) -> list:
+    """A log kept flat (round, purpose, faces, round, ...) as its entries: one iterator zipped
+    with itself, three items a tuple (no slices: about 35 ns an entry, what a tuple made a roll cost)."""
+    items = iter(rolled)
+    return list(zip(items, items, items))
 
 
 _ONE_FACE = [bytes((face,)) for face in range(256)]  # a roll of one die: the same bytes object for each face

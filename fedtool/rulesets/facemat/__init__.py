@@ -550,9 +550,8 @@ class FaceToTheMat(Ruleset):
         if setup.kind == "grudge":
             chart = roll_grudge(match, dice, chosen_grudge_type(setup.stipulation), setup.prize)["chart"]
             match = setup.charts[chart] if setup.charts and chart in setup.charts else replace(match, chart=chart)
-        if setup.kind == "battle_royale" and setup.format != "four_play":
-            result = _royale.battle_royale(match, setup.format, dice, setup.mini_match_to, record=False)
-            won, how, facs = result.winner, result.method, result.facs
+        if setup.kind == "battle_royale" and setup.format != "four_play":  # how it ends, no Result made (as below)
+            won, how, facs = _royale.ending(match, setup.format, dice, setup.mini_match_to)
         else:  # how the match ends, no Result made (Four-Play is the engine's own mode, 9.e.iii)
             won, how, facs = _engine.ending(_royale.four_play(match) if setup.kind == "battle_royale" else match, dice)
         key = (None if won is None else setup.teams[won], how, facs)

@@ -5,6 +5,7 @@
 # (tests/test_compiled.py plays it compiled and pure, roll for roll).
 
 cimport cython
+from fedtool.kernel.dice cimport _Streams  # its `roll` and `round` as C (setup.py builds this module only with dice)
 
 # the FAC type codes and card flags `_Bout` compares, as C constants (module names for Python only
 # where nothing is compiled: no other module reads them)
@@ -13,12 +14,17 @@ cdef long F_SQUARE, F_CONTROL, F_SPECIAL, F_SKILL, NO_BASE, D6, HELP_NEVER, HELP
 
 @cython.locals(casts=dict, hit=tuple)
 cpdef tuple _cast(entry)
+cdef long E_NONE, E_MOVE, E_SCORE, E_SCORE_D6, E_LEAGUE, E_SKIP, E_PIN, E_OBJECT
+cdef long W_FAVORED, W_UNDERDOG, W_LEADER, W_TRAILING, W_BOTH, W_HEEL, W_FACE, W_NOBODY
+@cython.locals(effects=dict, hit=tuple, made=tuple)
+cpdef tuple _effect_of(eff)
 
 @cython.locals(best=long, k=long, low=long)
 cdef long _trailing(list pos, list sides, bint card_trailing) except? -1
 
 cdef class _Bout:
-    cdef object setup, prep, dice, roll, tables, options, method
+    cdef object setup, prep, dice, tables, options, method
+    cdef _Streams streams
     cdef long finish, corner, start, n, size, last_scorer, first_to, winner, loser, drawn, width
     cdef bytes pin_at, reach_at
     cdef tuple team
@@ -36,6 +42,8 @@ cdef class _Bout:
     @cython.locals(best=long, k=long, low=long)
     cdef long target(self, long i) except? -1
     cdef list whom(self, who)
+    @cython.locals(k=long)
+    cdef list whom_at(self, long who)
     cdef void score(self, long i, long points, bint from_card) except *
     @cython.locals(space=long, pos=list)
     cdef void moved(self, long i, long points) except *
@@ -46,11 +54,12 @@ cdef class _Bout:
     cdef void tag(self, long i) except *
     @cython.locals(k=long)
     cdef void switch(self, long i) except *
-    @cython.locals(space=long, o=long, k=long, got=long, x=long, ring=list, pos=list, faces=bytes)
+    @cython.locals(space=long, o=long, k=long, got=long, x=long, ring=list, pos=list, faces=bytes, streams=_Streams)
     cdef void attempt(self, long i) except *
     cdef void fall(self, long i, long o, how) except *
+    @cython.locals(code=long, who=long, amount=long, i=long, sides=list, pos=list)
     cdef void effect(self, eff) except *
-    cdef void effect_league(self, eff) except *
+    cdef void effect_league(self, long who, kind, change) except *
     cdef bint cast_here(self, entry) except? -1
     @cython.locals(tries=long, faces=bytes)
     cdef chart_event(self, events, purpose)
@@ -69,7 +78,7 @@ cdef class _Bout:
     @cython.locals(drawn=long, left=long, j=long, i=long, quiet=long, ref_down_until=long, scripted_bump=long, points=long,
                    boo_rule=bint, two=bint, control=bint, a=bint, b=bint, c=long, code=long, flag=long, at=long, p0=long, p1=long,
                    base=long, cards=long, width=long, order=bytearray, identity=bytes, kinds=bytes, flags=bytes, bases=list,
-                   able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes, guard=long)
+                   able=list, row=bytes, pos=list, info=list, skip=list, held=list, faces=bytes, guard=long, streams=_Streams)
     cpdef run(self)
     cpdef play(self)
 

@@ -20,7 +20,7 @@ from functools import cache
 from pathlib import Path
 
 from fedtool.kernel.commentary import Commentary, Teller, load_commentary
-from fedtool.kernel.dice import Dice
+from fedtool.kernel.dice import Dice, streams_of
 from .rules import KICKOUT, data
 from .terms import GRADES
 from .sheet import Wrestler
@@ -375,6 +375,46 @@ def _cast(entry: dict) -> tuple:
         _CASTS.clear()
     _CASTS[id(entry)] = (entry, cast)
     return cast
+
+
+# an event's effect as `_Bout.effect` reads it (`_effect_of`): what it does, to whom (a `WHO` code)
+E_NONE, E_MOVE, E_SCORE, E_SCORE_D6, E_LEAGUE, E_SKIP, E_PIN, E_OBJECT = range(8)
+_EFFECT_CODES = {"move": E_MOVE, "hotbox": E_MOVE, "score": E_SCORE, "skip": E_SKIP, "pin_attempt": E_PIN, "object": E_OBJECT}
+W_FAVORED, W_UNDERDOG, W_LEADER, W_TRAILING, W_BOTH, W_HEEL, W_FACE, W_NOBODY = range(8)
+WHO = {"favored": W_FAVORED, "underdog": W_UNDERDOG, "leader": W_LEADER, "trailing": W_TRAILING, "both": W_BOTH, "heel": W_HEEL,
+       "face": W_FACE}
+_EFFECTS: dict = {}
+
+
+def _effect_of(eff) -> tuple:
+    """An event's effect read once (the data's checks make it "none" or one effect): (code, whom
+    as a `WHO` code, the spaces moved (a hotbox foe's backwards) or points scored, the league
+    effect's kind and change). The same as `resolve.effect` reads it each time."""
+    effects = _EFFECTS
+    hit = effects.get(id(eff))
+    if hit is not None and hit[0] is eff:
+        return hit[1]
+    made = (E_NONE, W_NOBODY, 0, None, None)
+    if isinstance(eff, dict):
+        for kind, args in eff.items():  # its one effect
+            break
+        else:
+            kind = None
+        if kind in LEAGUE_EFFECTS:
+            made = (E_LEAGUE, WHO.get(args["who"], W_NOBODY), 0, kind, args.get("change", 1))
+        elif kind == "hotbox":
+            made = (E_MOVE, WHO.get(args["of"], W_NOBODY), args["spaces"] if args["side"] == "ally" else -args["spaces"], None, None)
+        elif kind == "move":
+            made = (E_MOVE, WHO.get(args["who"], W_NOBODY), args["spaces"], None, None)
+        elif kind == "score":
+            made = (E_SCORE_D6, WHO.get(args["who"], W_NOBODY), 0, None, None) if args["points"] == "d6" else \
+                (E_SCORE, WHO.get(args["who"], W_NOBODY), args["points"], None, None)
+        elif kind in _EFFECT_CODES:
+            made = (_EFFECT_CODES[kind], WHO.get(args["who"], W_NOBODY), 0, None, None)
+    if len(effects) >= 4096:
+        effects.clear()
+    effects[id(eff)] = (eff, made)
+    return made
 
 
 STORY_PURPOSES = {when: (f"{when} storyline: reel 1d6", f"{when} storyline: event 2d6") for when in ("pre-match", MID_MATCH, "post-match")}
@@ -1256,7 +1296,7 @@ class _Bout:
         self.setup = setup
         self.prep = prep
         self.dice = dice
-        self.roll = dice.roll
+        self.streams = streams_of(dice)  # (rolled as C where compiled: `streams.roll`, `streams.round`)
         self.tables = prep.tables
         (self.finish, self.corner, self.start, n, size, self.tagging, self.has_first_to, self.first_to, self.cage, self.objects,
          self.increased_kickouts, chips, kickout_chips, self.pin_at, self.reach_at, self.width) = prep.bout
@@ -1341,20 +1381,27 @@ class _Bout:
         return best
 
     def whom(self, who: str) -> list:
+        return self.whom_at(WHO.get(who, W_NOBODY))
+
+    def whom_at(self, who: int) -> list:
+        """`resolve.whom` for `who` as its code (`WHO`)."""
         ring = self.ring
-        if who == "favored":
+        if who == W_FAVORED:
             return [ring[0]]
-        if who == "underdog":
+        if who == W_UNDERDOG:
             return [ring[-1]]
-        if who == "leader":
+        if who == W_LEADER:
             return [self.leader()]
-        if who == "trailing":
+        if who == W_TRAILING:
             return [self.trailing(False, None)]
-        if who == "both":
+        if who == W_BOTH:
             return list(ring)
-        if who in ("heel", "face"):
+        if who == W_HEEL or who == W_FACE:
+            alignment = "heel" if who == W_HEEL else "face"
             w = self.w
-            return [k for k in ring if w[k].alignment == who][:1]
+            for k in ring:
+                if w[k].alignment == alignment:
+                    return [k]
         return []
 
     def score(self, i: int, points: int, from_card: bool) -> None:
@@ -1398,7 +1445,7 @@ class _Bout:
         if pos[i] in self.chips:
             self.chips.discard(pos[i])
             self.held[i] = True
-            spaces = self.roll(1, 6, f"{self.names[i]} gains an object: 1d6 forward")[0]
+            spaces = self.streams.roll(1, 6, f"{self.names[i]} gains an object: 1d6 forward")[0]
             self.put(i, pos[i] + spaces)
 
     def tag(self, i: int) -> None:
@@ -1406,7 +1453,7 @@ class _Bout:
         if self.options.advanced_tag:
             pos = self.pos
             team = self.team
-            entry = self.tables["advanced"]["tag_table"][self.roll(1, 6, f"advanced tag table 1d6 ({self.names[i]} scored)")[0]]
+            entry = self.tables["advanced"]["tag_table"][self.streams.roll(1, 6, f"advanced tag table 1d6 ({self.names[i]} scored)")[0]]
             if entry.get("other_scores"):
                 others = [k for k in self.ring if team[k] != team[i]]
                 for k in others:
@@ -1468,9 +1515,9 @@ class _Bout:
             else:
                 top = self.info[o][3]
             purposes = self.info[o][6]
-            roll = self.roll
+            streams = self.streams
             for k in range(3):
-                faces = roll(2, 6, purposes[k])
+                faces = streams.roll(2, 6, purposes[k])
                 got = faces[0] * 10 + faces[1]
                 if 11 <= got <= top:
                     if space in self.kickout_chips:
@@ -1479,7 +1526,7 @@ class _Bout:
                     return
             self.fall(i, o, "pin")
         elif space == self.finish:  # 8.b
-            faces = self.roll(2, 6, self.info[i][7])
+            faces = self.streams.roll(2, 6, self.info[i][7])
             got = faces[0] * 10 + faces[1]
             low, high = self.w[i].finisher_range
             if low <= got <= high:
@@ -1502,47 +1549,42 @@ class _Bout:
             ring.sort()
 
     def effect(self, eff) -> None:
-        """`resolve.effect`, told nothing."""
-        if self.over:
-            if not isinstance(eff, dict) or next(iter(eff)) in LEAGUE_EFFECTS:
-                self.effect_league(eff)
+        """`resolve.effect`, told nothing; the effect read once (`_effect_of`)."""
+        code, who, amount, kind, change = _effect_of(eff)
+        if self.over:  # after the bell only the league's effects apply
+            if code == E_LEAGUE:
+                self.effect_league(who, kind, change)
             return
-        if not isinstance(eff, dict):  # "none" (a dict never equals it)
+        if code == E_NONE:
             return
-        for kind, args in eff.items():  # its one effect (checked when the data loads)
-            break
-        if kind == "move" or kind == "hotbox":
-            if kind == "move":
-                sides, step = self.whom(args["who"]), args["spaces"]
-            else:
-                sides, step = self.whom(args["of"]), args["spaces"] if args["side"] == "ally" else -args["spaces"]
+        if code == E_MOVE:  # move, or a hotbox ally (foe: backwards)
+            sides = self.whom_at(who)
             pos = self.pos
             for i in sides:
-                self.put(i, pos[i] + step)
+                self.put(i, pos[i] + amount)
             for i in sides:
                 self.attempt(i)
-        elif kind == "score":
-            for i in self.whom(args["who"]):
-                points = args["points"] if args["points"] != "d6" else self.roll(1, 6, f"{self.names[i]} chart d6")[0]
-                self.score(i, points, False)
-        elif kind in LEAGUE_EFFECTS:
-            self.effect_league(eff)
-        elif kind == "skip":
-            for i in self.whom(args["who"]):
+        elif code == E_SCORE:
+            for i in self.whom_at(who):
+                self.score(i, amount, False)
+        elif code == E_SCORE_D6:
+            for i in self.whom_at(who):
+                self.score(i, self.streams.roll(1, 6, f"{self.names[i]} chart d6")[0], False)
+        elif code == E_LEAGUE:
+            self.effect_league(who, kind, change)
+        elif code == E_SKIP:
+            for i in self.whom_at(who):
                 self.skip[i] = True
-        elif kind == "pin_attempt":
-            for i in self.whom(args["who"]):
+        elif code == E_PIN:
+            for i in self.whom_at(who):
                 self.attempt(i)
-        elif kind == "object" and (self.objects or self.options.weapons and self.setup.chart == "hardcore"):
-            for i in self.whom(args["who"]):
+        elif code == E_OBJECT and (self.objects or self.options.weapons and self.setup.chart == "hardcore"):
+            for i in self.whom_at(who):
                 self.held[i] = True
 
-    def effect_league(self, eff) -> None:
-        if isinstance(eff, dict):
-            for kind, args in eff.items():  # its one effect
-                break
-            for i in self.whom(args["who"]):
-                self.league.append((i, kind, args.get("change", 1), None))
+    def effect_league(self, who: int, kind: str, change) -> None:
+        for i in self.whom_at(who):
+            self.league.append((i, kind, change, None))
 
     def cast_here(self, entry: dict) -> bool:
         for role in _cast(entry):
@@ -1552,7 +1594,7 @@ class _Bout:
 
     def chart_event(self, events: dict, purpose: str) -> dict:
         """`resolve.chart_event`: 2d6; an event naming a heel or a face not in the ring is rolled again."""
-        faces = self.roll(2, 6, purpose)
+        faces = self.streams.roll(2, 6, purpose)
         entry = events[faces[0] + faces[1]]
         if not _cast(entry):
             return entry
@@ -1561,14 +1603,14 @@ class _Bout:
             tries += 1
             if tries > CAST_REROLLS:
                 return NOTHING
-            faces = self.roll(2, 6, f"{purpose} again: {' and '.join(cast_of(entry))} not in the ring")
+            faces = self.streams.roll(2, 6, f"{purpose} again: {' and '.join(cast_of(entry))} not in the ring")
             entry = events[faces[0] + faces[1]]
         return entry
 
     def storyline(self, purposes: tuple) -> None:
         """A Highlight Reel (5.a, 7.d, 5.d): 1d6 picks the reel, 2d6 the event; `purposes` as STORY_PURPOSES gives them."""
         prep = self.prep
-        reel = prep.pick[self.roll(1, 6, purposes[0])[0]]
+        reel = prep.pick[self.streams.roll(1, 6, purposes[0])[0]]
         self.effect(self.chart_event(prep.reel_events[reel], purposes[1])["effect"])
 
     def performer_of(self, c: int, code: int, control: bool) -> int:
@@ -1635,7 +1677,7 @@ class _Bout:
             return info[i][1]
         if code == K_GRUDGE:
             return info[i][2][self.prep.tier_of[c]]
-        return _points(self.prep.deck[c][0], self.w[i], self.setup, self.tables, self.dice, self.names[i])
+        return _points(self.prep.deck[c][0], self.w[i], self.setup, self.tables, self.streams, self.names[i])
 
     def call_for_help(self) -> None:
         """`resolve.call_for_help`: once a match, the HOT BOX ally."""
@@ -1658,7 +1700,7 @@ class _Bout:
                 continue
             helped[i] = True
             self.helping = any(can_help[k] and not helped[k] for k in range(self.n))
-            entry = self.tables["advanced"]["help"][self.roll(1, 6, f"{self.names[i]} calls for help 1d6")[0]]
+            entry = self.tables["advanced"]["help"][self.streams.roll(1, 6, f"{self.names[i]} calls for help 1d6")[0]]
             spaces = _caged(entry["spaces"], self.options) if self.setup.chart == "cage" and entry["spaces"] > 0 else entry["spaces"]
             self.put(i, pos[i] + spaces)
             self.attempt(i)
@@ -1672,7 +1714,7 @@ class _Bout:
         if not holders:
             return
         i = holders[0] if len(holders) == 1 else self.trailing(False, holders)
-        self.score(i, _points(card, w[i], self.setup, self.tables, self.dice, self.names[i]), True)
+        self.score(i, _points(card, w[i], self.setup, self.tables, self.streams, self.names[i]), True)
 
     def ref_bump(self) -> None:
         self.effect(self.chart_event(self.tables["reels"]["reels"]["K"]["events"], "ref bump reel K 2d6")["effect"])
@@ -1682,13 +1724,13 @@ class _Bout:
     def out_of_ring(self) -> bool:
         """`resolve.out_of_ring` (10.f)."""
         board = self.tables["advanced"]["out_of_ring"]
-        if self.roll(1, 6, "Wild Card: does the fight spill outside? 1d6")[0] not in board["spill"]:
+        if self.streams.roll(1, 6, "Wild Card: does the fight spill outside? 1d6")[0] not in board["spill"]:
             return False
-        space = board["spaces"][self.roll(1, 6, "Out of the Ring board 1d6")[0]]
+        space = board["spaces"][self.streams.roll(1, 6, "Out of the Ring board 1d6")[0]]
         tries = 0
         while not self.cast_here(space) and tries < CAST_REROLLS:
             tries += 1
-            space = board["spaces"][self.roll(1, 6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")[0]]
+            space = board["spaces"][self.streams.roll(1, 6, f"Out of the Ring board 1d6 again: {' and '.join(cast_of(space))} not in the ring")[0]]
         self.effect((space if self.cast_here(space) else NOTHING)["effect"])
         return True
 
@@ -1703,7 +1745,7 @@ class _Bout:
         setup = self.setup
         prep = self.prep
         dice = self.dice
-        roll = self.roll
+        streams = self.streams
         options = self.options
         pos = self.pos
         info = self.info
@@ -1734,9 +1776,9 @@ class _Bout:
                 left = cards
             drawn += 1
             self.drawn = drawn
-            dice.round = drawn
+            streams.round = drawn
             if left > 1:
-                faces = roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")
+                faces = streams.roll(1, left, DRAW[left] if left < 256 else f"draw a FAC: d{left}")
                 j = faces[0] - 1
                 c = order[j]
                 order[j] = order[left - 1]
@@ -1775,9 +1817,9 @@ class _Bout:
                     if base == NO_BASE:
                         points = self.points_of(c, code, i)
                     else:
-                        points = base if base != D6 else roll(1, 6, info[i][4])[0]
+                        points = base if base != D6 else streams.roll(1, 6, info[i][4])[0]
                         if flag & F_SQUARE:
-                            points += roll(1, 6, info[i][5])[0]
+                            points += streams.roll(1, 6, info[i][5])[0]
                         if self.cage and code == K_HELPED:
                             points = _caged(points, options)
                     if code == K_CHEAT and self.ref_down:
@@ -1801,7 +1843,7 @@ class _Bout:
                 self.storyline(STORY_PURPOSES[MID_MATCH])
             elif code == K_STRENGTH:
                 ring = self.ring
-                rolls = roll(len(ring), 6, prep.order_purpose if len(ring) == self.size else
+                rolls = streams.roll(len(ring), 6, prep.order_purpose if len(ring) == self.size else
                              f"test of strength: 1d6 each, {'favored first' if len(ring) == 2 else 'in billing order'}")
                 top = max(rolls)
                 if rolls.count(top) == 1:
@@ -1814,12 +1856,13 @@ class _Bout:
                 if pos == before and self.winner < 0:
                     quiet += 1
                     if quiet >= BOO_AFTER and 0 in self.ring:
-                        self.put(0, pos[0] + roll(1, 6, "Boo rule 1d6")[0])
+                        self.put(0, pos[0] + streams.roll(1, 6, "Boo rule 1d6")[0])
                         quiet = 0
                         self.attempt(0)
                 else:
                     quiet = 0
-        dice.round = 0
+        streams.round = 0
+        dice.round = 0  # (the same for seeded dice; other dice take it from `streams` only when they roll)
         self.over = True
         if setup.storylines:
             self.storyline(STORY_PURPOSES["post-match"])

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fedtool.kernel.dice import Dice
-from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, _cast, ending, match_facts, resolve, told_line
+from .engine import CAST_REROLLS, NOTHING, Line, Result, Setup, _cast, match_facts, resolve, told_line
+from .engine import ending as _ending
 from .rules import data
 from .terms import GRADES
 
@@ -54,6 +55,19 @@ def battle_royale(setup: Setup, method: str, dice: Dice, mini_match_to: int, rec
                   key=setup.match_id, facts={**match_facts(setup), "match_type": "battle_royale"})
 
 
+def ending(setup: Setup, method: str, dice: Dice, mini_match_to: int) -> tuple:
+    """How `battle_royale(setup, method, dice, mini_match_to, record=False)` ends, and nothing
+    else (the odds' trial; Match-Up or Quick-Play): (winning side or None, finish, FACs), with
+    no Result made for the final two's match or the royale (`engine.ending`)."""
+    out: list = []
+    if method == "match_up":
+        field = match_up(setup, dice, mini_match_to, [], [], out, None, False)
+    else:
+        field = quick_play(setup, dice, [], out, None, False)
+    won, how, facs = _ending(_subset(setup, field, storylines=True), dice)
+    return (None if won is None else field[won], how, facs)
+
+
 def four_play(setup: Setup) -> Setup:
     """9.e.iii: the setup a Four-Play battle royale is played on (every man for himself, four in
     the ring), looked up by the setup alone (the odds play it thousands of times)."""
@@ -91,7 +105,7 @@ def match_up(setup: Setup, dice: Dice, mini_match_to: int, lines: list, log: lis
                 result = resolve(mini, dice, record)
                 won, how, facs = result.winner, result.method, result.facs
             else:  # (the odds: how it ended, no Result made)
-                won, how, facs = ending(mini, dice)
+                won, how, facs = _ending(mini, dice)
             if won is None:  # no fall within the guard: the first billed advances (ruling)
                 winner, loser = a, b
             else:
