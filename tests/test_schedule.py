@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import datetime
 
+from zoneinfo import ZoneInfo
+
 import pytest
 import yaml
+from hypothesis import given, settings, strategies as st
 
-from fedtool.fed.schedule import next_deadline, shown_time
+from fedtool.fed.schedule import WEEKDAYS, fed_zone, next_deadline, shown_time
 from fedtool.fed.settings import ScheduleSettings
 from fedtool.league.sheets import load_fed
 
@@ -72,3 +75,21 @@ def test_a_bad_zone_or_span_names_the_line(demo_fed, fedtool):
     settings.write_text(settings.read_text().replace("schedule: {zone: Mars/Olympus}\n", "schedule: {tick_every: soon}\n"))
     result = fedtool("standings", "--fed", demo_fed)
     assert result.exit_code == 1 and "field schedule.tick_every: 'soon' is not a span of time such as 30m, 6h or 2d" in result.stderr
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.datetimes(min_value=datetime.datetime(1971, 1, 1), max_value=datetime.datetime(2200, 1, 1), timezones=st.sampled_from([UTC, datetime.timezone(datetime.timedelta(hours=-5))])),
+       st.sampled_from(WEEKDAYS), st.times().map(lambda t: f"{t.hour:02}:{t.minute:02}"))
+def test_a_utc_fed_reads_no_time_zone_database_and_tells_time_as_zoneinfos_utc(after, weekday, time):
+    """`fed_zone("UTC")` is the standard library's UTC, not zoneinfo's (a UTC fed's commands
+    import no zoneinfo and read no database): the same deadlines, days and shown times."""
+    assert fed_zone("UTC") is UTC and fed_zone("Europe/London") == ZoneInfo("Europe/London")
+    schedule = ScheduleSettings(zone="UTC", weekday=weekday, time=time)
+    mine = next_deadline(schedule, after)
+    theirs = datetime.datetime.combine(after.astimezone(ZoneInfo("UTC")).date(), datetime.time.fromisoformat(time), ZoneInfo("UTC"))
+    while theirs.weekday() != WEEKDAYS.index(weekday) or theirs <= after:
+        theirs += datetime.timedelta(days=1)
+    assert mine == theirs and mine.utcoffset() == datetime.timedelta(0)
+    assert after.astimezone(fed_zone("UTC")).date() == after.astimezone(ZoneInfo("UTC")).date()
+    local, zoned = after.astimezone(fed_zone("UTC")), after.astimezone(ZoneInfo("UTC"))
+    assert f"{local:%A} {local.day} {local:%B %Y, %H:%M} {local.tzname()}" == f"{zoned:%A} {zoned.day} {zoned:%B %Y, %H:%M} {zoned.tzname()}"

@@ -71,6 +71,7 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     # the league written over sqlite3 (fedtool.league.db.League: no migration pending), sqlite-utils only to migrate;
     # the season checked, not closed (its record book)
     assert top(modules, ("sqlite_utils", "dateutil", "pluggy", "sqlite_fts4")) == [] and "fedtool.league.recordbook" not in modules
+    assert top(modules, ("zoneinfo",)) == []  # the demo fed's zone is UTC: the standard library's, no time zone database read
 
 
 def test_the_commands_are_built_without_a_search_for_message_catalogues_per_option():

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import datetime
 from typing import TYPE_CHECKING, Any
-from zoneinfo import ZoneInfo
 
+from fedtool.fed.schedule import fed_zone
 from fedtool.fed.settings import Fed
 from fedtool.kernel import clock
 from fedtool.kernel.errors import FedError, Problem
@@ -87,7 +87,7 @@ def away_list(db: Database) -> list[dict[str, Any]]:
 
 def fed_day(fed: Fed, moment: datetime.datetime) -> datetime.date:
     """The day a moment falls on in the fed's zone (`schedule: zone`)."""
-    return moment.astimezone(ZoneInfo(fed.settings.schedule.zone)).date()
+    return moment.astimezone(fed_zone(fed.settings.schedule.zone)).date()
 
 
 def away_on(db: Database, day: datetime.date) -> dict[str, dict]:
