@@ -145,17 +145,20 @@ def parse_yaml(text: str, file: str | Path, keep: bool = False) -> Any:
     what the cache kept (`_kept`), and this one is kept when it is new."""
     if keep:
         key = checked.digest("yaml", text)
+        # the places of a text that opens with a byte-order mark are counted after it (LibYAML
+        # counts from the first character after the mark, which it skips)
+        body = text[1:] if text[:1] == "\ufeff" else text
         kept = checked.recall(key, plain=True)
         if kept is not None:
             try:
-                return _rebuilt(kept["yaml"], text)
+                return _rebuilt(kept["yaml"], body)
             except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
                 pass  # an entry of another shape: the text is parsed
     if nesting_depth(text) > MAX_DEPTH:
         raise FedError(Problem(str(file), None, f"broken YAML: nested more than {MAX_DEPTH:,} levels deep", "YAML syntax"))
     data, node = _parsed(text, file)
     if keep:
-        form = _kept(node, data, text)
+        form = _kept(node, data, body)
         if form is not None:
             checked.remember(key, {"yaml": form}, plain=True)
     return data
@@ -253,6 +256,9 @@ def _form(node: Any, data: Any, text: str) -> Any:
     raise _NotKept  # a date, bytes, a set: parsed every time
 
 
+_BLANK_REACH = 256  # how far past where it is `_pieces` looks for a blank (deeper than any indent a fedtool file has)
+
+
 def _pieces(value: str, start: int, end: int, text: str) -> list:
     """A string the text does not hold as itself (quoted with escapes, folded over lines, a
     block) as pieces of its scalar's text in order, each [start, end], and the blanks (a space,
@@ -261,7 +267,10 @@ def _pieces(value: str, start: int, end: int, text: str) -> list:
     at, done, length = start, 0, len(value)
     while done < length:
         char = value[done]
-        found = text.find(char, at, end)
+        # a blank is looked for near where the text is (a fold's line end, a line's indent):
+        # looked for to the scalar's end, a blank the text has not there (a scalar folded
+        # over lines that hold none) would cost a search of the rest of the scalar each time
+        found = text.find(char, at, min(end, at + _BLANK_REACH) if char in " \n" else end)
         if found < 0:
             if char not in " \n":
                 raise _NotKept
