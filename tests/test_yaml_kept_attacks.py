@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from fedtool.kernel import checked, yamlio
@@ -110,10 +111,20 @@ def test_a_scalar_folded_over_lines_is_kept_and_rebuilt(cache):
         assert_same(plain, second)
 
 
-def test_a_text_opening_with_a_byte_order_mark_is_kept(cache, monkeypatch):
+@pytest.fixture(params=["LibYAML", "PyYAML's own"])
+def either_loader(request, monkeypatch):
+    """fedtool's loader on LibYAML's parser, and on PyYAML's own (where LibYAML is missing)."""
+    if request.param != "LibYAML":
+        monkeypatch.delattr(yaml, "CSafeLoader", raising=False)
+    yamlio.loader.cache_clear()
+    yield request.param
+    yamlio.loader.cache_clear()
+
+
+def test_a_text_opening_with_a_byte_order_mark_is_kept(cache, monkeypatch, either_loader):
     """A sheet saved by an editor that writes a byte-order mark first: LibYAML skips the mark
     and counts the places after it, so every place was one off and the file was never kept
-    (parsed, PyYAML imported, on every command)."""
+    (parsed, PyYAML imported, on every command). PyYAML's own reader counts the mark."""
     text = "\ufeffname: Señor Bob\nplan: [Brawling, 'a knee']\npush: 3\n"
     plain = parse_yaml(text, "f.yaml")
     assert_same(parse_yaml(text, "f.yaml", keep=True), plain)

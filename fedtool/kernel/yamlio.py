@@ -145,22 +145,23 @@ def parse_yaml(text: str, file: str | Path, keep: bool = False) -> Any:
     what the cache kept (`_kept`), and this one is kept when it is new."""
     if keep:
         key = checked.digest("yaml", text)
-        # the places of a text that opens with a byte-order mark are counted after it (LibYAML
-        # counts from the first character after the mark, which it skips)
-        body = text[1:] if text[:1] == "\ufeff" else text
         kept = checked.recall(key, plain=True)
         if kept is not None:
             try:
-                return _rebuilt(kept["yaml"], body)
+                return _rebuilt(kept["yaml"], text[kept["skip"]:] if "skip" in kept else text)
             except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
                 pass  # an entry of another shape: the text is parsed
     if nesting_depth(text) > MAX_DEPTH:
         raise FedError(Problem(str(file), None, f"broken YAML: nested more than {MAX_DEPTH:,} levels deep", "YAML syntax"))
     data, node = _parsed(text, file)
     if keep:
-        form = _kept(node, data, body)
-        if form is not None:
-            checked.remember(key, {"yaml": form}, plain=True)
+        # a text that opens with a byte-order mark: LibYAML skips the mark and counts the places
+        # after it (PyYAML's own reader counts it); the entry says which (`skip`)
+        for skip in (0, 1) if text[:1] == "\ufeff" else (0,):
+            form = _kept(node, data, text[skip:] if skip else text)
+            if form is not None:
+                checked.remember(key, {"yaml": form, "skip": 1} if skip else {"yaml": form}, plain=True)
+                break
     return data
 
 
