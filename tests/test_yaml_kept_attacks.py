@@ -172,3 +172,32 @@ def test_odd_yaml_reads_the_same_kept_or_not(cache, parts):
         for _, data in outcomes[1:]:
             assert_same(outcomes[0][1], data)
             assert lines_of(data) == lines_of(outcomes[0][1])
+
+
+# ---------------------------------------------------------------- whole commands on files edited between them
+
+
+def test_a_week_run_on_files_edited_since_they_were_kept_writes_what_the_cache_off_writes(tmp_path):
+    """Files kept by a first run, then edited in place keeping every place (a number for a
+    number of the same width), or saved with Windows line ends and a byte-order mark: the run
+    on them with the cache warm writes the outbox and the league a run with the cache off
+    writes; the files restored, `status` too."""
+    from test_startup_run import demo_copy, league_dump, outbox, run
+
+    cache = tmp_path / "cache"
+    first, warm, unchecked = (demo_copy(tmp_path / name) for name in ("first", "warm", "unchecked"))
+    assert run(first, "run", "1", cache_dir=str(cache)).returncode == 0
+    for fed in (warm, unchecked):
+        sheet = fed / "rosters/brother-bob.yaml"
+        sheet.write_text(sheet.read_text(encoding="utf-8").replace("Brawling: 7", "Brawling: 5").replace("stamina: 10", "stamina: 12"), encoding="utf-8")
+        other = fed / "rosters/friendly-sam.yaml"
+        other.write_bytes(b"\xef\xbb\xbf" + other.read_bytes().replace(b"\n", b"\r\n"))
+    done = run(warm, "run", "1", cache_dir=str(cache))
+    assert done.returncode == 0, done.stderr
+    assert run(unchecked, "run", "1", cache_dir="").returncode == 0
+    assert outbox(warm) == outbox(unchecked) and league_dump(warm) == league_dump(unchecked)
+    for fed in (warm, unchecked):
+        for name in ("brother-bob", "friendly-sam"):
+            (fed / f"rosters/{name}.yaml").write_bytes((first / f"rosters/{name}.yaml").read_bytes())
+    statuses = [run(warm, "status", cache_dir=str(cache)), run(unchecked, "status", cache_dir="")]
+    assert statuses[0].returncode == 0 and (statuses[0].stdout, statuses[0].stderr) == (statuses[1].stdout, statuses[1].stderr)
