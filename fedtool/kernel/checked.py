@@ -146,9 +146,9 @@ def recall(key: str, plain: bool = False) -> Any:
         return None
     try:
         path = os.path.join(folder, key + ".json")
-        with open(path, "rb") as file:
-            text = file.read()
-            changed = os.fstat(file.fileno()).st_mtime
+        text, changed = _read_entry(path)
+        if text is None:
+            return None
         _freshen(path, changed)
         import json
 
@@ -159,8 +159,28 @@ def recall(key: str, plain: bool = False) -> Any:
         if entry["sum"] != _sum(form):  # damaged since it was written (by hand, a disk): as no entry
             return None
         return form
-    except (OSError, ValueError, TypeError, KeyError):
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):  # RecursionError: JSON nested deeper than Python reads
         return None
+
+
+_OPEN_ENTRY = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _read_entry(path: str) -> tuple[bytes | None, float]:
+    """An entry's bytes and time of change; None for what `remember` never writes there (a
+    symlink, a folder, a pipe: opening a pipe with no writer would wait forever, reading a
+    device never end) -- judged by what was opened, as `yamlio.read_text` judges a file."""
+    fd = os.open(path, _OPEN_ENTRY)
+    try:
+        found = os.fstat(fd)
+        if not stat.S_ISREG(found.st_mode):
+            return None, 0.0
+        chunks = []
+        while chunk := os.read(fd, max(found.st_size + 1, 1 << 16)):
+            chunks.append(chunk)
+        return b"".join(chunks), found.st_mtime
+    finally:
+        os.close(fd)
 
 
 def _freshen(path: str, changed: float) -> None:
@@ -218,18 +238,22 @@ def remember(key: str, value: Any, plain: bool = False) -> None:
     folder = _folder()
     if folder is None:
         return
-    try:
-        encoded = {"sum": _sum(value), "form": value} if plain else encode(value)
-    except TypeError:
-        return
-    import json
     import tempfile
+
+    try:
+        if plain:
+            form = _json(value)  # one encoding, its checksum's and the file's
+            written = '{"sum":"' + hashlib.sha256(form.encode()).hexdigest() + '","form":' + form + "}"  # = _json({"sum": _sum(value), "form": value})
+        else:
+            written = _json(encode(value))
+    except (TypeError, ValueError, RecursionError):
+        return
 
     try:
         handle, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
         try:
             with os.fdopen(handle, "w", encoding="utf-8") as file:
-                json.dump(encoded, file, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+                file.write(written)  # json.dumps, not json.dump: dump to a file encodes in pure Python, several times slower
             os.replace(temporary, os.path.join(folder, key + ".json"))
         except BaseException:
             os.unlink(temporary)
@@ -241,11 +265,16 @@ def remember(key: str, value: Any, plain: bool = False) -> None:
         pass
 
 
-def _sum(form: Any) -> str:
-    """A plain entry's checksum: the SHA-256 of its JSON (as `remember` writes it)."""
+def _json(value: Any) -> str:
+    """`value` as an entry's JSON (compact, UTF-8 as it is, no NaN)."""
     import json
 
-    return hashlib.sha256(json.dumps(form, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode()).hexdigest()
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, separators=(",", ":"))
+
+
+def _sum(form: Any) -> str:
+    """A plain entry's checksum: the SHA-256 of its JSON (as `remember` writes it)."""
+    return hashlib.sha256(_json(form).encode()).hexdigest()
 
 
 def encode(value: Any) -> Any:

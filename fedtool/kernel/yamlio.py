@@ -148,16 +148,20 @@ def parse_yaml(text: str, file: str | Path, keep: bool = False) -> Any:
         kept = checked.recall(key, plain=True)
         if kept is not None:
             try:
-                return _rebuilt(kept["yaml"], text)
+                return _rebuilt(kept["yaml"], text[kept["skip"]:] if "skip" in kept else text)
             except (ValueError, TypeError, KeyError, IndexError, AttributeError, RecursionError):
                 pass  # an entry of another shape: the text is parsed
     if nesting_depth(text) > MAX_DEPTH:
         raise FedError(Problem(str(file), None, f"broken YAML: nested more than {MAX_DEPTH:,} levels deep", "YAML syntax"))
     data, node = _parsed(text, file)
     if keep:
-        form = _kept(node, data, text)
-        if form is not None:
-            checked.remember(key, {"yaml": form}, plain=True)
+        # a text that opens with a byte-order mark: LibYAML skips the mark and counts the places
+        # after it (PyYAML's own reader counts it); the entry says which (`skip`)
+        for skip in (0, 1) if text[:1] == "\ufeff" else (0,):
+            form = _kept(node, data, text[skip:] if skip else text)
+            if form is not None:
+                checked.remember(key, {"yaml": form, "skip": 1} if skip else {"yaml": form}, plain=True)
+                break
     return data
 
 
@@ -253,6 +257,9 @@ def _form(node: Any, data: Any, text: str) -> Any:
     raise _NotKept  # a date, bytes, a set: parsed every time
 
 
+_BLANK_REACH = 256  # how far past where it is `_pieces` looks for a blank (deeper than any indent a fedtool file has)
+
+
 def _pieces(value: str, start: int, end: int, text: str) -> list:
     """A string the text does not hold as itself (quoted with escapes, folded over lines, a
     block) as pieces of its scalar's text in order, each [start, end], and the blanks (a space,
@@ -261,7 +268,10 @@ def _pieces(value: str, start: int, end: int, text: str) -> list:
     at, done, length = start, 0, len(value)
     while done < length:
         char = value[done]
-        found = text.find(char, at, end)
+        # a blank is looked for near where the text is (a fold's line end, a line's indent):
+        # looked for to the scalar's end, a blank the text has not there (a scalar folded
+        # over lines that hold none) would cost a search of the rest of the scalar each time
+        found = text.find(char, at, min(end, at + _BLANK_REACH) if char in " \n" else end)
         if found < 0:
             if char not in " \n":
                 raise _NotKept
