@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from golden import ROOT
+from golden import ROOT, demo_copy
 
 LIST_MODULES = """
 import sys
@@ -55,7 +55,13 @@ def test_help_imports_click_and_no_command(tmp_path):
     assert {"json", "sqlite3"}.isdisjoint(modules)
 
 
-def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
+def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed, tmp_path, monkeypatch):
+    """A week's run as a fed runs it from week to week: its caches warm (the first run ever
+    renders the fedhead's Markdown and checks every file, importing what that needs), here a
+    cache of its own, warmed by a run of another copy of the fed (not whatever other tests left
+    in the user's cache)."""
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(tmp_path / "cache"))
+    modules_after("--fed", str(demo_copy(tmp_path / "first")), "run", "1", cwd=tmp_path)
     modules = modules_after("--fed", str(demo_fed), "run", "1", cwd=demo_fed)
     assert (demo_fed / "outbox/week-01/card.md").is_file()
     assert "fedtool.rulesets.matchmatch.engine" in modules and "jinja2" in modules  # played and written up
@@ -72,6 +78,7 @@ def test_a_matchmatch_week_imports_only_what_it_runs(demo_fed):
     # the season checked, not closed (its record book)
     assert top(modules, ("sqlite_utils", "dateutil", "pluggy", "sqlite_fts4")) == [] and "fedtool.league.recordbook" not in modules
     assert top(modules, ("zoneinfo",)) == []  # the demo fed's zone is UTC: the standard library's, no time zone database read
+    assert top(modules, ("yaml", "_yaml")) == []  # every file's parse rebuilt from what the first run kept (fedtool.kernel.yamlio)
 
 
 def test_the_commands_are_built_without_a_search_for_message_catalogues_per_option():

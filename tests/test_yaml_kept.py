@@ -96,16 +96,27 @@ def test_a_file_read_again_is_rebuilt_without_the_parser(cache, monkeypatch):
 
 
 def test_what_is_kept_holds_no_value_of_the_file(cache):
-    """The entry holds places and lines only: no letter, digit or sign of the file's values
-    (the address, the password, the plan, the numbers) but the form's own markers."""
+    """The entry holds places and lines only, sealed by the file's own text: read without the
+    file it says nothing (no value, no length: a text of the same shape and lengths but other
+    values is kept as other bytes); read with it, it is the form the parse was kept as."""
     parse_yaml(SHEET, "f.yaml", keep=True)
     [entry] = entries(cache)
-    saved = json.loads(entry.read_text())
-    form = json.dumps(saved["form"])
-    for secret in ("secret", "hunter2", "example.com", "Brawling", "quarters", "O'Hara", "1.5", "yes", "off"):
-        assert secret not in entry.read_text()
-    words = {w for w in "".join(c if c.isalpha() else " " for c in form).split()}
-    assert words <= {"yaml", "m", "s", "t", "i", "f", "b", "null"}
+    written = entry.read_text()
+    for secret in ("secret", "hunter2", "example.com", "Brawling", "quarters", "O'Hara", "1.5", "yes", "off", '"m"', '"t"'):
+        assert secret not in written
+    assert list(json.loads(written)) == ["sealed"]
+    form = json.loads(checked._unsealed(written.encode(), yamlio.kept_key(SHEET).seal))
+    assert yamlio._same(yamlio._rebuilt(form["yaml"], SHEET), parse_yaml(SHEET, "f.yaml"))
+    words = {w for w in "".join(c if c.isalpha() else " " for c in json.dumps(form)).split()}
+    assert words <= {"yaml", "m", "s", "t", "i", "f", "b", "null"}  # places and lines: no value of the file's
+    other = SHEET.replace("hunter2", "swordf1").replace("Brother Bob", "Sister Sue!")  # the same shape and lengths
+    assert len(other) == len(SHEET) and other != SHEET
+    parse_yaml(other, "f.yaml", keep=True)
+    [written_other] = [e.read_text() for e in entries(cache) if e != entry]
+    assert json.loads(checked._unsealed(written_other.encode(), yamlio.kept_key(other).seal)) == form  # the same form...
+    assert written_other != written  # ...written as other bytes
+    with pytest.raises((ValueError, UnicodeDecodeError)):  # and not read with another text's seal
+        json.loads(checked._unsealed(written.encode(), yamlio.kept_key(other).seal))
 
 
 @pytest.mark.parametrize("text", [
@@ -153,10 +164,17 @@ def test_a_damaged_entry_is_no_entry(cache, damage):
     plain = parse_yaml(text, "f.yaml")
     parse_yaml(text, "f.yaml", keep=True)
     [entry] = entries(cache)
-    entry.write_text(json.dumps({"sum": checked._sum(damage), "form": damage}))
+    seal = yamlio.kept_key(text).seal
+    entry.write_text(checked._sealed(json.dumps(damage).encode(), seal))
     assert_same(parse_yaml(text, "f.yaml", keep=True), plain)
-    entry.write_text(json.dumps({"sum": "0" * 64, "form": {"yaml": [0, 1]}}))  # "a" for the whole file, if it were believed
+    good = checked._sealed(json.dumps({"yaml": [0, 1]}).encode(), seal)  # "a" for the whole file, if it were believed
+    blob = json.loads(good)["sealed"]
+    entry.write_text(json.dumps({"sealed": blob[:-8] + ("A" * 8 if blob[-8:] != "A" * 8 else "B" * 8)}))  # damaged: its sum fails
     assert_same(parse_yaml(text, "f.yaml", keep=True), plain)
+    entry.write_text(json.dumps({"sum": checked._sum({"yaml": [0, 1]}), "form": {"yaml": [0, 1]}}))  # not sealed: not believed
+    assert_same(parse_yaml(text, "f.yaml", keep=True), plain)
+    entry.write_text(good)
+    assert parse_yaml(text, "f.yaml", keep=True) == "a"  # the check above is not vacuous: a good seal is believed
 
 
 def test_the_cache_off_keeps_nothing(tmp_path, monkeypatch):
@@ -214,5 +232,42 @@ def test_a_sheet_of_plain_words_and_numbers_is_kept(cache, data, flow):
     text = yaml.safe_dump(data, default_flow_style=flow, sort_keys=False, width=60)
     before = len(entries(cache))
     plain, first, second = kept_and_rebuilt(text)
-    assert len(entries(cache)) == before + 1 or (before and checked.recall(checked.digest("yaml", text), plain=True))
+    assert len(entries(cache)) == before + 1 or (before and checked.recall(yamlio.kept_key(text), plain=True))
     assert_same(plain, second)
+
+
+def test_nothing_is_kept_while_reading_once_and_keeping_resumes_after(cache):
+    """`read_once()`: a text parsed within is not kept (`keep` or not), even when the block
+    ends by an error; outside it, keeping is as before."""
+    with yamlio.read_once():
+        assert_same(parse_yaml(SHEET, "f.yaml", keep=True), parse_yaml(SHEET, "f.yaml"))
+        with yamlio.read_once():
+            parse_yaml("a: 1\n", "f.yaml", keep=True)
+        parse_yaml("b: 1\n", "f.yaml", keep=True)
+    assert entries(cache) == []
+    with pytest.raises(FedError), yamlio.read_once():
+        parse_yaml("a: [\n", "f.yaml", keep=True)
+    parse_yaml(SHEET, "f.yaml", keep=True)
+    assert len(entries(cache)) == 1
+
+
+def test_mail_intake_keeps_no_parse_of_a_mailed_strategy_and_the_run_keeps_the_filed_file(cache, demo_fed, tmp_path):
+    """A strategy mailed in is a text read once by intake: no entry is made for it (a 1,000-mail
+    intake would make a thousand). The run, reading the filed file, keeps it."""
+    from fedtool.fed.settings import Fed
+    from fedtool.mail.intake import intake
+    from fedtool.week.status import week_status
+    from test_inbox import mail, maildir
+
+    week = demo_fed / "strategies/week-01"
+    text = (week / "brother-bob.yaml").read_text().replace("Closed fists in the corner", "Closed fists in the far corner")
+    report = intake(Fed.load(demo_fed), maildir(tmp_path, [mail("bob@players.example", "Week 1 brother-bob", text, message_id="<new@x>")]))
+    assert [o.verdict for o in report.outcomes] == ["accepted"], [p.read_text() for p in report.replies]
+    filed = (week / "brother-bob.yaml").read_text()
+    assert "Closed fists in the far corner" in filed
+    assert checked.recall(yamlio.kept_key(filed), plain=True) is None
+    from fedtool.rulesets.matchmatch import _parsed_yaml
+
+    _parsed_yaml.cache_clear()  # the run in another process: nothing of intake's parses in memory
+    week_status(Fed.load(demo_fed), 1)
+    assert checked.recall(yamlio.kept_key(filed), plain=True) is not None

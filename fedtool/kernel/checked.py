@@ -154,6 +154,9 @@ def recall(key: str, plain: bool = False) -> Any:
 
         if not plain:
             return decode(json.loads(text))
+        seal = getattr(key, "seal", None)
+        if seal is not None:
+            return json.loads(_unsealed(text, seal))
         entry = json.loads(text)
         form = entry["form"]
         if entry["sum"] != _sum(form):  # damaged since it was written (by hand, a disk): as no entry
@@ -241,7 +244,9 @@ def remember(key: str, value: Any, plain: bool = False) -> None:
     import tempfile
 
     try:
-        if plain:
+        if plain and getattr(key, "seal", None) is not None:
+            written = _sealed(_json(value).encode(), key.seal)  # type: ignore[attr-defined]
+        elif plain:
             form = _json(value)  # one encoding, its checksum's and the file's
             written = '{"sum":"' + hashlib.sha256(form.encode()).hexdigest() + '","form":' + form + "}"  # = _json({"sum": _sum(value), "form": value})
         else:
@@ -263,6 +268,56 @@ def remember(key: str, value: Any, plain: bool = False) -> None:
         sweep(folder, os.stat(os.path.join(folder, key + ".json")).st_mtime)
     except (OSError, ValueError):
         pass
+
+
+# ---------------------------------------------------------------- sealed entries
+#
+# An entry kept for a file a player or the fedhead wrote (a YAML parse's places, a strategy's
+# or a sheet's verdict) is sealed by the file itself: its key is a `Sealed` name, which
+# carries what the file says (its text, or its data spelled out), and the entry is written
+# XORed with a SHAKE-256 stream of that, behind the SHA-256 of what was written (a damaged
+# entry is no entry), as JSON: {"sealed": base64}. Read without the file, an entry says
+# nothing, not even the lengths of the file's values (a twelve-letter style of three, a
+# password's length); the reader holding the very same file, who finds the entry by it,
+# reads it in a few microseconds.
+
+
+class Sealed(str):
+    """An entry's name (`digest`) that also carries what seals the entry (`seal`)."""
+
+    seal: bytes
+
+
+def sealed(key: str, material: bytes) -> Sealed:
+    """`key` as a `Sealed` name: its entry sealed by `material` (what only a holder of the file has)."""
+    name = Sealed(key)
+    name.seal = hashlib.sha256(b"fedtool entry seal\0" + material).digest()
+    return name
+
+
+def _stream(seal: bytes, size: int) -> int:
+    return int.from_bytes(hashlib.shake_256(seal).digest(size), "little")
+
+
+def _sealed(data: bytes, seal: bytes) -> str:
+    """The entry written for `data` (an entry's JSON) sealed by `seal`."""
+    import binascii
+
+    hidden = (int.from_bytes(data, "little") ^ _stream(seal, len(data))).to_bytes(len(data), "little")
+    return '{"sealed":"' + binascii.b2a_base64(hashlib.sha256(hidden).digest() + hidden, newline=False).decode("ascii") + '"}'
+
+
+def _unsealed(text: bytes, seal: bytes) -> bytes:
+    """A sealed entry's JSON; ValueError (or KeyError, TypeError) for anything else: an entry
+    of another kind, damaged."""
+    import binascii
+    import json
+
+    blob = binascii.a2b_base64(json.loads(text)["sealed"].encode("ascii"), strict_mode=True)
+    summed, hidden = blob[:32], blob[32:]
+    if len(summed) != 32 or hashlib.sha256(hidden).digest() != summed:
+        raise ValueError("a damaged entry")
+    return (int.from_bytes(hidden, "little") ^ _stream(seal, len(hidden))).to_bytes(len(hidden), "little")
 
 
 def _json(value: Any) -> str:
@@ -341,7 +396,8 @@ def data_key(name: str, data: Any) -> str | None:
         _spell(data, parts)
     except NotKept:
         return None
-    return digest("model", name, "".join(parts))
+    spelled = "".join(parts)
+    return sealed(digest("model", name, spelled), spelled.encode("utf-8", "surrogatepass"))
 
 
 def _spell(value: Any, out: list[str]) -> None:

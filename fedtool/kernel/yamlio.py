@@ -11,12 +11,14 @@ rebuilds it from the text without PyYAML (issue 18: a week's run imports no YAML
 
 from __future__ import annotations
 
+import contextvars
 import os
 import re
 import stat
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from . import checked
 from .errors import FedError, Problem
@@ -137,14 +139,31 @@ def nesting_depth(text: str) -> int:
     return max(deepest, dashes)
 
 
+_KEEPING: contextvars.ContextVar[bool] = contextvars.ContextVar("fedtool_yaml_keeping", default=True)
+
+
+@contextmanager
+def read_once() -> Iterator[None]:
+    """Within: no parse is kept, `keep` or not: for texts read once, whose entries would only
+    cost (mail intake's strategies, one new text a mail: keeping each cost a 1,000-mail intake
+    a quarter of its time; the run that reads them as files keeps them then). Worker processes
+    forked within inherit it."""
+    token = _KEEPING.set(False)
+    try:
+        yield
+    finally:
+        _KEEPING.reset(token)
+
+
 def parse_yaml(text: str, file: str | Path, keep: bool = False) -> Any:
     """Parse YAML text; a syntax error becomes a FedError naming the file and line.
 
     `keep`: the text is a file's that will be read again (a sheet, a strategy file, the
     settings): a parse of the very same text made before (by any command) is rebuilt from
     what the cache kept (`_kept`), and this one is kept when it is new."""
+    keep = keep and _KEEPING.get()
     if keep:
-        key = checked.digest("yaml", text)
+        key = kept_key(text)
         kept = checked.recall(key, plain=True)
         if kept is not None:
             try:
@@ -163,6 +182,12 @@ def parse_yaml(text: str, file: str | Path, keep: bool = False) -> Any:
                 checked.remember(key, {"yaml": form, "skip": 1} if skip else {"yaml": form}, plain=True)
                 break
     return data
+
+
+def kept_key(text: str) -> checked.Sealed:
+    """The name of the entry that keeps the parse of `text`, sealed by the text itself: the
+    entry says nothing to a reader without the file (`fedtool.kernel.checked`, sealed entries)."""
+    return checked.sealed(checked.digest("yaml", text), text.encode("utf-8", "surrogatepass"))
 
 
 def _parsed(text: str, file: str | Path) -> tuple[Any, Any]:

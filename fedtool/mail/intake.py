@@ -74,6 +74,7 @@ from fedtool.fed.settings import Fed, week_name
 from fedtool.kernel import clock
 from fedtool.kernel.dice import derive_seed
 from fedtool.kernel.errors import Collector, FedError, Problem
+from fedtool.kernel.yamlio import read_once
 from fedtool.league.db import open_league
 from fedtool.rulesets import get_ruleset
 from fedtool.rulesets.base import Ruleset
@@ -754,6 +755,15 @@ class Waiting:
 
 def intake(fed: Fed, source: Path | str, now: datetime.datetime | None = None, workers: int | None = None,
            answered: Callable[[list[tuple[Path, str, str]]], None] | None = None) -> IntakeReport:
+    """Read every mail in `source`, file the strategies that stand, queue an answer for each
+    (`_intake`). A mail's strategy is a text read once here: its YAML parse is not kept in the
+    user's cache (`fedtool.kernel.yamlio.read_once`); the run that reads the filed file keeps it."""
+    with read_once():
+        return _intake(fed, source, now, workers, answered)
+
+
+def _intake(fed: Fed, source: Path | str, now: datetime.datetime | None, workers: int | None,
+            answered: Callable[[list[tuple[Path, str, str]]], None] | None) -> IntakeReport:
     """Read every mail in `source`, file the strategies that stand, queue an answer for each.
 
     Each mail is a transaction of its own: it is marked in the league as being read, judged,
