@@ -54,6 +54,19 @@ def _travel(request):
 
 
 @pytest.fixture
+def cache(tmp_path: Path, monkeypatch) -> Path:
+    """A user cache folder of the test's own (FEDTOOL_CACHE_DIR: compiled templates, checked
+    files, kept parses), found anew for it: what one test keeps never reaches another."""
+    from fedtool.kernel import checked
+
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(folder))
+    checked._FOLDERS.clear()
+    yield folder
+    checked._FOLDERS.clear()
+
+
+@pytest.fixture
 def demo_fed(tmp_path: Path) -> Path:
     """The demo fed's rosters, strategies and templates in a temporary folder."""
     return demo_copy(tmp_path / "fed")

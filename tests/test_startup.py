@@ -212,13 +212,6 @@ def test_models_are_built_when_first_used():
 # ---------------------------------------------------------------- compiled templates
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch):
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(folder))
-    return folder
-
-
 def test_a_template_is_compiled_once_across_runs(cache, tmp_path, monkeypatch):
     from jinja2 import Environment
 

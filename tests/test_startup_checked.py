@@ -23,13 +23,6 @@ from test_startup import modules_after, top
 BOB = "rosters/brother-bob.yaml"
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(folder))
-    return folder
-
-
 def run(fed: Path, *args: str, cache_dir: str) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": str(ROOT), "FEDTOOL_CACHE_DIR": cache_dir}
     return subprocess.run([sys.executable, "-m", "fedtool", "--fed", str(fed), *args], capture_output=True, text=True, timeout=120, cwd=fed, env=env)

@@ -19,15 +19,6 @@ from fedtool.kernel.errors import FedError
 from fedtool.kernel.yamlio import LineDict, LineList, load_yaml, parse_yaml
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(folder))
-    checked._FOLDERS.clear()
-    yield folder
-    checked._FOLDERS.clear()
-
-
 def entries(cache: Path) -> list[Path]:
     return sorted(cache.rglob("*.json"))
 

@@ -21,15 +21,6 @@ from test_yaml_kept import assert_same, entries, lines_of
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def cache(tmp_path, monkeypatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("FEDTOOL_CACHE_DIR", str(folder))
-    checked._FOLDERS.clear()
-    yield folder
-    checked._FOLDERS.clear()
-
-
 def test_an_entry_nested_deeper_than_python_reads_is_no_entry(cache):
     """A damaged entry is no entry (the lead's test_a_damaged_entry_is_no_entry), however deep
     its JSON nests: json.loads raises RecursionError on it, which the command met as a crash."""
