@@ -169,13 +169,22 @@ def test_a_damaged_entry_is_no_entry(cache, damage):
 
 
 def test_the_cache_off_keeps_nothing(tmp_path, monkeypatch):
+    """FEDTOOL_CACHE_DIR set empty: every read parses, and nothing is written anywhere (the
+    user's usual cache folders pointed into the test's folder, where an entry would land)."""
     monkeypatch.setenv("FEDTOOL_CACHE_DIR", "")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    parses = []
+    parse = yamlio._parsed
+    monkeypatch.setattr(yamlio, "_parsed", lambda *args: parses.append(args) or parse(*args))
     checked._FOLDERS.clear()
     try:
         plain, first, second = kept_and_rebuilt(SHEET)
         assert_same(plain, second)
     finally:
         checked._FOLDERS.clear()
+    assert len(parses) == 3
+    assert list(tmp_path.rglob("*")) == []
 
 
 def test_load_yaml_keeps(cache, tmp_path):

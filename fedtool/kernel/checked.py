@@ -140,7 +140,8 @@ def _folder() -> str | None:
 
 def recall(key: str, plain: bool = False) -> Any:
     """What `remember` kept under `key`, or None (nothing kept, the cache off, an entry
-    unreadable). `plain`: kept as JSON as it is (`remember(..., plain=True)`)."""
+    unreadable). `plain`: kept as JSON as it is (`remember(..., plain=True)`); under a
+    `Sealed` key, sealed by what it carries (below: an entry of any other kind is none)."""
     folder = _folder()
     if folder is None:
         return None
